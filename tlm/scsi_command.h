@@ -1,0 +1,64 @@
+// SCSI-like command carried as a TLM-2.0 generic-payload extension.
+//
+// The generic payload's command (TLM_READ_COMMAND / TLM_WRITE_COMMAND) says the direction; this
+// extension adds what a block device needs: the logical block range, and on the way back the
+// timing breakdown the drive measured. Data are 64-bit tokens, one per 512-byte sector: when the
+// payload's data_length is blocks*8 its data_ptr holds the tokens (write: to store, read: filled
+// in); a data_length of 0 means "timing only", so benchmarks carry no data.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+
+namespace raidtlm::protocol {
+
+class scsi_link_if;
+
+enum class cache_outcome : uint8_t { miss, partial_hit, full_hit };
+
+inline const char *to_string(cache_outcome c) {
+    switch (c) {
+    case cache_outcome::miss: return "miss";
+    case cache_outcome::partial_hit: return "partial_hit";
+    case cache_outcome::full_hit: return "full_hit";
+    }
+    return "?";
+}
+
+// Where a request's time went, as measured by the drive. Components may overlap in a real drive
+// (bus transfer during media transfer); each is charged once, in the order the drive saw them, so
+// they add up to the drive's service time.
+struct access_timing {
+    sc_core::sc_time queue;       // arrival at the drive until the drive started on it
+    sc_core::sc_time overhead;    // command processing, completion and reselection overheads
+    sc_core::sc_time seek;        // seek, head switch and write settle
+    sc_core::sc_time rotation;    // rotational latency before the first media sector
+    sc_core::sc_time transfer;    // media and bus transfer not hidden by the above
+    sc_core::sc_time bus_wait;    // waiting to own the bus for reselection
+    cache_outcome cache = cache_outcome::miss;
+    bool write_back = false;      // write acknowledged from the drive's cache before reaching media
+    uint32_t seek_distance_cyl = 0;
+
+    sc_core::sc_time service() const { return overhead + seek + rotation + transfer + bus_wait; }
+};
+
+struct scsi_command : tlm::tlm_extension<scsi_command> {
+    uint64_t lbn = 0;
+    uint32_t blocks = 0;
+    // The bus the command came over; the drive reconnects through it to move data and status.
+    // Null means a private zero-cost link (a drive wired straight to a host adapter).
+    scsi_link_if *link = nullptr;
+    int target_id = 0;
+    access_timing timing;
+
+    tlm::tlm_extension_base *clone() const override { return new scsi_command(*this); }
+    void copy_from(const tlm::tlm_extension_base &other) override {
+        *this = static_cast<const scsi_command &>(other);
+    }
+};
+
+constexpr unsigned token_bytes = 8;  // per 512-byte sector
+constexpr unsigned sector_bytes = 512;
+
+}  // namespace raidtlm::protocol
