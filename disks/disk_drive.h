@@ -1,0 +1,91 @@
+// The SystemC disk drive: a TLM-2.0 target that takes SCSI-like READ/WRITE commands (generic
+// payload + protocol::scsi_command) and services them with the timing of the drive described by
+// a disk_spec. The module is thin: the mechanism, layout, cache and overhead logic live in plain
+// C++ (drive_engine.h); this module owns simulated time, the command queue, the link to the bus
+// and the traced signals.
+//
+// b_transport is blocking and may be called by several initiator threads at once: each caller
+// waits until its command has completed. The drive reconnects through the command's link to move
+// data and status, so a shared bus sees the drive's data phases.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "disks/disk_spec.h"
+#include "tlm/scsi_command.h"
+#include "tlm/scsi_link_if.h"
+
+namespace raidtlm::disks {
+
+class drive_engine;
+
+struct drive_options {
+    // Angle of the spindle at time zero, as a fraction of a revolution. Disks in one spindle-
+    // synchronized group are given the same phase.
+    double spindle_phase = 0.0;
+    int scsi_id = 0;
+};
+
+// What the drive counted, for stats.json.
+struct drive_statistics {
+    uint64_t requests = 0;
+    uint64_t reads = 0;
+    uint64_t writes = 0;
+    uint64_t full_hits = 0;
+    uint64_t partial_hits = 0;
+    uint64_t write_backs = 0;
+    uint64_t seeks = 0;              // requests that moved the arm
+    double seek_distance_cyl_sum = 0;
+    double seek_ms_sum = 0;
+    double rotation_ms_sum = 0;
+    double transfer_ms_sum = 0;
+    double overhead_ms_sum = 0;
+    double queue_ms_sum = 0;
+    double busy_ms = 0;              // time with a command in service or the media busy
+};
+
+// What a waveform shows of the drive.
+enum class drive_state : int { idle = 0, overhead = 1, seek = 2, rotate = 3, transfer = 4, bus = 5 };
+
+class disk_drive : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<disk_drive> target;
+
+    disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options);
+    ~disk_drive() override;
+
+    const disk_spec &spec() const;
+    const drive_statistics &statistics() const { return m_stats; }
+    int64_t capacity_blocks() const;
+    // Adds this drive's signals (state, cylinder, head, queue depth) to a trace file, under
+    // "<prefix>.state" etc.
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
+
+private:
+    struct pending;
+    SC_HAS_PROCESS(disk_drive);
+    void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    void service_thread();
+    void serve(pending &p);
+
+    std::unique_ptr<drive_engine> m_engine;
+    drive_options m_options;
+    std::deque<pending *> m_queue;
+    sc_core::sc_event m_arrival;
+    protocol::zero_cost_link m_private_link;
+    drive_statistics m_stats;
+    // Traced state (plain members: a trace file samples them when they change).
+    int m_state = 0;
+    int m_cylinder = 0;
+    int m_head = 0;
+    int m_queue_depth = 0;
+};
+
+}  // namespace raidtlm::disks
