@@ -1,63 +1,242 @@
-// PLACEHOLDER until the drive engine lands: constant 5 ms service, FCFS, no data.
 #include "disks/disk_drive.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "disks/drive_engine.h"
+#include "disks/supported_parameters.h"
 
 namespace raidtlm::disks {
 
-class drive_engine {
-public:
-    explicit drive_engine(const disk_spec &s) : spec(s) {}
-    disk_spec spec;
-};
+namespace {
+double now_ms() { return sc_core::sc_time_stamp().to_seconds() * 1e3; }
+void wait_until_ms(double t_ms) {
+    const double d = t_ms - now_ms();
+    if (d > 0) sc_core::wait(sc_core::sc_time(d, sc_core::SC_MS));
+}
+}  // namespace
 
 struct disk_drive::pending {
     tlm::tlm_generic_payload *trans;
+    protocol::scsi_command *cmd;
     sc_core::sc_event done;
-    sc_core::sc_time arrival;
+    double arrival_ms;
+};
+
+struct disk_drive::timed_change {
+    drive_trace_event e;
+    bool operator>(const timed_change &o) const { return e.time_ms > o.e.time_ms; }
+};
+
+// The engine's bus calls, turned into waits on simulated time and on the command's link.
+class disk_drive::port final : public bus_port {
+public:
+    port(protocol::scsi_link_if &link, int id) : m_link(link), m_id(id) {}
+    double acquire(double at_ms) override {
+        wait_until_ms(at_ms);
+        m_link.acquire(m_id);
+        return now_ms();
+    }
+    void release(double at_ms) override {
+        wait_until_ms(at_ms);
+        m_link.release(m_id);
+    }
+    double sector_transfer_ms() const override { return m_link.sector_transfer_time().to_seconds() * 1e3; }
+
+private:
+    protocol::scsi_link_if &m_link;
+    int m_id;
 };
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)
-    : sc_module(name), target("target"), m_engine(std::make_unique<drive_engine>(spec)), m_options(options) {
+    : sc_module(name), target("target"), m_options(options) {
+    check_supported(spec);
+    m_engine = std::make_unique<drive_engine>(spec, options.spindle_phase);
     target.register_b_transport(this, &disk_drive::b_transport);
     SC_THREAD(service_thread);
+    SC_METHOD(replay_trace);
+    sensitive << m_change_due;
+    dont_initialize();
 }
-disk_drive::~disk_drive() = default;
-const disk_spec &disk_drive::spec() const { return m_engine->spec; }
-int64_t disk_drive::capacity_blocks() const { return m_engine->spec.block_count; }
 
-void disk_drive::trace(sc_core::sc_trace_file *tf, const std::string &prefix) const {
-    sc_core::sc_trace(tf, m_state, prefix + ".state");
+disk_drive::~disk_drive() = default;
+const disk_spec &disk_drive::spec() const { return m_engine->spec(); }
+int64_t disk_drive::capacity_blocks() const { return m_engine->spec().block_count; }
+
+void disk_drive::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    sc_core::sc_trace(tf, m_mech_state, prefix + ".mech_state");
+    sc_core::sc_trace(tf, m_cmd_state, prefix + ".cmd_state");
     sc_core::sc_trace(tf, m_cylinder, prefix + ".cylinder");
     sc_core::sc_trace(tf, m_head, prefix + ".head");
     sc_core::sc_trace(tf, m_queue_depth, prefix + ".queue_depth");
+    m_tracing = true;
+    m_engine->on_trace = [this](const drive_trace_event &e) {
+        m_changes.push_back({e});
+        std::push_heap(m_changes.begin(), m_changes.end(), std::greater<>());
+        const double d = std::max(0.0, m_changes.front().e.time_ms - now_ms());
+        m_change_due.notify(sc_core::sc_time(d, sc_core::SC_MS));  // an earlier notify wins
+    };
+}
+
+void disk_drive::replay_trace() {
+    const double t = now_ms() + 1e-9;
+    while (!m_changes.empty() && m_changes.front().e.time_ms <= t) {
+        std::pop_heap(m_changes.begin(), m_changes.end(), std::greater<>());
+        const drive_trace_event e = m_changes.back().e;
+        m_changes.pop_back();
+        if (e.mechanism) {
+            m_mech_state = e.state;
+            m_cylinder = e.cyl;
+            m_head = e.head;
+        } else {
+            m_cmd_state = e.state;
+        }
+    }
+    if (!m_changes.empty())
+        m_change_due.notify(sc_core::sc_time(std::max(0.0, m_changes.front().e.time_ms - now_ms()), sc_core::SC_MS));
 }
 
 void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    sc_core::wait(delay);
-    delay = sc_core::SC_ZERO_TIME;
-    pending p{&trans, {}, sc_core::sc_time_stamp()};
+    if (delay != sc_core::SC_ZERO_TIME) {
+        sc_core::wait(delay);
+        delay = sc_core::SC_ZERO_TIME;
+    }
+    auto *cmd = trans.get_extension<protocol::scsi_command>();
+    const bool is_rw = trans.is_read() || trans.is_write();
+    if (!cmd || !is_rw || cmd->blocks == 0) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    if (int64_t(cmd->lbn + cmd->blocks) > capacity_blocks()) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    if (trans.get_data_length() != 0 && trans.get_data_length() != cmd->blocks * protocol::token_bytes) {
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
+    }
+    pending p{&trans, cmd, {}, now_ms()};
     m_queue.push_back(&p);
-    ++m_queue_depth;
-    m_arrival.notify();
+    m_queue_depth = int(m_queue.size());
+    m_arrival.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(p.done);
+}
+
+disk_drive::pending *disk_drive::next_pending() {
+    // The drive's own queue policy (DiskSim ioqueue numbering), by LBN.
+    auto pick = m_queue.begin();
+    switch (m_engine->spec().interface.scheduling) {
+    case drive_scheduling::fcfs: break;
+    case drive_scheduling::sstf_lbn:
+        pick = std::min_element(m_queue.begin(), m_queue.end(), [this](pending *a, pending *b) {
+            return std::llabs(int64_t(a->cmd->lbn) - m_last_lbn) < std::llabs(int64_t(b->cmd->lbn) - m_last_lbn);
+        });
+        break;
+    case drive_scheduling::elevator_lbn:
+    case drive_scheduling::cycle_lbn: {
+        const bool cyclic = m_engine->spec().interface.scheduling == drive_scheduling::cycle_lbn;
+        auto ahead = [&](pending *p) { return m_ascending ? int64_t(p->cmd->lbn) >= m_last_lbn : int64_t(p->cmd->lbn) <= m_last_lbn; };
+        auto closer = [&](pending *a, pending *b) {
+            return std::llabs(int64_t(a->cmd->lbn) - m_last_lbn) < std::llabs(int64_t(b->cmd->lbn) - m_last_lbn);
+        };
+        auto best = m_queue.end();
+        for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
+            if (ahead(*it) && (best == m_queue.end() || closer(*it, *best))) best = it;
+        if (best == m_queue.end()) {
+            if (cyclic) {
+                // C-LOOK: wrap to the lowest LBN and sweep upwards again.
+                best = std::min_element(m_queue.begin(), m_queue.end(),
+                                        [](pending *a, pending *b) { return a->cmd->lbn < b->cmd->lbn; });
+            } else {
+                m_ascending = !m_ascending;
+                for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
+                    if (best == m_queue.end() || closer(*it, *best)) best = it;
+            }
+        }
+        pick = best;
+        break;
+    }
+    }
+    pending *p = *pick;
+    m_queue.erase(pick);
+    return p;
 }
 
 void disk_drive::service_thread() {
     for (;;) {
         while (m_queue.empty()) sc_core::wait(m_arrival);
-        pending *p = m_queue.front();
-        m_queue.pop_front();
+        pending *p = next_pending();
         serve(*p);
-        --m_queue_depth;
-        p->done.notify();
+        m_queue_depth = int(m_queue.size());
+        p->done.notify(sc_core::SC_ZERO_TIME);
     }
 }
 
 void disk_drive::serve(pending &p) {
-    sc_core::wait(5, sc_core::SC_MS);
-    auto *cmd = p.trans->get_extension<protocol::scsi_command>();
-    if (cmd) cmd->timing.transfer = sc_core::sc_time(5, sc_core::SC_MS);
-    ++m_stats.requests;
+    protocol::scsi_command &cmd = *p.cmd;
+    protocol::scsi_link_if &link = cmd.link ? *cmd.link : m_private_link;
+    port bus(link, cmd.link ? cmd.target_id : m_options.scsi_id);
+    const double start = now_ms();
+    drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks)};
+    const drive_result r = m_engine->serve(req, start, bus);
+    wait_until_ms(r.complete_ms);
+    move_tokens(*p.trans, req.lbn, cmd.blocks);
+    m_last_lbn = req.lbn + req.blocks;
+
+    auto ms = [](double v) { return sc_core::sc_time(v, sc_core::SC_MS); };
+    protocol::access_timing &tm = cmd.timing;
+    tm = protocol::access_timing{};
+    tm.queue = ms(start - p.arrival_ms);
+    tm.cache = r.cache;
+    tm.write_back = r.write_back;
+    tm.seek_distance_cyl = uint32_t(r.seek_distance_cyl);
+    tm.bus_wait = ms(r.bus_wait_ms);
+    const double service = r.complete_ms - start;
+    if (r.write_back || r.cache == protocol::cache_outcome::full_hit) {
+        // The media work (if any) is off the response path.
+        tm.transfer = ms(std::max(0.0, service - r.overhead_ms - r.bus_wait_ms));
+    } else {
+        tm.seek = ms(r.seek_ms);
+        tm.rotation = ms(r.rotation_ms);
+        tm.transfer = ms(std::max(0.0, service - r.overhead_ms - r.bus_wait_ms - r.seek_ms - r.rotation_ms));
+    }
+    tm.overhead = ms(r.overhead_ms);
     p.trans->set_response_status(tlm::TLM_OK_RESPONSE);
+
+    drive_statistics &s = m_stats;
+    ++s.requests;
+    (req.write ? s.writes : s.reads) += 1;
+    s.full_hits += r.cache == protocol::cache_outcome::full_hit;
+    s.partial_hits += r.cache == protocol::cache_outcome::partial_hit;
+    s.write_backs += r.write_back;
+    if (r.moved_arm) {
+        ++s.seeks;
+        s.seek_distance_cyl_sum += r.seek_distance_cyl;
+    }
+    s.seek_ms_sum += r.seek_ms;
+    s.rotation_ms_sum += r.rotation_ms;
+    s.transfer_ms_sum += r.transfer_ms;
+    s.overhead_ms_sum += r.overhead_ms;
+    s.queue_ms_sum += start - p.arrival_ms;
+    // Busy: the command's own service plus media work that outlives it (write-back).
+    s.busy_ms += std::max(r.complete_ms, m_engine->mechanism_free_ms()) - std::max(start, m_busy_until_ms);
+    m_busy_until_ms = std::max(r.complete_ms, m_engine->mechanism_free_ms());
+}
+
+void disk_drive::move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks) {
+    if (trans.get_data_length() == 0) return;
+    auto *data = trans.get_data_ptr();
+    for (uint32_t i = 0; i < blocks; ++i) {
+        uint64_t token;
+        if (trans.is_write()) {
+            std::memcpy(&token, data + i * protocol::token_bytes, sizeof token);
+            m_tokens[lbn + i] = token;
+        } else {
+            auto it = m_tokens.find(lbn + i);
+            token = it == m_tokens.end() ? 0 : it->second;
+            std::memcpy(data + i * protocol::token_bytes, &token, sizeof token);
+        }
+    }
 }
 
 }  // namespace raidtlm::disks

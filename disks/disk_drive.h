@@ -13,6 +13,8 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -51,9 +53,6 @@ struct drive_statistics {
     double busy_ms = 0;              // time with a command in service or the media busy
 };
 
-// What a waveform shows of the drive.
-enum class drive_state : int { idle = 0, overhead = 1, seek = 2, rotate = 3, transfer = 4, bus = 5 };
-
 class disk_drive : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<disk_drive> target;
@@ -64,16 +63,21 @@ public:
     const disk_spec &spec() const;
     const drive_statistics &statistics() const { return m_stats; }
     int64_t capacity_blocks() const;
-    // Adds this drive's signals (state, cylinder, head, queue depth) to a trace file, under
-    // "<prefix>.state" etc.
-    void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
+    // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,
+    // 3 transfer), <prefix>.cmd_state (0 idle, 1 overhead, 2 waiting for media, 3 on the bus),
+    // <prefix>.cylinder, <prefix>.head, <prefix>.queue_depth. Call before simulation starts.
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
     struct pending;
+    class port;
     SC_HAS_PROCESS(disk_drive);
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     void service_thread();
+    pending *next_pending();
     void serve(pending &p);
+    void move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks);
+    void replay_trace();
 
     std::unique_ptr<drive_engine> m_engine;
     drive_options m_options;
@@ -81,8 +85,19 @@ private:
     sc_core::sc_event m_arrival;
     protocol::zero_cost_link m_private_link;
     drive_statistics m_stats;
-    // Traced state (plain members: a trace file samples them when they change).
-    int m_state = 0;
+    double m_busy_until_ms = 0;
+    int64_t m_last_lbn = 0;  // for the LBN-ordered queue policies
+    bool m_ascending = true;
+    // Tokens of sectors written so far; never-written sectors read as token 0.
+    std::unordered_map<int64_t, uint64_t> m_tokens;
+    // Traced state (plain members: a trace file samples them when they change). The engine
+    // reports changes ahead of time; replay_trace applies them when simulated time gets there.
+    struct timed_change;
+    std::vector<timed_change> m_changes;  // min-heap by time
+    sc_core::sc_event m_change_due;
+    bool m_tracing = false;
+    int m_mech_state = 0;
+    int m_cmd_state = 0;
     int m_cylinder = 0;
     int m_head = 0;
     int m_queue_depth = 0;

@@ -1,0 +1,445 @@
+#include "disks/drive_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace raidtlm::disks {
+
+using protocol::cache_outcome;
+
+drive_engine::drive_engine(const disk_spec &spec, double spindle_phase)
+    : m_spec(spec), m_layout(m_spec), m_mech(m_spec, m_layout, spindle_phase) {
+    m_segs.resize(std::max(1, m_spec.cache.segments));
+}
+
+double drive_engine::command_overhead(bool write, bool hit) const {
+    const auto &o = m_spec.overheads;
+    double ms;
+    if (write) ms = hit ? (m_last_was_write ? o.write_hit_after_write_ms : o.write_hit_after_read_ms)
+                        : (m_last_was_write ? o.write_miss_after_write_ms : o.write_miss_after_read_ms);
+    else ms = hit ? (m_last_was_write ? o.read_hit_after_write_ms : o.read_hit_after_read_ms)
+                  : (m_last_was_write ? o.read_miss_after_write_ms : o.read_miss_after_read_ms);
+    return overhead(o.per_request_ms + ms);
+}
+
+double drive_engine::sector_bus_ms(bus_port &bus) const {
+    return std::max(m_spec.interface.bulk_sector_transfer_ms, bus.sector_transfer_ms());
+}
+
+drive_result drive_engine::serve(const drive_request &req, double start_ms, bus_port &bus) {
+    drive_result r = req.write ? serve_write(req, start_ms, bus) : serve_read(req, start_ms, bus);
+    m_last_was_write = req.write;
+    trace_cmd(r.complete_ms, command_state::idle);
+    return r;
+}
+
+// ---- cache segments -------------------------------------------------------------------------
+
+int drive_engine::find_segment(int64_t lbn, double t) const {
+    if (!m_spec.cache.enabled) return -1;
+    for (int i = 0; i < int(m_segs.size()); ++i) {
+        const segment &s = m_segs[i];
+        if (!s.valid || lbn < s.start || lbn >= s.end) continue;
+        // Written data count for reads only where the drive allows it.
+        if (s.write_data && !m_spec.cache.read_hits_on_write_data && s.dirty_until_ms <= t) continue;
+        return i;
+    }
+    return -1;
+}
+
+int drive_engine::choose_segment(bool for_write, double t) {
+    const auto &c = m_spec.cache;
+    const int n = int(m_segs.size());
+    // A dedicated write segment (segment 0) keeps writes out of the read-ahead segments.
+    if (c.separate_write_segment && n > 1) {
+        if (for_write) return 0;
+    }
+    int writes_held = 0;
+    for (const segment &s : m_segs) writes_held += (s.valid && s.write_data) ? 1 : 0;
+    int best = -1;
+    for (int i = 0; i < n; ++i) {
+        if (c.separate_write_segment && n > 1 && i == 0) continue;
+        const segment &s = m_segs[i];
+        if (m_prefetch.active && m_prefetch.seg == i) continue;
+        if (s.valid && s.dirty_until_ms > t) continue;  // still holds data on its way to media
+        if (for_write && writes_held >= c.max_write_segments && !(s.valid && s.write_data)) continue;
+        if (best < 0 || !s.valid || (m_segs[best].valid && s.last_use < m_segs[best].last_use)) {
+            best = i;
+            if (!s.valid) break;
+        }
+    }
+    if (best < 0) {
+        // Every segment is busy: reuse the least recently used one (its data reach media first).
+        best = 0;
+        for (int i = 1; i < n; ++i)
+            if (m_segs[i].last_use < m_segs[best].last_use) best = i;
+    }
+    return best;
+}
+
+void drive_engine::invalidate_overlaps(int64_t lbn, int64_t end, int keep) {
+    for (int i = 0; i < int(m_segs.size()); ++i) {
+        segment &s = m_segs[i];
+        if (i == keep || !s.valid || s.end <= lbn || s.start >= end) continue;
+        // Keep the part before the overwritten range if it is contiguous; drop the rest.
+        if (s.start < lbn) s.end = lbn;
+        else s.valid = false;
+        if (m_prefetch.active && m_prefetch.seg == i) m_prefetch.active = false;
+    }
+}
+
+// ---- read-ahead -----------------------------------------------------------------------------
+
+void drive_engine::start_prefetch(int seg, int64_t from_lbn, int64_t limit_lbn, double t, head_position head) {
+    m_prefetch = prefetch{};
+    if (limit_lbn <= from_lbn) return;
+    m_prefetch.active = true;
+    m_prefetch.seg = seg;
+    m_prefetch.next_lbn = from_lbn;
+    m_prefetch.limit_lbn = limit_lbn;
+    m_prefetch.start_ms = t;
+    m_prefetch.start_head = head;
+    m_runs.clear();
+    m_layout.runs(from_lbn, limit_lbn - from_lbn, m_runs);
+    m_mech.access(t, head, m_runs, false, false, nullptr, m_prefetch.plan);
+}
+
+void drive_engine::settle_prefetch(double t) {
+    if (!m_prefetch.active) return;
+    segment &s = m_segs[m_prefetch.seg];
+    int64_t done = 0;
+    bool all = true;
+    for (const media_segment &ms : m_prefetch.plan) {
+        if (ms.end_ms() <= t) {
+            done += ms.count;
+            continue;
+        }
+        if (ms.first_done_ms <= t) done += int64_t(std::floor((t - ms.first_done_ms) / ms.sector_ms)) + 1;
+        all = false;
+        break;
+    }
+    s.end = std::max(s.end, m_prefetch.next_lbn + done);
+    if (m_spec.cache.read_ahead_over_requested) s.start = std::max(s.start, s.end - m_spec.cache.segment_blocks);
+    if (all) {
+        const media_segment &last = m_prefetch.plan.back();
+        m_head = last.track;
+        m_mech_free_ms = std::max(m_mech_free_ms, last.end_ms());
+        trace_mech(last.end_ms(), mech_state::idle, m_head);
+        m_prefetch.active = false;
+    }
+}
+
+double drive_engine::abort_prefetch(double t) {
+    settle_prefetch(t);
+    if (!m_prefetch.active) return m_mech_free_ms;
+    // The read-ahead is somewhere in its plan: find the sector under the head.
+    double free_at = t;
+    head_position where = m_prefetch.start_head;
+    for (const media_segment &ms : m_prefetch.plan) {
+        if (ms.first_done_ms - ms.sector_ms > t) break;  // not started yet: heads still on the previous track
+        where = ms.track;
+        if (ms.end_ms() > t) {
+            if (!m_spec.cache.stop_prefetch_in_sector && t > ms.first_done_ms - ms.sector_ms) {
+                const double k = std::ceil((t - (ms.first_done_ms - ms.sector_ms)) / ms.sector_ms);
+                free_at = ms.first_done_ms - ms.sector_ms + k * ms.sector_ms;
+            }
+            break;
+        }
+    }
+    // Honour the minimum read-ahead before the mechanism may leave.
+    if (m_spec.cache.min_read_ahead_blocks > 0) {
+        int64_t need = m_spec.cache.min_read_ahead_blocks;
+        for (const media_segment &ms : m_prefetch.plan) {
+            if (need <= ms.count) {
+                free_at = std::max(free_at, ms.done_ms(int(need) - 1));
+                break;
+            }
+            need -= ms.count;
+        }
+        settle_prefetch(free_at);
+    }
+    m_prefetch.active = false;
+    m_head = where;
+    m_mech_free_ms = std::max(m_mech_free_ms, free_at);
+    trace_mech(free_at, mech_state::idle, m_head);
+    return m_mech_free_ms;
+}
+
+int64_t drive_engine::prefetch_limit(const drive_request &req, int seg) const {
+    const auto &c = m_spec.cache;
+    if (!c.enabled || c.max_read_ahead_blocks <= 0) return 0;
+    const int64_t end = req.lbn + req.blocks;
+    const int64_t last = end - 1;
+    int64_t limit = end;
+    switch (c.continuous_read) {
+    case prefetch_scheme::none: return 0;
+    case prefetch_scheme::to_track_end: limit = m_layout.track_end_lbn(last); break;
+    case prefetch_scheme::to_cylinder_end: limit = m_layout.cylinder_end_lbn(last); break;
+    case prefetch_scheme::to_segment_full: limit = m_segs[seg].start + c.segment_blocks; break;
+    case prefetch_scheme::next_track_if_sequential: {
+        limit = m_layout.track_end_lbn(last);
+        // A read that follows one which ended on the previous track is a sequential stream:
+        // stay a track ahead of it.
+        const bool sequential = m_last_read_track_end >= 0 && req.lbn >= m_last_read_track_end - 0 &&
+                                req.lbn <= m_layout.track_end_lbn(std::max<int64_t>(0, m_last_read_track_end)) &&
+                                req.lbn >= m_last_read_track_end;
+        if (sequential && limit < m_layout.lbn_count()) limit = m_layout.track_end_lbn(limit);
+        break;
+    }
+    }
+    limit = std::min<int64_t>(limit, end + c.max_read_ahead_blocks);
+    if (!c.read_ahead_over_requested) limit = std::min<int64_t>(limit, m_segs[seg].start + c.segment_blocks);
+    limit = std::min<int64_t>(limit, std::min<int64_t>(m_layout.lbn_count(), m_spec.block_count));
+    return limit;
+}
+
+// ---- data to the host -----------------------------------------------------------------------
+
+double drive_engine::send_read_data(const std::vector<double> &avail, double t, bool connected, bus_port &bus,
+                                    drive_result &res) {
+    const auto &c = m_spec.cache;
+    const auto &o = m_spec.overheads;
+    const double beta = sector_bus_ms(bus);
+    const int n = int(avail.size());
+    const double basis = c.watermark_by_request_size ? n : c.segment_blocks;
+    const int watermark = std::max(1, int(std::ceil(c.high_water_mark * basis - 1e-9)));
+    const bool hold = m_spec.interface.hold_bus_entire_read || m_spec.interface.never_disconnect;
+    bool first_reselect = true;
+    int i = 0;
+    bool moved_in_connection = false;
+    while (i < n) {
+        if (connected) {
+            if (avail[i] > t && (!hold || !moved_in_connection) && !m_spec.interface.never_disconnect) {
+                // Nothing to send yet: let the bus go while the media works.
+                t += overhead(m_last_was_write ? o.read_disconnect_after_write_ms : o.read_disconnect_after_read_ms);
+                trace_cmd(t, command_state::media_wait);
+                bus.release(t);
+                connected = false;
+                continue;
+            }
+            t += overhead(o.data_preparation_ms);
+            trace_cmd(t, command_state::bus);
+            moved_in_connection = true;
+            while (i < n) {
+                if (avail[i] > t) {
+                    if (!hold) break;
+                    t = avail[i];
+                }
+                t += beta;
+                ++i;
+            }
+            if (i < n) moved_in_connection = false;
+        } else {
+            const int k = std::min(n, i + watermark) - 1;
+            double decide = std::max(t, avail[k]);
+            decide += overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
+            first_reselect = false;
+            const double got = bus.acquire(decide);
+            res.bus_wait_ms += got - decide;
+            t = got;
+            connected = true;
+            moved_in_connection = false;
+        }
+    }
+    if (!connected) {
+        const double got = bus.acquire(t);
+        res.bus_wait_ms += got - t;
+        t = got;
+    }
+    return t;
+}
+
+void drive_engine::trace_media(double start_ms, const media_access_result &m) const {
+    if (!on_trace) return;
+    trace_mech(start_ms, m.seek_ms > 0 ? mech_state::seek : mech_state::rotate, m_head);
+    trace_mech(start_ms + m.seek_ms, mech_state::rotate, m.end);
+    trace_mech(start_ms + m.seek_ms + m.rotation_ms, mech_state::transfer, m.end);
+    trace_mech(m.end_ms, mech_state::idle, m.end);
+}
+
+// ---- reads ----------------------------------------------------------------------------------
+
+drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_port &bus) {
+    drive_result res;
+    const auto &c = m_spec.cache;
+    const int64_t a = req.lbn;
+    const int64_t end = a + req.blocks;
+    const int n = req.blocks;
+    trace_cmd(t0, command_state::overhead);
+    settle_prefetch(t0);
+    int s = find_segment(a, t0);
+    const bool hit_first = s >= 0;
+    const bool full = hit_first && m_segs[s].end >= end;
+    const bool rides_prefetch = hit_first && !full && m_prefetch.active && m_prefetch.seg == s &&
+                                m_prefetch.limit_lbn >= end;
+    res.cache = full ? cache_outcome::full_hit : hit_first ? cache_outcome::partial_hit : cache_outcome::miss;
+    double t = t0 + command_overhead(false, hit_first);
+    res.overhead_ms = t - t0;
+
+    m_avail.assign(size_t(n), t);
+    if (full) {
+        touch(s);
+        if (c.read_ahead_on_idle_hit && !m_prefetch.active && m_mech_free_ms <= t) {
+            const int64_t limit = prefetch_limit(req, s);
+            if (limit > m_segs[s].end) {
+                const int64_t from = m_segs[s].end;
+                // The heads are wherever the last access left them; read-ahead seeks back first.
+                m_runs.clear();
+                m_layout.runs(from, 1, m_runs);
+                start_prefetch(s, from, limit, t, m_head);
+            }
+        }
+    } else if (rides_prefetch) {
+        touch(s);
+        // The rest streams in with the read-ahead already under way.
+        int64_t cached = m_segs[s].end - a;
+        for (const media_segment &ms : m_prefetch.plan)
+            for (int k = 0; k < ms.count; ++k) {
+                const int64_t l = ms.first_lbn + k;
+                if (l >= a + cached && l < end) m_avail[size_t(l - a)] = std::max(t, ms.done_ms(k));
+            }
+        res.transfer_ms = m_avail.back() - t;
+    } else {
+        const int64_t cached = hit_first ? m_segs[s].end - a : 0;
+        const int64_t from = a + cached;
+        double t_mech = std::max(t, m_mech_free_ms);
+        if (m_prefetch.active) t_mech = std::max(t_mech, abort_prefetch(t));
+        if (!hit_first) {
+            s = choose_segment(false, t);
+            invalidate_overlaps(a, end, s);
+            m_segs[s] = segment{a, a, true, false, 0, 0};
+        }
+        touch(s);
+        m_runs.clear();
+        m_layout.runs(from, end - from, m_runs);
+        m_media.clear();
+        const media_access_result m =
+            m_mech.access(t_mech, m_head, m_runs, false, c.immediate_buffer_read, nullptr, m_media);
+        trace_media(t_mech, m);
+        res.seek_ms = m.seek_ms + (t_mech - t);
+        res.rotation_ms = m.rotation_ms;
+        res.transfer_ms = m.transfer_ms;
+        res.seek_distance_cyl = m.seek_distance_cyl;
+        res.moved_arm = m.seek_distance_cyl > 0;
+        for (const media_segment &ms : m_media)
+            for (int k = 0; k < ms.count; ++k) m_avail[size_t(ms.first_lbn + k - a)] = ms.done_ms(k);
+        // Sectors that passed under the head before the first requested one were read too.
+        if (c.read_any_free_blocks && !hit_first && !m_runs.empty() && m.rotation_ms > 0) {
+            const track_run &r0 = m_runs.front();
+            const int spt = m_layout.sectors_per_track(r0.cyl);
+            const double passed = std::floor(m.rotation_ms / m_mech.sector_ms(r0.cyl));
+            const int64_t back = std::min<int64_t>({int64_t(passed), r0.first_slot, int64_t(spt)});
+            m_segs[s].start = std::max<int64_t>(0, a - back);
+        }
+        m_head = m.end;
+        m_mech_free_ms = m.end_ms;
+        m_segs[s].end = end;
+        if (m_segs[s].end - m_segs[s].start > c.segment_blocks)
+            m_segs[s].start = m_segs[s].end - std::max(c.segment_blocks, 1);
+        const int64_t limit = prefetch_limit(req, s);
+        if (limit > end) start_prefetch(s, end, limit, m.end_ms, m.end);
+    }
+    t = send_read_data(m_avail, t, true, bus, res);
+    t += overhead(m_spec.overheads.read_completion_ms);
+    bus.release(t);
+    res.complete_ms = t;
+    m_last_read_track_end = m_layout.track_end_lbn(end - 1);
+    return res;
+}
+
+// ---- writes ---------------------------------------------------------------------------------
+
+drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_port &bus) {
+    drive_result res;
+    const auto &c = m_spec.cache;
+    const auto &o = m_spec.overheads;
+    const int64_t a = req.lbn;
+    const int64_t end = a + req.blocks;
+    const bool sequential = a == m_last_write_end;
+    // Fast write level 2 acknowledges every write from the buffer; level 1 only writes that
+    // continue a sequential write stream.
+    const bool write_back = c.enabled && (c.fast_write_level >= 2 || (c.fast_write_level == 1 && m_last_was_write && sequential));
+    res.write_back = write_back;
+    res.cache = cache_outcome::miss;
+    trace_cmd(t0, command_state::overhead);
+    settle_prefetch(t0);
+
+    double t;
+    double mech_start;
+    bool reselected = false;
+    if (o.extra_write_disconnect) {
+        // Some drives disconnect right after the write command, before taking any data.
+        t = t0 + overhead(o.per_request_ms + o.extradisc_command_ms);
+        mech_start = t + overhead(o.extradisc_seek_delta_ms);
+        const double gone = t + overhead(o.extradisc_disconnect_ms);
+        bus.release(gone);
+        const double want = gone + overhead(o.extradisc_inter_disconnect_ms) + overhead(o.first_reselect_ms);
+        t = bus.acquire(want);
+        res.bus_wait_ms += t - want;
+        reselected = true;
+    } else {
+        t = t0 + command_overhead(true, write_back);
+        mech_start = t;
+    }
+    const double command_done = mech_start;
+    res.overhead_ms = t - t0;
+    t += overhead(o.data_preparation_ms);
+    trace_cmd(t, command_state::bus);
+    const double beta = sector_bus_ms(bus);
+    data_arrival arrival{a, t + beta, beta, 0.0};
+    if (!sequential) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
+    const double data_in = t + req.blocks * beta;
+
+    // The mechanism: read-ahead stops for a write; earlier write-backs finish first.
+    double t_mech = std::max(mech_start, m_mech_free_ms);
+    if (m_prefetch.active) t_mech = std::max(t_mech, abort_prefetch(mech_start));
+    m_runs.clear();
+    m_layout.runs(a, req.blocks, m_runs);
+    m_media.clear();
+    const media_access_result m = m_mech.access(t_mech, m_head, m_runs, true, c.immediate_buffer_write, &arrival, m_media);
+    trace_media(t_mech, m);
+    res.seek_ms = m.seek_ms + (t_mech - mech_start);
+    res.rotation_ms = m.rotation_ms;
+    res.transfer_ms = m.transfer_ms;
+    res.seek_distance_cyl = m.seek_distance_cyl;
+    res.moved_arm = m.seek_distance_cyl > 0;
+    m_head = m.end;
+    m_mech_free_ms = m.end_ms;
+
+    // The written data stay in a segment (readable if the drive allows it).
+    if (c.enabled) {
+        int s = -1;
+        if (c.combine_seq_writes)
+            for (int i = 0; i < int(m_segs.size()); ++i)
+                if (m_segs[i].valid && m_segs[i].write_data && m_segs[i].end == a) s = i;
+        if (s < 0) {
+            s = choose_segment(true, t0);
+            m_segs[s] = segment{a, a, true, true, 0, 0};
+        }
+        invalidate_overlaps(a, end, s);
+        m_segs[s].end = end;
+        if (m_segs[s].end - m_segs[s].start > c.segment_blocks) m_segs[s].start = end - std::max(c.segment_blocks, 1);
+        m_segs[s].dirty_until_ms = m.end_ms;
+        touch(s);
+    }
+
+    if (write_back) {
+        t = data_in + overhead(o.write_completion_ms);
+    } else {
+        // Disconnect once the data are in; reconnect for status when they are on the media.
+        const double gone = data_in + overhead(reselected ? o.extradisc_2nd_disconnect_ms : o.write_disconnect_ms);
+        bus.release(gone);
+        trace_cmd(gone, command_state::media_wait);
+        const double want = std::max(gone, m.end_ms) + overhead(reselected ? o.other_reselect_ms : o.first_reselect_ms);
+        t = bus.acquire(want);
+        res.bus_wait_ms += t - want;
+        t += overhead(o.write_completion_ms);
+    }
+    bus.release(t);
+    res.complete_ms = t;
+    m_last_write_end = end;
+    return res;
+}
+
+}  // namespace raidtlm::disks

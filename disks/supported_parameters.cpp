@@ -1,0 +1,48 @@
+#include "disks/supported_parameters.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace raidtlm::disks {
+
+namespace {
+
+void require(const disk_spec &spec, const std::string &param, bool ok, double value, const std::string &expected) {
+    if (ok) return;
+    std::ostringstream m;
+    m << spec.where(param) << ": '" << param << "' = " << value << " is not supported by raidtlm's drive; expected "
+      << expected;
+    throw unsupported_parameter(m.str());
+}
+
+}  // namespace
+
+void check_supported(const disk_spec &spec) {
+    const auto &c = spec.cache;
+    const auto &i = spec.interface;
+    require(spec, "Allow almost read hits", !c.allow_almost_read_hits, 1, "0");
+    require(spec, "Allow sneaky full read hits", !c.allow_sneaky_full_read_hits, 1, "0");
+    require(spec, "Allow sneaky partial read hits", !c.allow_sneaky_partial_read_hits, 1, "0");
+    require(spec, "Allow sneaky intermediate read hits", !c.allow_sneaky_intermediate_read_hits, 1, "0");
+    require(spec, "Allow write prebuffering", !c.allow_write_prebuffering, 1, "0");
+    require(spec, "Disconnect write if seek", !c.disconnect_write_if_seek, 1, "0");
+    require(spec, "Write hit stop prefetch", c.write_hit_stop_prefetch || !c.enabled, 0,
+            "1 (writes always stop read-ahead)");
+    require(spec, "Read directly to buffer", c.read_directly_to_buffer, 0, "1");
+    require(spec, "Preseeking level", i.preseeking_level == 0, i.preseeking_level, "0");
+    require(spec, "Fast write level", c.fast_write_level >= 0 && c.fast_write_level <= 2, c.fast_write_level,
+            "0, 1 or 2");
+    require(spec, "Number of buffer segments", c.segments >= 1, c.segments, "at least 1");
+    require(spec, "Segment size (in blks)", c.segment_blocks >= 1 || !c.enabled, c.segment_blocks, "at least 1");
+    require(spec, "Max queue length", i.max_queue_length >= 1, i.max_queue_length, "at least 1");
+    require(spec, "Rotation speed (in rpms)", spec.mech.rpm > 0, spec.mech.rpm, "a positive speed");
+    // ioqueue options beyond the policy: the drive's queue does not concatenate, time out or
+    // prioritise.
+    for (const char *p : {"Sequential stream scheme", "Overlapping request scheme", "Scheduling timeout scheme",
+                          "Scheduling priority scheme"}) {
+        auto it = spec.other_params.find(p);
+        if (it != spec.other_params.end()) require(spec, p, it->second == 0, it->second, "0");
+    }
+}
+
+}  // namespace raidtlm::disks
