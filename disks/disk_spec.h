@@ -200,6 +200,11 @@ struct disk_spec {
     // Source of every parameter by its DiskSim name ("Seek type", "Fast write level", ...),
     // for error messages raised after loading.
     std::map<std::string, source_location> origin;
+    // Numeric DiskSim parameters that the loader recognises but that have no field above, by
+    // DiskSim name ("Print stats", "Avg sectors per cylinder", "Calc sector by sector" and the
+    // ioqueue's options other than "Scheduling policy", e.g. "Sequential stream scheme"), so the
+    // drive can refuse values it does not model instead of ignoring them silently.
+    std::map<std::string, double> other_params;
 
     std::string where(const std::string &param) const {
         auto it = origin.find(param);
