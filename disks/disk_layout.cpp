@@ -79,14 +79,25 @@ void disk_layout::build_zone(zone &z, const disk_spec &spec, bool last_zone) {
         return int64_t(std::lower_bound(slip_slots.begin(), slip_slots.end(), e) -
                        std::lower_bound(slip_slots.begin(), slip_slots.end(), b));
     };
-    // Spare space per sparing region; slipped units consume the region's spares when the scheme
-    // says so, which moves the region's LBNs into the spare area instead of losing capacity.
+    // Spare space per sparing region. Where slipped units consume the region's spares, the
+    // region still exports (size - spares) slots' worth of LBNs: they run on past each slip into
+    // the spare area, so the spare hole starts wherever the region's LBNs end (a slip that lies in
+    // the spare area costs nothing). The zone's management area counts against the first region.
     auto reserve = [&](int64_t b, int64_t e, int64_t spare_slots, int64_t unit, bool at_front) {
-        int64_t used = slips_use_spares(scheme) ? slips_in(b, e) * unit : 0;
-        int64_t left = std::max<int64_t>(0, spare_slots - used);
-        if (left == 0) return;
-        if (at_front) raw.emplace_back(b, left);
-        else raw.emplace_back(e - left, left);
+        spare_slots = std::min(spare_slots, e - b);
+        if (spare_slots <= 0) return;
+        if (at_front || !slips_use_spares(scheme)) {
+            int64_t used = (at_front && slips_use_spares(scheme)) ? slips_in(b, e) * unit : 0;
+            int64_t left = std::max<int64_t>(0, spare_slots - used);
+            if (left > 0) raw.emplace_back(at_front ? b : e - left, left);
+            return;
+        }
+        int64_t end_of_lbns = e - spare_slots;
+        for (int64_t k = -1; k != slips_in(b, end_of_lbns);) {
+            k = slips_in(b, end_of_lbns);
+            end_of_lbns = std::min(e, e - spare_slots + k * unit);
+        }
+        if (end_of_lbns < e) raw.emplace_back(end_of_lbns, e - end_of_lbns);
     };
     const int64_t spares = zs.spares;
     switch (scheme) {

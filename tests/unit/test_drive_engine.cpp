@@ -1,0 +1,113 @@
+#include <gtest/gtest.h>
+
+#include "disk_fixtures.h"
+#include "disks/drive_engine.h"
+
+using namespace raidtlm::disks;
+using raidtlm::protocol::cache_outcome;
+
+namespace {
+// A bus that records when the drive held it.
+struct recording_bus : bus_port {
+    double beta = 0;
+    int acquires = 0, releases = 0;
+    double acquire(double at) override { ++acquires; return at; }
+    void release(double) override { ++releases; }
+    double sector_transfer_ms() const override { return beta; }
+};
+}  // namespace
+
+TEST(drive_engine, read_miss_then_sequential_read_hits_read_ahead) {
+    drive_engine e(raidtlm::test::cheetah9lp(), 0.0);
+    free_bus bus;
+    auto r1 = e.serve({false, 5000, 8}, 0.0, bus);
+    EXPECT_EQ(r1.cache, cache_outcome::miss);
+    // Long after: the read-ahead to the end of the track has completed.
+    auto r2 = e.serve({false, 5008, 8}, r1.complete_ms + 50.0, bus);
+    EXPECT_EQ(r2.cache, cache_outcome::full_hit);
+    const auto &o = raidtlm::test::cheetah9lp().overheads;
+    const double bulk = raidtlm::test::cheetah9lp().interface.bulk_sector_transfer_ms;
+    EXPECT_NEAR(r2.complete_ms - (r1.complete_ms + 50.0), o.read_hit_after_read_ms + 8 * bulk, 1e-9);
+}
+
+TEST(drive_engine, read_miss_costs_overhead_seek_rotation_and_transfer) {
+    const disk_spec &s = raidtlm::test::cheetah9lp();
+    drive_engine e(s, 0.0);
+    free_bus bus;
+    // Start on a track boundary so the 8 sectors stay on one track.
+    const int64_t lbn = e.layout().track_end_lbn(10'000'000);
+    auto r = e.serve({false, lbn, 8}, 1.0, bus);
+    EXPECT_EQ(r.cache, cache_outcome::miss);
+    EXPECT_GT(r.seek_distance_cyl, 0);
+    EXPECT_GT(r.seek_ms, 0.0);
+    // Bus (0.105 ms/sector) is slower than the media: the data leave at bus rate once the first
+    // sector is in.
+    const double expected = 1.0 + s.overheads.read_miss_after_read_ms + r.seek_ms + r.rotation_ms +
+                            e.mech().sector_ms(e.head().cyl) + 8 * s.interface.bulk_sector_transfer_ms;
+    EXPECT_NEAR(r.complete_ms, expected, 1e-6);
+}
+
+TEST(drive_engine, fast_write_level_2_acknowledges_from_the_buffer) {
+    const disk_spec &s = raidtlm::test::cheetah9lp();
+    drive_engine e(s, 0.0);
+    recording_bus bus;
+    auto r = e.serve({true, 123456, 8}, 0.0, bus);
+    EXPECT_TRUE(r.write_back);
+    EXPECT_NEAR(r.complete_ms, s.overheads.write_hit_after_read_ms + 8 * s.interface.bulk_sector_transfer_ms, 1e-9);
+    EXPECT_GT(e.mechanism_free_ms(), r.complete_ms);  // the media write goes on after the ack
+    // A read of the written data hits (read hits on write data = 1).
+    auto rd = e.serve({false, 123456, 8}, 100.0, bus);
+    EXPECT_EQ(rd.cache, cache_outcome::full_hit);
+}
+
+TEST(drive_engine, write_through_waits_for_the_media) {
+    disk_spec s = raidtlm::test::cheetah9lp();
+    s.cache.fast_write_level = 0;
+    drive_engine e(s, 0.0);
+    free_bus bus;
+    auto r = e.serve({true, 123456, 8}, 0.0, bus);
+    EXPECT_FALSE(r.write_back);
+    EXPECT_NEAR(r.complete_ms, e.mechanism_free_ms(), 1e-9);
+}
+
+TEST(drive_engine, fast_write_level_1_only_for_sequential_write_streams) {
+    disk_spec s = raidtlm::test::cheetah9lp();
+    s.cache.fast_write_level = 1;
+    drive_engine e(s, 0.0);
+    free_bus bus;
+    auto w1 = e.serve({true, 1000, 8}, 0.0, bus);
+    auto w2 = e.serve({true, 1008, 8}, w1.complete_ms + 1, bus);
+    auto w3 = e.serve({true, 900000, 8}, w2.complete_ms + 50, bus);
+    EXPECT_FALSE(w1.write_back);
+    EXPECT_TRUE(w2.write_back);
+    EXPECT_FALSE(w3.write_back);
+}
+
+TEST(drive_engine, new_miss_aborts_read_ahead_where_the_head_is) {
+    drive_engine e(raidtlm::test::cheetah9lp(), 0.0);
+    free_bus bus;
+    auto r1 = e.serve({false, 2000, 8}, 0.0, bus);
+    // Arrive immediately: the read-ahead is under way; a far request must not wait for it.
+    auto r2 = e.serve({false, 15'000'000, 8}, r1.complete_ms, bus);
+    EXPECT_EQ(r2.cache, cache_outcome::miss);
+    EXPECT_LT(r2.complete_ms - r1.complete_ms, 30.0);
+}
+
+TEST(drive_engine, disconnects_during_media_and_reselects_for_data) {
+    drive_engine e(raidtlm::test::hp_c2247a(), 0.0);
+    recording_bus bus;
+    bus.beta = 0.17;
+    e.serve({false, 500000, 16}, 0.0, bus);
+    EXPECT_EQ(bus.acquires, 1);  // one reselection (hold bus entire read xfer)
+    EXPECT_EQ(bus.releases, 2);  // disconnect for the seek, bus free after status
+}
+
+TEST(drive_engine, hp_write_with_extra_disconnect_reselects_twice) {
+    drive_engine e(raidtlm::test::hp_c2247a(), 0.0);
+    recording_bus bus;
+    auto r = e.serve({true, 500000, 4}, 0.0, bus);
+    EXPECT_FALSE(r.write_back);  // fast write level 0
+    EXPECT_EQ(bus.acquires, 2);  // for the data, then for status
+    const auto &o = raidtlm::test::hp_c2247a().overheads;
+    EXPECT_GT(r.complete_ms, o.extradisc_command_ms + o.extradisc_inter_disconnect_ms + o.write_completion_ms);
+}
