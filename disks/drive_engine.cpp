@@ -338,7 +338,12 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
         if (m_segs[s].end - m_segs[s].start > c.segment_blocks)
             m_segs[s].start = m_segs[s].end - std::max(c.segment_blocks, 1);
         const int64_t limit = prefetch_limit(req, s);
-        if (limit > end) start_prefetch(s, end, limit, m.end_ms, m.end);
+        if (limit > end) {
+            // Read-ahead may overwrite what the host was just given: the drive counts that space
+            // as free the moment read-ahead starts, so the returned data no longer hit.
+            if (c.read_ahead_over_requested) m_segs[s].start = end;
+            start_prefetch(s, end, limit, m.end_ms, m.end);
+        }
     }
     t = send_read_data(m_avail, t, true, bus, res);
     t += overhead(m_spec.overheads.read_completion_ms);
