@@ -231,9 +231,11 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
             }
             if (i < n) moved_in_connection = false;
         } else {
+            // The reselection overhead runs alongside the media from the moment data start to
+            // arrive in the buffer; the bus is requested once the high water mark is reached.
             const int k = std::min(n, i + watermark) - 1;
-            double decide = std::max(t, avail[k]);
-            decide += overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
+            const double reselect = overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
+            const double decide = std::max(std::max(t, avail[k]), std::max(t, avail[i]) + reselect);
             first_reselect = false;
             const double got = bus.acquire(decide);
             res.bus_wait_ms += got - decide;
