@@ -31,13 +31,15 @@ struct disk_drive::timed_change {
 // The engine's bus calls, turned into waits on simulated time and on the command's link.
 class disk_drive::port final : public bus_port {
 public:
-    port(protocol::scsi_link_if &link, int id) : m_link(link), m_id(id) {}
+    port(protocol::scsi_link_if &link, int id) : m_link(link), m_id(id), m_contended(link.contended()) {}
     double acquire(double at_ms) override {
+        if (!m_contended) return at_ms;
         wait_until_ms(at_ms);
         m_link.acquire(m_id);
         return now_ms();
     }
     void release(double at_ms) override {
+        if (!m_contended) return;
         wait_until_ms(at_ms);
         m_link.release(m_id);
     }
@@ -46,6 +48,7 @@ public:
 private:
     protocol::scsi_link_if &m_link;
     int m_id;
+    bool m_contended;
 };
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)

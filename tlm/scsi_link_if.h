@@ -16,6 +16,9 @@ public:
     // Time for the bus itself to move one 512-byte sector; the transfer runs at the slower of
     // this and the drive's own rate.
     virtual sc_core::sc_time sector_transfer_time() const = 0;
+    // False when nobody else can want the bus: the drive then needs no kernel events for its
+    // disconnects and reselections, only for the command's completion.
+    virtual bool contended() const { return true; }
 };
 
 // A link that costs nothing and never contends: for drives attached directly to a host adapter,
@@ -25,6 +28,7 @@ public:
     void acquire(int) override {}
     void release(int) override {}
     sc_core::sc_time sector_transfer_time() const override { return sc_core::SC_ZERO_TIME; }
+    bool contended() const override { return false; }
 };
 
 }  // namespace raidtlm::protocol
