@@ -118,6 +118,11 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
         trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
         return;
     }
+    // "Max queue length" counts commands queued and in service; beyond it the initiator holds
+    // the command (as after a SCSI QUEUE FULL) until one completes.
+    const int capacity = m_engine->spec().interface.max_queue_length;
+    while (m_in_drive >= capacity) sc_core::wait(m_slot_freed);
+    ++m_in_drive;
     pending p{&trans, cmd, {}, now_ms()};
     m_queue.push_back(&p);
     m_queue_depth = int(m_queue.size());
@@ -171,6 +176,8 @@ void disk_drive::service_thread() {
         pending *p = next_pending();
         serve(*p);
         m_queue_depth = int(m_queue.size());
+        --m_in_drive;
+        m_slot_freed.notify(sc_core::SC_ZERO_TIME);
         p->done.notify(sc_core::SC_ZERO_TIME);
     }
 }

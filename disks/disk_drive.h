@@ -83,6 +83,8 @@ private:
     drive_options m_options;
     std::deque<pending *> m_queue;
     sc_core::sc_event m_arrival;
+    sc_core::sc_event m_slot_freed;
+    int m_in_drive = 0;  // queued + in service
     protocol::zero_cost_link m_private_link;
     drive_statistics m_stats;
     double m_busy_until_ms = 0;
