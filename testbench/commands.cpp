@@ -1,0 +1,232 @@
+#include "testbench/commands.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <systemc>
+
+#include "disks/disk_drive.h"
+#include "disks/diskspec_loader.h"
+#include "disks/supported_parameters.h"
+#include "testbench/host_address_map.h"
+#include "testbench/progress_meter.h"
+#include "testbench/run_bench.h"
+#include "testbench/run_measurement.h"
+#include "testbench/scenario.h"
+#include "testbench/stats_report.h"
+#include "testbench/trace_replayer.h"
+#include "testbench/validate_trace.h"
+#include "testbench/validation_report.h"
+#include "waveforms/gtkw_writer.h"
+#include "waveforms/vcd_tracer.h"
+
+namespace raidtlm::testbench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t) {
+    return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+disks::disk_spec load_spec(const std::string &path, const std::string &name) {
+    disks::disk_spec spec = disks::load_diskspec(path, name);
+    disks::check_supported(spec);  // refuse what the drive does not model before elaborating
+    return spec;
+}
+
+// Checks, before elaboration, that the workload fits on the disks, so the error names the key.
+void check_fits(const scenario &s, const disks::disk_spec &spec) {
+    if (spec.block_count <= 0)
+        throw s.error("disks.spec", fmt::format("disk '{}' has no blocks", spec.name),
+                      "a disk spec with a positive block count");
+    const uint64_t blocks = static_cast<uint64_t>(spec.block_count);
+    if (s.host.layout == host_layout::stripe && s.host.stripe_unit_sectors > blocks)
+        throw s.error("host.stripe_unit_sectors",
+                      fmt::format("{} is larger than a disk ({} blocks)", s.host.stripe_unit_sectors, blocks),
+                      fmt::format("at most {}", blocks));
+    const host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
+                               std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
+    if (s.workload.request_sectors > map.capacity_sectors())
+        throw s.error("workload.request_sectors",
+                      fmt::format("{} is larger than the host capacity of {} sectors", s.workload.request_sectors,
+                                  map.capacity_sectors()),
+                      fmt::format("at most {}", map.capacity_sectors()));
+}
+
+void prepare_out_dir(const fs::path &dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw output_error(fmt::format("{}: cannot create the output directory ({}); expected a writable directory",
+                                       dir.string(), ec ? ec.message() : "not a directory"));
+    const fs::path probe = dir / ".raidtlm_write_test";
+    std::ofstream p(probe);
+    if (!p) throw output_error(fmt::format("{}: cannot write there; expected a writable directory", dir.string()));
+    p.close();
+    fs::remove(probe, ec);
+}
+
+void write_text(const fs::path &path, const std::string &text) {
+    std::ofstream out(path);
+    out << text;
+    out.close();
+    if (!out) throw output_error(fmt::format("{}: cannot write; expected a writable output directory", path.string()));
+}
+
+// The drive signals of disk_drive::trace, with their value names.
+struct drive_signal {
+    const char *name;
+    std::map<int, std::string> values;
+};
+const std::vector<drive_signal> &drive_signals() {
+    static const std::vector<drive_signal> s = {
+        {"mech_state", {{0, "idle"}, {1, "seek"}, {2, "rotate"}, {3, "transfer"}}},
+        {"cmd_state", {{0, "idle"}, {1, "overhead"}, {2, "media"}, {3, "bus"}}},
+        {"cylinder", {}},
+        {"head", {}},
+        {"queue_depth", {}},
+    };
+    return s;
+}
+
+void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double end_ms) {
+    using namespace waveforms;
+    gtkw_layout layout;
+    layout.dump_file = "waves.vcd";
+    // Open on the first 200 ms (about a hundred requests on the default scenario): zoom out for more.
+    layout.view_time = static_cast<uint64_t>(std::min(end_ms, 200.0) * 1e6);  // ns
+    std::map<std::string, std::string> filters;
+    for (const auto &sig : drive_signals()) {
+        if (sig.values.empty()) continue;
+        const fs::path f = out_dir / fmt::format("waves_{}.txt", sig.name);
+        write_translate_filter(f.string(), sig.values);
+        // Absolute, so the save file works from any working directory.
+        filters[sig.name] = fs::absolute(f).lexically_normal().string();
+    }
+    for (int i = 0; i < bench.disk_count(); ++i) {
+        gtkw_group g;
+        g.name = bench.disk_name(i);
+        for (const auto &sig : drive_signals()) {
+            gtkw_signal s;
+            s.name = vcd_tracer::gtkwave_name(bench.disk_name(i) + "." + sig.name);
+            if (!sig.values.empty()) s.translate_file = filters[sig.name];
+            g.signals.push_back(s);
+        }
+        layout.groups.push_back(g);
+    }
+    gtkw_group host;
+    host.name = "host";
+    host.signals.push_back({vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
+    host.signals.push_back({vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""});
+    layout.groups.push_back(host);
+    try {
+        write_gtkw((out_dir / "waves.gtkw").string(), layout);
+    } catch (const std::runtime_error &e) {
+        throw output_error(std::string(e.what()) + "; expected a writable output directory");
+    }
+}
+
+}  // namespace
+
+int run_scenario(const run_options &o) {
+    const auto wall_start = clock_type::now();
+    std::vector<scenario_override> overrides;
+    for (const auto &text : o.overrides) overrides.push_back(parse_override(text));
+    const scenario s = load_scenario(o.scenario_file, overrides, o.repo_root);
+    const disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name);
+    check_fits(s, spec);
+
+    const fs::path out_dir =
+        o.out_dir.empty() ? fs::path("out") / fs::path(o.scenario_file).stem() : fs::path(o.out_dir);
+    prepare_out_dir(out_dir);
+
+    run_measurement measurement(s.workload.warmup_requests, s.workload.requests, s.output.histogram_bucket_ms,
+                                s.output.histogram_max_ms);
+    const bool show_progress = !o.quiet && isatty(fileno(stderr));
+    progress_meter progress(show_progress, s.workload.warmup_requests + s.workload.requests);
+    run_bench bench("bench", s, spec, measurement, &progress);
+    std::unique_ptr<waveforms::vcd_tracer> vcd;
+    if (s.output.waves) {
+        vcd = std::make_unique<waveforms::vcd_tracer>((out_dir / "waves.vcd").string());
+        bench.trace(vcd->file());
+    }
+
+    sc_core::sc_start();
+    const double end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
+    progress.finish();
+    if (vcd) vcd->close();
+
+    if (bench.workload().overloaded())
+        throw s.error(s.workload.arrival == arrival_process::open ? "workload.mean_interarrival_ms" : "workload.arrival",
+                      fmt::format("the disks cannot keep up: {} requests in flight at {:.3f} s simulated",
+                                  bench.workload().in_flight(), end_ms / 1000.0),
+                      "an arrival rate the disks can sustain (a larger mean_interarrival_ms)");
+    if (!measurement.done())
+        throw std::runtime_error(fmt::format("the simulation ended after {} of {} measured requests (no more events "
+                                             "at {:.3f} s simulated)",
+                                             measurement.measured(), s.workload.requests, end_ms / 1000.0));
+
+    run_report report;
+    report.config = &s;
+    report.measurement = &measurement;
+    report.disk_model = spec.name;
+    for (int i = 0; i < bench.disk_count(); ++i)
+        report.disks.push_back({bench.disk_name(i), bench.spindle_phase(i),
+                                difference(bench.disk(i).statistics(), bench.warmup_snapshot()[i])});
+    report.host_peak_outstanding = bench.host().peak_outstanding();
+    report.host_disk_commands = bench.host().disk_commands();
+    report.sim_end_ms = end_ms;
+    report.outputs.push_back((out_dir / "stats.json").string());
+    if (vcd) {
+        write_wave_layout(out_dir, bench, end_ms);
+        report.outputs.push_back((out_dir / "waves.vcd").string());
+        report.outputs.push_back((out_dir / "waves.gtkw").string());
+    }
+    report.wall_s = seconds_since(wall_start);
+    write_text(out_dir / "stats.json", make_stats_json(report).dump(2) + "\n");
+    std::cout << summary_table(report) << std::flush;
+    return measurement.errors() ? 1 : 0;
+}
+
+int run_validation(const validate_options &o) {
+    const disks::disk_spec spec = load_spec(o.disk_file, o.disk_name);
+    std::vector<validate_record> records = load_validate_trace(o.trace_file);
+    for (const auto &r : records)
+        if (spec.block_count <= 0 || r.lbn >= static_cast<uint64_t>(spec.block_count) ||
+            r.blocks > static_cast<uint64_t>(spec.block_count) - r.lbn)
+            throw trace_error(fmt::format("{}:{}: lbn {} + {} blocks lies beyond the disk's {} blocks; expected a "
+                                          "request on disk '{}'",
+                                          o.trace_file, r.line, r.lbn, r.blocks, spec.block_count, spec.name));
+
+    disks::drive_options opts;
+    opts.spindle_phase = 0.0;
+    opts.scsi_id = 0;
+    disks::disk_drive drive("disk", spec, opts);
+    trace_replayer replay("replay", std::move(records));
+    replay.socket.bind(drive.target);
+    sc_core::sc_start();
+    if (replay.completed() != replay.records().size())
+        throw std::runtime_error(fmt::format("the simulation ended after {} of {} trace requests", replay.completed(),
+                                             replay.records().size()));
+    if (replay.errors())
+        throw std::runtime_error(fmt::format("the drive failed {} of {} trace requests", replay.errors(),
+                                             replay.records().size()));
+    const validation_result v = compare_validation(replay.records(), replay.response_ms());
+    std::cout << validation_text(v, spec.name, o.disk_file, o.trace_file) << std::flush;
+    return 0;
+}
+
+}  // namespace raidtlm::testbench

@@ -1,0 +1,130 @@
+#include "testbench/stats_report.h"
+
+#include <fmt/format.h>
+
+namespace raidtlm::testbench {
+
+disks::drive_statistics difference(const disks::drive_statistics &a, const disks::drive_statistics &b) {
+    disks::drive_statistics d;
+    d.requests = a.requests - b.requests;
+    d.reads = a.reads - b.reads;
+    d.writes = a.writes - b.writes;
+    d.full_hits = a.full_hits - b.full_hits;
+    d.partial_hits = a.partial_hits - b.partial_hits;
+    d.write_backs = a.write_backs - b.write_backs;
+    d.seeks = a.seeks - b.seeks;
+    d.seek_distance_cyl_sum = a.seek_distance_cyl_sum - b.seek_distance_cyl_sum;
+    d.seek_ms_sum = a.seek_ms_sum - b.seek_ms_sum;
+    d.rotation_ms_sum = a.rotation_ms_sum - b.rotation_ms_sum;
+    d.transfer_ms_sum = a.transfer_ms_sum - b.transfer_ms_sum;
+    d.overhead_ms_sum = a.overhead_ms_sum - b.overhead_ms_sum;
+    d.queue_ms_sum = a.queue_ms_sum - b.queue_ms_sum;
+    d.busy_ms = a.busy_ms - b.busy_ms;
+    return d;
+}
+
+namespace {
+
+double per(double sum, uint64_t n) { return n ? sum / static_cast<double>(n) : 0.0; }
+
+nlohmann::json disk_json(const disk_report &d, double window_ms) {
+    const auto &s = d.window;
+    return {{"name", d.name},
+            {"spindle_phase", d.spindle_phase},
+            {"requests", s.requests},
+            {"reads", s.reads},
+            {"writes", s.writes},
+            {"seeks", s.seeks},
+            {"mean_seek_distance_cyl", per(s.seek_distance_cyl_sum, s.requests)},
+            {"mean_seek_ms", per(s.seek_ms_sum, s.requests)},
+            {"mean_rotation_ms", per(s.rotation_ms_sum, s.requests)},
+            {"mean_transfer_ms", per(s.transfer_ms_sum, s.requests)},
+            {"mean_overhead_ms", per(s.overhead_ms_sum, s.requests)},
+            {"mean_queue_ms", per(s.queue_ms_sum, s.requests)},
+            {"cache_full_hit_ratio", per(static_cast<double>(s.full_hits), s.requests)},
+            {"cache_partial_hit_ratio", per(static_cast<double>(s.partial_hits), s.requests)},
+            {"write_back_ratio", per(static_cast<double>(s.write_backs), s.requests)},
+            {"busy_ms", s.busy_ms},
+            {"utilisation", window_ms > 0 ? s.busy_ms / window_ms : 0.0}};
+}
+
+}  // namespace
+
+nlohmann::json make_stats_json(const run_report &r) {
+    const run_measurement &m = *r.measurement;
+    nlohmann::json j;
+    j["scenario"] = r.config->to_json();
+    j["disk_model"] = r.disk_model;
+    j["requests"] = {{"measured", m.measured()},
+                     {"warmup", m.warmup_requests()},
+                     {"completed_total", m.completed_total()},
+                     {"errors", m.errors()},
+                     {"reads", m.reads().count()},
+                     {"writes", m.writes().count()}};
+    j["window"] = {{"start_ms", m.window_start_ms()}, {"end_ms", m.window_end_ms()}, {"duration_ms", m.window_ms()}};
+    j["response_time"] = m.all().to_json();
+    j["read_response_time"] = m.reads().to_json();
+    j["write_response_time"] = m.writes().to_json();
+    j["throughput"] = {{"iops", m.iops()}, {"mb_per_s", m.mb_per_s()}};
+    j["host"] = {{"peak_outstanding", r.host_peak_outstanding}, {"disk_commands", r.host_disk_commands}};
+    j["disks"] = nlohmann::json::array();
+    for (const auto &d : r.disks) j["disks"].push_back(disk_json(d, m.window_ms()));
+    j["simulation"] = {{"end_ms", r.sim_end_ms},
+                       {"wall_s", r.wall_s},
+                       {"requests_per_wall_s", r.wall_s > 0 ? static_cast<double>(m.completed_total()) / r.wall_s : 0.0}};
+    return j;
+}
+
+std::string summary_table(const run_report &r) {
+    const scenario &s = *r.config;
+    const run_measurement &m = *r.measurement;
+    std::string out;
+    auto line = [&out](const std::string &t) { out += t + "\n"; };
+
+    const std::string arrival =
+        s.workload.arrival == arrival_process::closed
+            ? fmt::format("closed, {} outstanding, think {} ms", s.workload.outstanding, s.workload.think_time_ms)
+            : fmt::format("open, mean interarrival {} ms", s.workload.mean_interarrival_ms);
+    const std::string layout = s.host.layout == host_layout::stripe
+                                   ? fmt::format("stripe unit {} sectors", s.host.stripe_unit_sectors)
+                                   : std::string("jbod");
+    line(fmt::format("raidtlm run {}", s.file));
+    line(fmt::format("  {} x {} ({}), {}", s.disks.count, r.disk_model,
+                     s.disks.spindle_sync ? "spindles synchronized" : "free spindles", layout));
+    line(fmt::format("  {}; {:.0f}% reads, {} sectors, {} addresses, seed {}", arrival, s.workload.read_fraction * 100,
+                     s.workload.request_sectors, to_string(s.workload.address), s.workload.seed));
+    line(fmt::format("  measured {} requests after {} warm-up, over {:.3f} s simulated{}", m.measured(),
+                     m.warmup_requests(), m.window_ms() / 1000.0,
+                     m.errors() ? fmt::format(" ({} ERRORS)", m.errors()) : std::string()));
+    line("");
+    line(fmt::format("  {:<18}{:>9}{:>10}{:>10}{:>10}{:>10}{:>10}{:>10}", "response time (ms)", "count", "mean",
+                     "stddev", "p50", "p90", "p99", "max"));
+    auto rt = [&](const char *name, const response_statistics &st) {
+        line(fmt::format("  {:<18}{:>9}{:>10.3f}{:>10.3f}{:>10.3f}{:>10.3f}{:>10.3f}{:>10.3f}", name, st.count(),
+                         st.mean_ms(), st.stddev_ms(), st.percentile_ms(0.5), st.percentile_ms(0.9),
+                         st.percentile_ms(0.99), st.max_ms()));
+    };
+    rt("all", m.all());
+    rt("reads", m.reads());
+    rt("writes", m.writes());
+    line("");
+    line(fmt::format("  throughput {:.1f} IO/s, {:.3f} MB/s", m.iops(), m.mb_per_s()));
+    line("");
+    line(fmt::format("  {:<8}{:>9}{:>10}{:>9}{:>9}{:>9}{:>8}{:>8}", "disk", "requests", "seek_cyl", "seek_ms",
+                     "rot_ms", "xfer_ms", "hit%", "util%"));
+    for (const auto &d : r.disks) {
+        const auto &w = d.window;
+        line(fmt::format("  {:<8}{:>9}{:>10.1f}{:>9.3f}{:>9.3f}{:>9.3f}{:>8.1f}{:>8.1f}", d.name, w.requests,
+                         per(w.seek_distance_cyl_sum, w.requests), per(w.seek_ms_sum, w.requests),
+                         per(w.rotation_ms_sum, w.requests), per(w.transfer_ms_sum, w.requests),
+                         100.0 * per(static_cast<double>(w.full_hits), w.requests),
+                         m.window_ms() > 0 ? 100.0 * w.busy_ms / m.window_ms() : 0.0));
+    }
+    line("");
+    line(fmt::format("  wall {:.2f} s, {:.0f} requests/s", r.wall_s,
+                     r.wall_s > 0 ? static_cast<double>(m.completed_total()) / r.wall_s : 0.0));
+    for (const auto &o : r.outputs) line("  wrote " + o);
+    return out;
+}
+
+}  // namespace raidtlm::testbench

@@ -1,0 +1,56 @@
+// What a run reports: stats.json and the summary table on stdout. Plain C++ (no kernel calls).
+//
+// stats.json (keys carry their unit):
+//   scenario            the effective scenario (every key, defaults filled in)
+//   disk_model          name of the disk spec used
+//   requests            {measured, warmup, completed_total, errors, reads, writes}
+//   window              {start_ms, end_ms, duration_ms}: simulated time of the measured window
+//   response_time       all measured requests: {count, mean_ms, stddev_ms, min_ms, p50_ms, p90_ms,
+//                       p99_ms, max_ms, percentile_relative_error, histogram{bucket_ms, counts,
+//                       overflow_from_ms, overflow}}; read_response_time and write_response_time alike
+//   throughput          {iops, mb_per_s} (MB = 10^6 bytes) over the window
+//   host                {peak_outstanding, disk_commands}
+//   disks[]             per drive over the window: {name, spindle_phase, requests, reads, writes,
+//                       seeks, mean_seek_distance_cyl, mean_seek_ms, mean_rotation_ms,
+//                       mean_transfer_ms, mean_overhead_ms, mean_queue_ms (per request),
+//                       cache_full_hit_ratio, cache_partial_hit_ratio, write_back_ratio,
+//                       busy_ms, utilisation}
+//   simulation          {end_ms, wall_s, requests_per_wall_s}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "disks/disk_drive.h"
+#include "testbench/run_measurement.h"
+#include "testbench/scenario.h"
+
+namespace raidtlm::testbench {
+
+// Field-by-field after - before.
+disks::drive_statistics difference(const disks::drive_statistics &after, const disks::drive_statistics &before);
+
+struct disk_report {
+    std::string name;
+    double spindle_phase = 0;
+    disks::drive_statistics window;  // counted over the measured window
+};
+
+struct run_report {
+    const scenario *config = nullptr;
+    const run_measurement *measurement = nullptr;
+    std::string disk_model;
+    std::vector<disk_report> disks;
+    int host_peak_outstanding = 0;
+    uint64_t host_disk_commands = 0;
+    double sim_end_ms = 0;
+    double wall_s = 0;
+    std::vector<std::string> outputs;  // files written, for the summary
+};
+
+nlohmann::json make_stats_json(const run_report &r);
+std::string summary_table(const run_report &r);
+
+}  // namespace raidtlm::testbench

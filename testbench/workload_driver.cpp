@@ -1,0 +1,114 @@
+// sc_spawn needs the dynamic-process API, which <systemc> only declares when asked.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "testbench/workload_driver.h"
+
+#include <algorithm>
+
+namespace raidtlm::testbench {
+
+struct workload_driver::worker {
+    sc_core::sc_event go;
+    host_request request;
+    bool busy = false;
+};
+
+namespace {
+constexpr size_t thread_stack_bytes = 128 * 1024;
+double now_ms() { return sc_core::sc_time_stamp().to_seconds() * 1e3; }
+}  // namespace
+
+workload_driver::workload_driver(sc_core::sc_module_name name, const workload_config &config,
+                                 workload_generator &generator, run_measurement &measurement,
+                                 progress_meter *progress)
+    : sc_module(name),
+      socket("socket"),
+      m_config(config),
+      m_generator(generator),
+      m_measurement(measurement),
+      m_progress(progress) {
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(thread_stack_bytes);
+    if (config.arrival == arrival_process::closed) {
+        for (int i = 0; i < config.outstanding; ++i)
+            sc_core::sc_spawn([this] { client_loop(); }, sc_core::sc_gen_unique_name("client"), &opts);
+    } else {
+        sc_core::sc_spawn([this] { arrival_loop(); }, "arrivals", &opts);
+    }
+}
+
+workload_driver::~workload_driver() = default;
+
+void workload_driver::trace(sc_core::sc_trace_file *tf, const std::string &prefix) const {
+    sc_core::sc_trace(tf, m_in_flight, prefix + ".in_flight");
+}
+
+void workload_driver::issue(const host_request &r) {
+    tlm::tlm_generic_payload *gp = m_pool.acquire();
+    gp->set_command(r.read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    gp->set_address(r.lbn * protocol::sector_bytes);
+    auto *cmd = gp->get_extension<protocol::scsi_command>();
+    cmd->lbn = r.lbn;
+    cmd->blocks = r.sectors;
+    const bool measured = m_measurement.measuring();
+    const double issue_ms = now_ms();
+    ++m_issued;
+    m_peak_in_flight = std::max(m_peak_in_flight, ++m_in_flight);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(*gp, delay);
+    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    --m_in_flight;
+    const bool ok = gp->is_response_ok();
+    gp->release();
+    const double done_ms = now_ms();
+    if (m_progress) m_progress->tick(done_ms, m_measurement.completed_total() + 1);
+    if (m_measurement.complete(measured, r.read, r.sectors, issue_ms, done_ms, ok)) sc_core::sc_stop();
+}
+
+void workload_driver::client_loop() {
+    const sc_core::sc_time think = sc_core::sc_time(m_config.think_time_ms, sc_core::SC_MS);
+    while (!m_measurement.done()) {
+        issue(m_generator.next());
+        if (m_measurement.done()) break;
+        if (think > sc_core::SC_ZERO_TIME) sc_core::wait(think);
+    }
+}
+
+void workload_driver::arrival_loop() {
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(thread_stack_bytes);
+    while (!m_measurement.done()) {
+        sc_core::wait(sc_core::sc_time(m_generator.next_interarrival_ms(), sc_core::SC_MS));
+        if (m_measurement.done()) break;
+        if (m_in_flight >= m_max_in_flight) {
+            m_overloaded = true;
+            sc_core::sc_stop();
+            return;
+        }
+        const host_request r = m_generator.next();
+        if (m_idle.empty()) {
+            m_workers.push_back(std::make_unique<worker>());
+            worker *w = m_workers.back().get();
+            w->request = r;
+            w->busy = true;
+            // The new thread starts with its request already assigned.
+            sc_core::sc_spawn([this, w] { worker_loop(w); }, sc_core::sc_gen_unique_name("worker"), &opts);
+        } else {
+            worker *w = m_idle.back();
+            m_idle.pop_back();
+            w->request = r;
+            w->busy = true;
+            w->go.notify();
+        }
+    }
+}
+
+void workload_driver::worker_loop(worker *w) {
+    for (;;) {
+        while (!w->busy) sc_core::wait(w->go);
+        issue(w->request);
+        w->busy = false;
+        m_idle.push_back(w);
+    }
+}
+
+}  // namespace raidtlm::testbench

@@ -1,0 +1,282 @@
+// System tests: run the `raidtlm` binary as a user would and check exit codes, outputs and error
+// messages. Structure and counts only; timing figures belong to the drive's own tests.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string binary = RAIDTLM_BINARY;
+const std::string source_dir = RAIDTLM_SOURCE_DIR;
+const std::string cheetah_spec = "../shared/reference/disksim/validation/cheetah9LP.diskspecs";
+
+std::string read_file(const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// A fresh directory for this test.
+fs::path temp_dir() {
+    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const fs::path d = fs::temp_directory_path() /
+                       ("raidtlm_system_" + std::to_string(getpid()) + "_" + info->test_suite_name() + "_" + info->name());
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+fs::path write_temp(const fs::path &dir, const std::string &name, const std::string &text) {
+    const fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p;
+}
+
+struct result {
+    int code = -1;
+    std::string out, err;
+};
+
+// Runs `raidtlm <args>` from the repository root.
+result raidtlm(const std::string &args, const fs::path &dir) {
+    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+    const std::string cmd = "cd '" + source_dir + "' && '" + binary + "' " + args + " > '" + out.string() + "' 2> '" +
+                            err.string() + "' < /dev/null";
+    const int status = std::system(cmd.c_str());
+    result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+}
+
+// A failed run: non-zero exit and exactly one line on stderr, mentioning every needle.
+void expect_one_line_error(const result &r, int code, const std::vector<std::string> &needles) {
+    EXPECT_EQ(r.code, code) << r.err;
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err.back(), '\n');
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line:\n" << r.err;
+    EXPECT_EQ(r.err.rfind("raidtlm: ", 0), 0u) << r.err;
+    for (const auto &n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in " << r.err;
+    EXPECT_EQ(r.out.find("Copyright"), std::string::npos);
+}
+
+// Names of the variables a SystemC VCD declares, as GTKWave shows them ("SystemC.disk0.state[31:0]").
+std::set<std::string> vcd_names(const fs::path &vcd) {
+    std::ifstream in(vcd);
+    std::vector<std::string> scopes;
+    std::set<std::string> names;
+    for (std::string tok; in >> tok;) {
+        if (tok == "$scope") {
+            std::string kind, name;
+            in >> kind >> name;
+            scopes.push_back(name);
+        } else if (tok == "$upscope") {
+            scopes.pop_back();
+        } else if (tok == "$var") {
+            std::string type, width, id, ref, range;
+            in >> type >> width >> id >> ref >> range;
+            std::string full;
+            for (const auto &s : scopes) full += s + ".";
+            names.insert(full + ref + (range == "$end" ? "" : range));
+        } else if (tok == "$enddefinitions") {
+            break;
+        }
+    }
+    return names;
+}
+
+}  // namespace
+
+TEST(raidtlm_run, default_scenario_writes_stats_and_waves) {
+    const fs::path dir = temp_dir();
+    const result r = raidtlm("run scenarios/default.yaml --out '" + (dir / "out").string() + "'", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");  // no progress line when stderr is not a terminal
+    EXPECT_EQ(r.out.find("Copyright"), std::string::npos);
+    EXPECT_NE(r.out.find("response time (ms)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("throughput"), std::string::npos) << r.out;
+
+    const nlohmann::json j = nlohmann::json::parse(read_file(dir / "out" / "stats.json"));
+    EXPECT_EQ(j["scenario"]["workload"]["requests"], 20000);
+    EXPECT_EQ(j["requests"]["measured"], 20000);
+    EXPECT_EQ(j["requests"]["errors"], 0);
+    EXPECT_EQ(j["requests"]["reads"].get<int>() + j["requests"]["writes"].get<int>(), 20000);
+    EXPECT_EQ(j["response_time"]["count"], 20000);
+    for (const char *k : {"mean_ms", "stddev_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms", "histogram"})
+        EXPECT_TRUE(j["response_time"].contains(k)) << k;
+    EXPECT_GT(j["throughput"]["iops"].get<double>(), 0.0);
+    EXPECT_TRUE(j["throughput"].contains("mb_per_s"));
+    ASSERT_EQ(j["disks"].size(), 4u);
+    for (const auto &d : j["disks"])
+        for (const char *k : {"mean_seek_distance_cyl", "mean_seek_ms", "mean_rotation_ms", "mean_transfer_ms",
+                              "cache_full_hit_ratio", "utilisation"})
+            EXPECT_TRUE(d.contains(k)) << k;
+
+    // The save file opens the VCD beside it and every signal it lists exists there.
+    const fs::path vcd = dir / "out" / "waves.vcd", gtkw = dir / "out" / "waves.gtkw";
+    ASSERT_TRUE(fs::is_regular_file(vcd));
+    ASSERT_TRUE(fs::is_regular_file(gtkw));
+    const std::set<std::string> names = vcd_names(vcd);
+    std::istringstream save(read_file(gtkw));
+    int signals = 0, groups = 0;
+    bool dumpfile = false;
+    for (std::string line; std::getline(save, line);) {
+        if (line == "[dumpfile] \"waves.vcd\"") dumpfile = true;
+        if (line == "@800200") ++groups;
+        if (line.empty() || std::string("[@-^*").find(line[0]) != std::string::npos) continue;
+        ++signals;
+        EXPECT_TRUE(names.count(line)) << "not in the VCD: " << line;
+    }
+    EXPECT_TRUE(dumpfile);
+    EXPECT_EQ(groups, 5);  // one per disk, one for the host
+    EXPECT_EQ(signals, 4 * 5 + 2);
+    for (int i = 0; i < 4; ++i)
+        for (const char *s : {"cylinder", "head", "queue_depth"})
+            EXPECT_TRUE(names.count("SystemC.disk" + std::to_string(i) + "." + s + "[31:0]")) << i << s;
+    EXPECT_TRUE(names.count("SystemC.host.outstanding[31:0]"));
+}
+
+TEST(raidtlm_run, waves_open_in_gtkwave_tools) {
+    const fs::path dir = temp_dir();
+    const result r = raidtlm("run scenarios/default.yaml --quiet --set workload.requests=500 --out '" +
+                                 (dir / "out").string() + "'",
+                             dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    bool checked = false;
+    if (fs::exists("/usr/bin/vcd2fst")) {
+        const std::string cmd = "vcd2fst '" + (dir / "out" / "waves.vcd").string() + "' '" +
+                                (dir / "waves.fst").string() + "' > /dev/null 2>&1";
+        EXPECT_EQ(std::system(cmd.c_str()), 0);
+        EXPECT_GT(fs::file_size(dir / "waves.fst"), 0u);
+        checked = true;
+    }
+    if (fs::exists("/usr/bin/xvfb-run") && fs::exists("/usr/bin/gtkwave")) {
+        const fs::path tcl = write_temp(dir, "check.tcl",
+                                        "puts \"DISPLAYED: [llength [gtkwave::getDisplayedSignals]]\"\n"
+                                        "gtkwave::/File/Quit\n");
+        const fs::path log = dir / "gtkwave.txt";
+        const std::string cmd = "cd '" + (dir / "out").string() + "' && timeout 60 xvfb-run -a gtkwave -S '" +
+                                tcl.string() + "' waves.gtkw > '" + log.string() + "' 2>&1";
+        EXPECT_EQ(std::system(cmd.c_str()), 0);
+        EXPECT_NE(read_file(log).find("DISPLAYED: 22"), std::string::npos) << read_file(log);
+        checked = true;
+    }
+    if (!checked) GTEST_SKIP() << "neither vcd2fst nor xvfb-run + gtkwave installed";
+}
+
+TEST(raidtlm_run, overrides_change_the_run) {
+    const fs::path dir = temp_dir();
+    const result r = raidtlm("run scenarios/default.yaml --quiet --out '" + (dir / "out").string() +
+                                 "' --set workload.requests=300 --set workload.warmup_requests=10"
+                                 " --set workload.arrival=open --set workload.mean_interarrival_ms=20"
+                                 " --set host.layout=jbod --set disks.count=2 --set output.waves=false",
+                             dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(read_file(dir / "out" / "stats.json"));
+    EXPECT_EQ(j["requests"]["measured"], 300);
+    EXPECT_EQ(j["scenario"]["workload"]["arrival"], "open");
+    EXPECT_EQ(j["scenario"]["host"]["layout"], "jbod");
+    EXPECT_EQ(j["disks"].size(), 2u);
+    EXPECT_FALSE(fs::exists(dir / "out" / "waves.vcd"));
+}
+
+TEST(raidtlm_run, bad_scenario_key_is_one_line_with_file_line_and_key) {
+    const fs::path dir = temp_dir();
+    const fs::path s = write_temp(dir, "bad.yaml",
+                                  "disks:\n  spec: " + source_dir + "/" + cheetah_spec +
+                                      "\nworkload:\n  read_fraction: 0.5\n  foo: 1\n");
+    expect_one_line_error(raidtlm("run '" + s.string() + "' --out '" + (dir / "out").string() + "'", dir), 2,
+                          {s.string() + ":5:3: key 'workload.foo': unknown key; expected one of:"});
+}
+
+TEST(raidtlm_run, bad_set_value_names_the_override) {
+    const fs::path dir = temp_dir();
+    expect_one_line_error(raidtlm("run scenarios/default.yaml --set workload.read_fraction=2", dir), 2,
+                          {"--set workload.read_fraction=2: key 'workload.read_fraction': 2 is out of range; "
+                           "expected a number in [0, 1]"});
+    expect_one_line_error(raidtlm("run scenarios/default.yaml --set workload.read_fraction", dir), 2,
+                          {"--set workload.read_fraction: not a key=value pair"});
+}
+
+TEST(raidtlm_run, missing_scenario_bad_option_and_bad_output_dir) {
+    const fs::path dir = temp_dir();
+    expect_one_line_error(raidtlm("run nowhere.yaml", dir), 2, {"nowhere.yaml: scenario file not found; expected"});
+    expect_one_line_error(raidtlm("run scenarios/default.yaml --bogus", dir), 2, {"--bogus", "expected"});
+    expect_one_line_error(raidtlm("", dir), 2, {"subcommand"});
+    expect_one_line_error(raidtlm("run", dir), 2, {"scenario"});
+    write_temp(dir, "file", "x");
+    expect_one_line_error(raidtlm("run scenarios/default.yaml --out '" + (dir / "file" / "out").string() + "'", dir),
+                          2, {(dir / "file" / "out").string(), "expected a writable directory"});
+}
+
+TEST(raidtlm_run, bad_disk_spec_names_file_and_line) {
+    const fs::path dir = temp_dir();
+    const fs::path spec = write_temp(dir, "broken.diskspecs", "disksim_disk broken {\n   Frobnication level = 3,\n}\n");
+    const fs::path s = write_temp(dir, "s.yaml", "disks:\n  spec: broken.diskspecs\n");
+    const result r = raidtlm("run '" + s.string() + "' --out '" + (dir / "out").string() + "'", dir);
+    expect_one_line_error(r, 2, {spec.string() + ":"});
+}
+
+TEST(raidtlm_validate, tiny_trace_ends_with_the_demerit) {
+    const fs::path dir = temp_dir();
+    const result r = raidtlm("validate --disk " + cheetah_spec + " --trace tests/system/data/cheetah9LP_tiny.trace", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    std::string last = r.out.substr(0, r.out.size() - 1);
+    last = last.substr(last.rfind('\n') + 1);
+    EXPECT_TRUE(std::regex_match(last, std::regex("^demerit_ms: [0-9.]+$"))) << last;
+    EXPECT_NE(r.out.find("reads"), std::string::npos);
+    EXPECT_NE(r.out.find("12 requests (10 reads, 2 writes)"), std::string::npos) << r.out;
+}
+
+TEST(raidtlm_validate, malformed_trace_line_is_one_line_with_file_and_line) {
+    const fs::path dir = temp_dir();
+    const fs::path t = write_temp(dir, "bad.trace", "R Hit 100 4 1000.0 2000.0\nW Hit 200 8 1500.0 100.0\nR Hit 300 4 oops 1.0\n");
+    expect_one_line_error(raidtlm("validate --disk " + cheetah_spec + " --trace '" + t.string() + "'", dir), 2,
+                          {t.string() + ":3: measured service time 'oops' is not a number; expected 'R|W FLAG LBN "
+                                        "BLOCKS MEASURED_SERVICE_US NEXT_INTERARRIVAL_US'"});
+    const fs::path beyond = write_temp(dir, "beyond.trace", "R Hit 100 4 1000.0 2000.0\nR Hit 99999999999 4 1000 1\n");
+    expect_one_line_error(raidtlm("validate --disk " + cheetah_spec + " --trace '" + beyond.string() + "'", dir), 2,
+                          {beyond.string() + ":2: lbn 99999999999 + 4 blocks lies beyond the disk's"});
+}
+
+TEST(raidtlm_validate, missing_inputs) {
+    const fs::path dir = temp_dir();
+    expect_one_line_error(
+        raidtlm("validate --disk nowhere.diskspecs --trace tests/system/data/cheetah9LP_tiny.trace", dir), 2,
+        {"nowhere.diskspecs"});
+    expect_one_line_error(raidtlm("validate --disk " + cheetah_spec + " --trace nowhere.trace", dir), 2,
+                          {"nowhere.trace: cannot open the trace"});
+    expect_one_line_error(raidtlm("validate --trace tests/system/data/cheetah9LP_tiny.trace", dir), 2, {"--disk"});
+}
+
+TEST(raidtlm_help, explains_every_option) {
+    const fs::path dir = temp_dir();
+    result r = raidtlm("--help", dir);
+    EXPECT_EQ(r.code, 0);
+    for (const char *s : {"run", "validate", "Exit status"}) EXPECT_NE(r.out.find(s), std::string::npos) << s;
+    r = raidtlm("run --help", dir);
+    EXPECT_EQ(r.code, 0);
+    for (const char *s : {"--out", "--set", "--quiet", "stats.json", "waves.gtkw", "workload.read_fraction",
+                          "disks.spec"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+    r = raidtlm("validate --help", dir);
+    EXPECT_EQ(r.code, 0);
+    for (const char *s : {"--disk", "--trace", "--disk-name", "demerit_ms"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}

@@ -1,0 +1,197 @@
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "testbench/scenario.h"
+
+using namespace raidtlm::testbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string spec_path = std::string(RAIDTLM_SHARED_DIR) + "/reference/disksim/validation/cheetah9LP.diskspecs";
+
+std::string write_temp(const std::string &name, const std::string &text) {
+    const fs::path dir = fs::temp_directory_path() / ("raidtlm_scenario_" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+std::string minimal() { return "disks:\n  spec: " + spec_path + "\n"; }
+
+// The scenario_error message of loading `text` (with overrides), or "" if it loads.
+std::string error_of(const std::string &text, const std::vector<scenario_override> &o = {},
+                     const std::string &name = "s.yaml") {
+    try {
+        load_scenario(write_temp(name, text), o);
+    } catch (const scenario_error &e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.find('\n'), std::string::npos) << "not one line: " << m;
+        EXPECT_NE(m.find("; expected "), std::string::npos) << m;
+        return m;
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(scenario, default_yaml_loads_with_its_values) {
+    const scenario s = load_scenario(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/default.yaml", {}, RAIDTLM_SOURCE_DIR);
+    EXPECT_TRUE(fs::is_regular_file(s.disks.spec_path)) << s.disks.spec_path;
+    EXPECT_EQ(s.disks.count, 4);
+    EXPECT_FALSE(s.disks.spindle_sync);
+    EXPECT_EQ(s.host.layout, host_layout::stripe);
+    EXPECT_EQ(s.host.stripe_unit_sectors, 64u);
+    EXPECT_EQ(s.workload.arrival, arrival_process::closed);
+    EXPECT_EQ(s.workload.outstanding, 8);
+    EXPECT_DOUBLE_EQ(s.workload.read_fraction, 0.67);
+    EXPECT_EQ(s.workload.requests, 20000u);
+    EXPECT_EQ(s.workload.warmup_requests, 500u);
+    EXPECT_TRUE(s.output.waves);
+    // Every documented key is echoed by to_json.
+    const auto j = s.to_json();
+    for (const auto &k : scenario_keys()) {
+        const auto dot = k.key.find('.');
+        EXPECT_TRUE(j[k.key.substr(0, dot)].contains(k.key.substr(dot + 1))) << k.key;
+    }
+}
+
+TEST(scenario, omitted_keys_take_documented_defaults) {
+    const scenario s = load_scenario(write_temp("min.yaml", minimal()));
+    const scenario_key_info *count = nullptr;
+    for (const auto &k : scenario_keys())
+        if (k.key == "disks.count") count = &k;
+    ASSERT_NE(count, nullptr);
+    EXPECT_EQ(std::to_string(s.disks.count), count->fallback);
+    EXPECT_EQ(s.workload.request_sectors, 8u);
+    EXPECT_EQ(s.workload.address, address_pattern::uniform);
+    EXPECT_TRUE(s.disks.spec_name.empty());
+}
+
+TEST(scenario, overrides_apply_in_order_and_record_their_origin) {
+    const std::string p = write_temp("o.yaml", minimal() + "workload:\n  read_fraction: 0.5\n");
+    const scenario s = load_scenario(p, {parse_override("workload.read_fraction=0.9"),
+                                         parse_override("workload.read_fraction=1.0"),
+                                         parse_override("host.layout=jbod"), parse_override("workload.seed=77")});
+    EXPECT_DOUBLE_EQ(s.workload.read_fraction, 1.0);
+    EXPECT_EQ(s.host.layout, host_layout::jbod);
+    EXPECT_EQ(s.workload.seed, 77u);
+    EXPECT_EQ(s.where("workload.read_fraction"), "--set workload.read_fraction=1.0");
+    EXPECT_EQ(s.where("disks.spec"), p + ":2:9");
+}
+
+TEST(scenario, unknown_key_names_file_line_column_and_key) {
+    const std::string m = error_of(minimal() + "workload:\n  read_fraction: 0.5\n  foo: 3\n");
+    EXPECT_NE(m.find("s.yaml:5:3: key 'workload.foo': unknown key; expected one of: arrival,"), std::string::npos)
+        << m;
+}
+
+TEST(scenario, unknown_section) {
+    const std::string m = error_of(minimal() + "hots:\n  layout: jbod\n");
+    EXPECT_NE(m.find("s.yaml:3:1: key 'hots': unknown section; expected one of: disks, host, workload, output"),
+              std::string::npos)
+        << m;
+}
+
+TEST(scenario, wrong_type_and_out_of_range_values) {
+    std::string m = error_of(minimal() + "  count: four\n");
+    EXPECT_NE(m.find("s.yaml:3:10: key 'disks.count': 'four' is not an integer; expected an integer in [1, 256]"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "workload:\n  read_fraction: 1.5\n");
+    EXPECT_NE(m.find("s.yaml:4:18: key 'workload.read_fraction': 1.5 is out of range; expected a number in [0, 1]"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "workload:\n  arrival: sometimes\n");
+    EXPECT_NE(m.find("key 'workload.arrival': 'sometimes' is not a valid choice; expected open or closed"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "output:\n  waves: [1, 2]\n");
+    EXPECT_NE(m.find("key 'output.waves': value is a list; expected true or false"), std::string::npos) << m;
+    m = error_of(minimal() + "workload:\n  request_sectors: 8.5\n");
+    EXPECT_NE(m.find("key 'workload.request_sectors': '8.5' is not an integer"), std::string::npos) << m;
+    m = error_of(minimal() + "workload:\n  seed: -1\n");
+    EXPECT_NE(m.find("key 'workload.seed'"), std::string::npos) << m;
+    m = error_of(minimal() + "workload:\n  mean_interarrival_ms: 0\n");
+    EXPECT_NE(m.find("key 'workload.mean_interarrival_ms': 0 is out of range; expected a number > 0"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "host: 3\n");
+    EXPECT_NE(m.find("s.yaml:3:7: key 'host': section is a scalar; expected a map of keys: layout,"),
+              std::string::npos)
+        << m;
+}
+
+TEST(scenario, missing_or_unfound_spec) {
+    std::string m = error_of("workload:\n  seed: 3\n");
+    EXPECT_NE(m.find("key 'disks.spec': missing; expected a path to a DiskSim .diskspecs file"), std::string::npos)
+        << m;
+    m = error_of("disks:\n  spec: nowhere.diskspecs\n");
+    EXPECT_NE(m.find("s.yaml:2:9: key 'disks.spec': file 'nowhere.diskspecs' not found (tried "), std::string::npos)
+        << m;
+    m = error_of("disks:\n  spec:\n");
+    EXPECT_NE(m.find("key 'disks.spec': missing value"), std::string::npos) << m;
+}
+
+TEST(scenario, spec_relative_to_the_scenario_then_the_repo_root) {
+    // Next to the scenario file.
+    const fs::path dir = fs::path(write_temp("rel.yaml", "")).parent_path();
+    fs::copy_file(spec_path, dir / "local.diskspecs", fs::copy_options::overwrite_existing);
+    scenario s = load_scenario(write_temp("rel.yaml", "disks:\n  spec: local.diskspecs\n"));
+    EXPECT_EQ(fs::path(s.disks.spec_path), (dir / "local.diskspecs").lexically_normal());
+    // From the repository root (../shared sits beside the repo).
+    s = load_scenario(write_temp("root.yaml", "disks:\n  spec: ../shared/reference/disksim/validation/cheetah9LP.diskspecs\n"),
+                      {}, RAIDTLM_SOURCE_DIR);
+    EXPECT_TRUE(fs::is_regular_file(s.disks.spec_path));
+}
+
+TEST(scenario, set_errors_name_the_override) {
+    std::string m = error_of(minimal(), {parse_override("workload.foo=1")});
+    EXPECT_EQ(m.rfind("--set workload.foo=1: key 'workload.foo': unknown key; expected one of: disks.spec,", 0), 0u)
+        << m;
+    m = error_of(minimal(), {parse_override("workload.read_fraction=2")});
+    EXPECT_EQ(m, "--set workload.read_fraction=2: key 'workload.read_fraction': 2 is out of range; expected a number "
+                 "in [0, 1]");
+    m = error_of(minimal(), {parse_override("workload=3")});
+    EXPECT_NE(m.find("key 'workload': is a section, not a key"), std::string::npos) << m;
+    EXPECT_THROW(parse_override("workload.read_fraction"), scenario_error);
+    EXPECT_THROW(parse_override("=3"), scenario_error);
+}
+
+TEST(scenario, yaml_syntax_errors_and_bad_files) {
+    std::string m = error_of(minimal() + "workload:\n  seed: [1, 2\n");
+    EXPECT_NE(m.find("s.yaml:"), std::string::npos) << m;
+    EXPECT_NE(m.find("YAML syntax error"), std::string::npos) << m;
+    m = error_of("");
+    EXPECT_NE(m.find("s.yaml:1:1: the scenario is empty"), std::string::npos) << m;
+    m = error_of("- 1\n- 2\n");
+    EXPECT_NE(m.find("the scenario is a list"), std::string::npos) << m;
+    try {
+        load_scenario("/nonexistent/x.yaml");
+        FAIL();
+    } catch (const scenario_error &e) {
+        EXPECT_STREQ(e.what(), "/nonexistent/x.yaml: scenario file not found; expected a path to a YAML scenario");
+    }
+}
+
+TEST(scenario, duplicate_keys_are_refused) {
+    const std::string m = error_of(minimal() + "  count: 2\n  count: 3\n");
+    EXPECT_NE(m.find("s.yaml:4:3: key 'disks.count': given twice (first at "), std::string::npos) << m;
+}
+
+TEST(scenario, histogram_layout_is_bounded) {
+    const std::string m = error_of(minimal() + "output:\n  histogram_bucket_ms: 0.0001\n  histogram_max_ms: 1000\n");
+    EXPECT_NE(m.find("key 'output.histogram_max_ms'"), std::string::npos) << m;
+}
+
+TEST(scenario, error_helper_uses_the_recorded_origin) {
+    const std::string p = write_temp("e.yaml", minimal() + "workload:\n  request_sectors: 64\n");
+    const scenario s = load_scenario(p);
+    const scenario_error e = s.error("workload.request_sectors", "too big", "at most 8");
+    EXPECT_EQ(std::string(e.what()), p + ":4:20: key 'workload.request_sectors': too big; expected at most 8");
+}
