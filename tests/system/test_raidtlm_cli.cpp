@@ -30,15 +30,26 @@ std::string read_file(const fs::path &p) {
     return s.str();
 }
 
-// A fresh directory for this test.
-fs::path temp_dir() {
-    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const fs::path d = fs::temp_directory_path() /
-                       ("raidtlm_system_" + std::to_string(getpid()) + "_" + info->test_suite_name() + "_" + info->name());
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
+// A fresh directory for this test, removed at the end of the test unless it failed.
+class scratch_dir {
+public:
+    scratch_dir() {
+        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+        m_dir = fs::temp_directory_path() / ("raidtlm_system_" + std::to_string(getpid()) + "_" +
+                                             info->test_suite_name() + "_" + info->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    ~scratch_dir() {
+        std::error_code ec;
+        if (!::testing::Test::HasFailure()) fs::remove_all(m_dir, ec);
+    }
+    operator const fs::path &() const { return m_dir; }
+    fs::path operator/(const std::string &name) const { return m_dir / name; }
+
+private:
+    fs::path m_dir;
+};
 
 fs::path write_temp(const fs::path &dir, const std::string &name, const std::string &text) {
     const fs::path p = dir / name;
@@ -103,7 +114,7 @@ std::set<std::string> vcd_names(const fs::path &vcd) {
 }  // namespace
 
 TEST(raidtlm_run, default_scenario_writes_stats_and_waves) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const result r = raidtlm("run scenarios/default.yaml --out '" + (dir / "out").string() + "'", dir);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err, "");  // no progress line when stderr is not a terminal
@@ -152,7 +163,7 @@ TEST(raidtlm_run, default_scenario_writes_stats_and_waves) {
 }
 
 TEST(raidtlm_run, waves_open_in_gtkwave_tools) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const result r = raidtlm("run scenarios/default.yaml --quiet --set workload.requests=500 --out '" +
                                  (dir / "out").string() + "'",
                              dir);
@@ -180,7 +191,7 @@ TEST(raidtlm_run, waves_open_in_gtkwave_tools) {
 }
 
 TEST(raidtlm_run, overrides_change_the_run) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const result r = raidtlm("run scenarios/default.yaml --quiet --out '" + (dir / "out").string() +
                                  "' --set workload.requests=300 --set workload.warmup_requests=10"
                                  " --set workload.arrival=open --set workload.mean_interarrival_ms=20"
@@ -196,7 +207,7 @@ TEST(raidtlm_run, overrides_change_the_run) {
 }
 
 TEST(raidtlm_run, bad_scenario_key_is_one_line_with_file_line_and_key) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const fs::path s = write_temp(dir, "bad.yaml",
                                   "disks:\n  spec: " + source_dir + "/" + cheetah_spec +
                                       "\nworkload:\n  read_fraction: 0.5\n  foo: 1\n");
@@ -205,7 +216,7 @@ TEST(raidtlm_run, bad_scenario_key_is_one_line_with_file_line_and_key) {
 }
 
 TEST(raidtlm_run, bad_set_value_names_the_override) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     expect_one_line_error(raidtlm("run scenarios/default.yaml --set workload.read_fraction=2", dir), 2,
                           {"--set workload.read_fraction=2: key 'workload.read_fraction': 2 is out of range; "
                            "expected a number in [0, 1]"});
@@ -214,7 +225,7 @@ TEST(raidtlm_run, bad_set_value_names_the_override) {
 }
 
 TEST(raidtlm_run, missing_scenario_bad_option_and_bad_output_dir) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     expect_one_line_error(raidtlm("run nowhere.yaml", dir), 2, {"nowhere.yaml: scenario file not found; expected"});
     expect_one_line_error(raidtlm("run scenarios/default.yaml --bogus", dir), 2, {"--bogus", "expected"});
     expect_one_line_error(raidtlm("", dir), 2, {"subcommand"});
@@ -225,7 +236,7 @@ TEST(raidtlm_run, missing_scenario_bad_option_and_bad_output_dir) {
 }
 
 TEST(raidtlm_run, bad_disk_spec_names_file_and_line) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const fs::path spec = write_temp(dir, "broken.diskspecs", "disksim_disk broken {\n   Frobnication level = 3,\n}\n");
     const fs::path s = write_temp(dir, "s.yaml", "disks:\n  spec: broken.diskspecs\n");
     const result r = raidtlm("run '" + s.string() + "' --out '" + (dir / "out").string() + "'", dir);
@@ -233,7 +244,7 @@ TEST(raidtlm_run, bad_disk_spec_names_file_and_line) {
 }
 
 TEST(raidtlm_validate, tiny_trace_ends_with_the_demerit) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const result r = raidtlm("validate --disk " + cheetah_spec + " --trace tests/system/data/cheetah9LP_tiny.trace", dir);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err, "");
@@ -245,7 +256,7 @@ TEST(raidtlm_validate, tiny_trace_ends_with_the_demerit) {
 }
 
 TEST(raidtlm_validate, malformed_trace_line_is_one_line_with_file_and_line) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     const fs::path t = write_temp(dir, "bad.trace", "R Hit 100 4 1000.0 2000.0\nW Hit 200 8 1500.0 100.0\nR Hit 300 4 oops 1.0\n");
     expect_one_line_error(raidtlm("validate --disk " + cheetah_spec + " --trace '" + t.string() + "'", dir), 2,
                           {t.string() + ":3: measured service time 'oops' is not a number; expected 'R|W FLAG LBN "
@@ -256,7 +267,7 @@ TEST(raidtlm_validate, malformed_trace_line_is_one_line_with_file_and_line) {
 }
 
 TEST(raidtlm_validate, missing_inputs) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     expect_one_line_error(
         raidtlm("validate --disk nowhere.diskspecs --trace tests/system/data/cheetah9LP_tiny.trace", dir), 2,
         {"nowhere.diskspecs"});
@@ -266,7 +277,7 @@ TEST(raidtlm_validate, missing_inputs) {
 }
 
 TEST(raidtlm_help, explains_every_option) {
-    const fs::path dir = temp_dir();
+    const scratch_dir dir;
     result r = raidtlm("--help", dir);
     EXPECT_EQ(r.code, 0);
     for (const char *s : {"run", "validate", "Exit status"}) EXPECT_NE(r.out.find(s), std::string::npos) << s;
