@@ -85,7 +85,7 @@ private:
     sc_core::sc_event m_arrival;
     sc_core::sc_event m_slot_freed;
     int m_in_drive = 0;  // queued + in service
-    protocol::zero_cost_link m_private_link;
+    protocol::private_link m_private_link;
     drive_statistics m_stats;
     double m_busy_until_ms = 0;
     int64_t m_last_lbn = 0;  // for the LBN-ordered queue policies

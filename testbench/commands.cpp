@@ -24,6 +24,7 @@
 #include "testbench/scenario.h"
 #include "testbench/stats_report.h"
 #include "testbench/trace_replayer.h"
+#include "testbench/host_rate_estimate.h"
 #include "testbench/validate_trace.h"
 #include "testbench/validation_report.h"
 #include "waveforms/gtkw_writer.h"
@@ -211,11 +212,27 @@ int run_validation(const validate_options &o) {
                                           "request on disk '{}'",
                                           o.trace_file, r.line, r.lbn, r.blocks, spec.block_count, spec.name));
 
+    // DiskSim keeps the host side's transfer rate in the bus and controller blocks of its .parv
+    // files; a drive spec with a zero "Bulk sector transfer time" leaves the rate to them.
+    double host_sector_ms = std::max(0.0, o.host_sector_ms);
+    std::string host_note = o.host_sector_ms >= 0 ? "given with --host-sector-ms" : "";
+    if (o.host_sector_ms < 0 && spec.interface.bulk_sector_transfer_ms <= 0) {
+        std::vector<measured_request> measured;
+        measured.reserve(records.size());
+        for (const auto &r : records) measured.push_back({r.read, int(r.blocks), r.measured_service_ms});
+        if (auto fit = estimate_host_sector_time(measured)) {
+            host_sector_ms = fit->sector_ms;
+            host_note = fmt::format("estimated from the trace's fastest reads over {} request sizes", fit->sizes);
+        } else {
+            host_note = "the spec gives 0 and the trace shows no cache-hit mode to estimate it from";
+        }
+    }
     disks::drive_options opts;
     opts.spindle_phase = 0.0;
     opts.scsi_id = 0;
     disks::disk_drive drive("disk", spec, opts);
-    trace_replayer replay("replay", std::move(records));
+    protocol::private_link host_link(sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
+    trace_replayer replay("replay", std::move(records), &host_link, 0);
     replay.socket.bind(drive.target);
     sc_core::sc_start();
     if (replay.completed() != replay.records().size())
@@ -225,6 +242,8 @@ int run_validation(const validate_options &o) {
         throw std::runtime_error(fmt::format("the drive failed {} of {} trace requests", replay.errors(),
                                              replay.records().size()));
     const validation_result v = compare_validation(replay.records(), replay.response_ms());
+    if (!host_note.empty())
+        std::cout << fmt::format("  host transfer time {:.4f} ms/sector ({})\n", host_sector_ms, host_note);
     std::cout << validation_text(v, spec.name, o.disk_file, o.trace_file) << std::flush;
     return 0;
 }

@@ -33,6 +33,9 @@ struct validate_options {
     std::string disk_file;
     std::string trace_file;
     std::string disk_name;
+    // Per-sector time of the validation host's bus and controller, ms; negative: estimate it from
+    // the trace when the drive spec's "Bulk sector transfer time" is 0, else take the spec's.
+    double host_sector_ms = -1;
 };
 
 // `raidtlm validate`: replays the trace on one drive and prints the comparison, ending with the

@@ -105,6 +105,12 @@ int sc_main(int argc, char **argv) {
                         "(FLAG, e.g. Hit/Miss, is ignored)")
         ->required()
         ->type_name("FILE.trace");
+    val_cmd->add_option("--host-sector-ms", val.host_sector_ms,
+                        "Transfer time per 512-byte sector of the validation host's bus and controller, ms. "
+                        "Default: the drive spec's 'Bulk sector transfer time'; when that is 0, estimated from "
+                        "the slope of the trace's fastest (cache-hit) reads over request size")
+        ->check(CLI::NonNegativeNumber)
+        ->type_name("MS");
     val_cmd->add_option("--disk-name", val.disk_name,
                         "Name of the disksim_disk block to use when the spec file holds several "
                         "(default: the file's only one)")

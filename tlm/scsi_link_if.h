@@ -21,14 +21,19 @@ public:
     virtual bool contended() const { return true; }
 };
 
-// A link that costs nothing and never contends: for drives attached directly to a host adapter,
-// and for DiskSim-style validation where bus and controller costs are folded into the drive.
-class zero_cost_link final : public scsi_link_if {
+// A link of the drive's own that no one else uses: a drive wired directly to a host adapter, or a
+// DiskSim-style validation where the host side is folded into the drive. It never contends; its
+// per-sector time (default zero) stands for the host bus and controller rate.
+class private_link final : public scsi_link_if {
 public:
+    explicit private_link(sc_core::sc_time sector_time = sc_core::SC_ZERO_TIME) : m_sector_time(sector_time) {}
     void acquire(int) override {}
     void release(int) override {}
-    sc_core::sc_time sector_transfer_time() const override { return sc_core::SC_ZERO_TIME; }
+    sc_core::sc_time sector_transfer_time() const override { return m_sector_time; }
     bool contended() const override { return false; }
+
+private:
+    sc_core::sc_time m_sector_time;
 };
 
 }  // namespace raidtlm::protocol

@@ -118,7 +118,9 @@ TEST(disk_drive, queues_concurrent_commands_and_serves_them_one_at_a_time) {
         sc_core::sc_spawn([&, i] {
             auto tm = b.h.command(false, 1'000'000 + 3'000'000ull * i, 8);
             finish[i] = sc_core::sc_time_stamp();
-            if (i > 0) EXPECT_GT(tm.queue, sc_core::SC_ZERO_TIME);  // waited in the drive's queue
+            if (i > 0) {
+                EXPECT_GT(tm.queue, sc_core::SC_ZERO_TIME);  // waited in the drive's queue
+            }
             ++done;
         });
     sc_core::sc_start();

@@ -1,0 +1,76 @@
+// What every system test needs: run the `raidtlm` binary from the repository root in a scratch
+// directory and read what it wrote.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace system_test {
+
+namespace fs = std::filesystem;
+
+inline const std::string binary = RAIDTLM_BINARY;
+inline const std::string source_dir = RAIDTLM_SOURCE_DIR;
+inline const std::string cheetah_spec = "../shared/reference/disksim/validation/cheetah9LP.diskspecs";
+
+inline std::string read_file(const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// A fresh directory for this test, removed at the end of the test unless it failed.
+class scratch_dir {
+public:
+    scratch_dir() {
+        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+        m_dir = fs::temp_directory_path() / ("raidtlm_system_" + std::to_string(getpid()) + "_" +
+                                             info->test_suite_name() + "_" + info->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    ~scratch_dir() {
+        std::error_code ec;
+        if (!::testing::Test::HasFailure()) fs::remove_all(m_dir, ec);
+    }
+    operator const fs::path &() const { return m_dir; }
+    fs::path operator/(const std::string &name) const { return m_dir / name; }
+
+private:
+    fs::path m_dir;
+};
+
+inline fs::path write_temp(const fs::path &dir, const std::string &name, const std::string &text) {
+    const fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p;
+}
+
+struct result {
+    int code = -1;
+    std::string out, err;
+};
+
+// Runs `raidtlm <args>` from the repository root.
+inline result raidtlm(const std::string &args, const fs::path &dir) {
+    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+    const std::string cmd = "cd '" + source_dir + "' && '" + binary + "' " + args + " > '" + out.string() + "' 2> '" +
+                            err.string() + "' < /dev/null";
+    const int status = std::system(cmd.c_str());
+    result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+}
+
+}  // namespace system_test
