@@ -196,7 +196,8 @@ void disk_drive::serve(pending &p) {
     auto ms = [](double v) { return sc_core::sc_time(v, sc_core::SC_MS); };
     protocol::access_timing &tm = cmd.timing;
     tm = protocol::access_timing{};
-    tm.queue = ms(start - p.arrival_ms);
+    // Waiting for the mechanism to finish earlier work is queueing inside the drive.
+    tm.queue = ms(start - p.arrival_ms + r.mechanism_wait_ms);
     tm.cache = r.cache;
     tm.write_back = r.write_back;
     tm.seek_distance_cyl = uint32_t(r.seek_distance_cyl);
@@ -204,11 +205,12 @@ void disk_drive::serve(pending &p) {
     const double service = r.complete_ms - start;
     if (r.write_back || r.cache == protocol::cache_outcome::full_hit) {
         // The media work (if any) is off the response path.
-        tm.transfer = ms(std::max(0.0, service - r.overhead_ms - r.bus_wait_ms));
+        tm.transfer = ms(std::max(0.0, service - r.overhead_ms - r.bus_wait_ms));  // write-back or full hit
     } else {
         tm.seek = ms(r.seek_ms);
         tm.rotation = ms(r.rotation_ms);
-        tm.transfer = ms(std::max(0.0, service - r.overhead_ms - r.bus_wait_ms - r.seek_ms - r.rotation_ms));
+        tm.transfer = ms(std::max(0.0, service - r.mechanism_wait_ms - r.overhead_ms - r.bus_wait_ms - r.seek_ms -
+                                           r.rotation_ms));
     }
     tm.overhead = ms(r.overhead_ms);
     p.trans->set_response_status(tlm::TLM_OK_RESPONSE);
@@ -227,7 +229,7 @@ void disk_drive::serve(pending &p) {
     s.rotation_ms_sum += r.rotation_ms;
     s.transfer_ms_sum += r.transfer_ms;
     s.overhead_ms_sum += r.overhead_ms;
-    s.queue_ms_sum += start - p.arrival_ms;
+    s.queue_ms_sum += start - p.arrival_ms + r.mechanism_wait_ms;
     // Busy: the command's own service plus media work that outlives it (write-back).
     s.busy_ms += std::max(r.complete_ms, m_engine->mechanism_free_ms()) - std::max(start, m_busy_until_ms);
     m_busy_until_ms = std::max(r.complete_ms, m_engine->mechanism_free_ms());

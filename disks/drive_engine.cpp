@@ -319,7 +319,8 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
         const media_access_result m =
             m_mech.access(t_mech, m_head, m_runs, false, c.immediate_buffer_read, nullptr, m_media);
         trace_media(t_mech, m);
-        res.seek_ms = m.seek_ms + (t_mech - t);
+        res.seek_ms = m.seek_ms;
+        res.mechanism_wait_ms = t_mech - t;
         res.rotation_ms = m.rotation_ms;
         res.transfer_ms = m.transfer_ms;
         res.seek_distance_cyl = m.seek_distance_cyl;
@@ -406,7 +407,8 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     m_media.clear();
     const media_access_result m = m_mech.access(t_mech, m_head, m_runs, true, c.immediate_buffer_write, &arrival, m_media);
     trace_media(t_mech, m);
-    res.seek_ms = m.seek_ms + (t_mech - mech_start);
+    res.seek_ms = m.seek_ms;
+    res.mechanism_wait_ms = t_mech - mech_start;
     res.rotation_ms = m.rotation_ms;
     res.transfer_ms = m.transfer_ms;
     res.seek_distance_cyl = m.seek_distance_cyl;

@@ -51,6 +51,7 @@ struct drive_result {
     double rotation_ms = 0;
     double transfer_ms = 0;
     double bus_wait_ms = 0;
+    double mechanism_wait_ms = 0;  // waiting for earlier media work (a write-back's flush) to end
     int seek_distance_cyl = 0;
     bool moved_arm = false;
     protocol::cache_outcome cache = protocol::cache_outcome::miss;
