@@ -260,6 +260,28 @@ void drive_engine::trace_media(double start_ms, const media_access_result &m) co
     trace_mech(m.end_ms, mech_state::idle, m.end);
 }
 
+media_access_result drive_engine::media_access(int64_t lbn, int64_t count, bool write, double ready_ms,
+                                               const data_arrival *arrival, drive_result &res) {
+    // The mechanism is free once earlier write-backs are on the media; read-ahead gives way.
+    double t_mech = std::max(ready_ms, m_mech_free_ms);
+    if (m_prefetch.active) t_mech = std::max(t_mech, abort_prefetch(ready_ms));
+    m_runs.clear();
+    m_layout.runs(lbn, count, m_runs);
+    m_media.clear();
+    const bool zero_latency = write ? m_spec.cache.immediate_buffer_write : m_spec.cache.immediate_buffer_read;
+    const media_access_result m = m_mech.access(t_mech, m_head, m_runs, write, zero_latency, arrival, m_media);
+    trace_media(t_mech, m);
+    res.seek_ms = m.seek_ms;
+    res.mechanism_wait_ms = t_mech - ready_ms;
+    res.rotation_ms = m.rotation_ms;
+    res.transfer_ms = m.transfer_ms;
+    res.seek_distance_cyl = m.seek_distance_cyl;
+    res.moved_arm = m.seek_distance_cyl > 0;
+    m_head = m.end;
+    m_mech_free_ms = m.end_ms;
+    return m;
+}
+
 // ---- reads ----------------------------------------------------------------------------------
 
 drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_port &bus) {
@@ -305,26 +327,15 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     } else {
         const int64_t cached = hit_first ? m_segs[s].end - a : 0;
         const int64_t from = a + cached;
-        double t_mech = std::max(t, m_mech_free_ms);
-        if (m_prefetch.active) t_mech = std::max(t_mech, abort_prefetch(t));
+        // Stop read-ahead first, so its segment competes for reuse like any other.
+        if (m_prefetch.active) abort_prefetch(t);
         if (!hit_first) {
             s = choose_segment(false, t);
             invalidate_overlaps(a, end, s);
             m_segs[s] = segment{a, a, true, false, 0, 0};
         }
         touch(s);
-        m_runs.clear();
-        m_layout.runs(from, end - from, m_runs);
-        m_media.clear();
-        const media_access_result m =
-            m_mech.access(t_mech, m_head, m_runs, false, c.immediate_buffer_read, nullptr, m_media);
-        trace_media(t_mech, m);
-        res.seek_ms = m.seek_ms;
-        res.mechanism_wait_ms = t_mech - t;
-        res.rotation_ms = m.rotation_ms;
-        res.transfer_ms = m.transfer_ms;
-        res.seek_distance_cyl = m.seek_distance_cyl;
-        res.moved_arm = m.seek_distance_cyl > 0;
+        const media_access_result m = media_access(from, end - from, false, t, nullptr, res);
         for (const media_segment &ms : m_media)
             for (int k = 0; k < ms.count; ++k) m_avail[size_t(ms.first_lbn + k - a)] = ms.done_ms(k);
         // Sectors that passed under the head before the first requested one were read too.
@@ -335,8 +346,6 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
             const int64_t back = std::min<int64_t>({int64_t(passed), r0.first_slot, int64_t(spt)});
             m_segs[s].start = std::max<int64_t>(0, a - back);
         }
-        m_head = m.end;
-        m_mech_free_ms = m.end_ms;
         m_segs[s].end = end;
         if (m_segs[s].end - m_segs[s].start > c.segment_blocks)
             m_segs[s].start = m_segs[s].end - std::max(c.segment_blocks, 1);
@@ -399,22 +408,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     if (!sequential) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
     const double data_in = t + req.blocks * beta;
 
-    // The mechanism: read-ahead stops for a write; earlier write-backs finish first.
-    double t_mech = std::max(mech_start, m_mech_free_ms);
-    if (m_prefetch.active) t_mech = std::max(t_mech, abort_prefetch(mech_start));
-    m_runs.clear();
-    m_layout.runs(a, req.blocks, m_runs);
-    m_media.clear();
-    const media_access_result m = m_mech.access(t_mech, m_head, m_runs, true, c.immediate_buffer_write, &arrival, m_media);
-    trace_media(t_mech, m);
-    res.seek_ms = m.seek_ms;
-    res.mechanism_wait_ms = t_mech - mech_start;
-    res.rotation_ms = m.rotation_ms;
-    res.transfer_ms = m.transfer_ms;
-    res.seek_distance_cyl = m.seek_distance_cyl;
-    res.moved_arm = m.seek_distance_cyl > 0;
-    m_head = m.end;
-    m_mech_free_ms = m.end_ms;
+    const media_access_result m = media_access(a, req.blocks, true, mech_start, &arrival, res);
 
     // The written data stay in a segment (readable if the drive allows it).
     if (c.enabled) {

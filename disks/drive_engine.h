@@ -133,6 +133,10 @@ private:
     }
     void trace_media(double start_ms, const media_access_result &m) const;
 
+    // Times the media access of [lbn, lbn + count) once the command is ready at ready_ms: waits
+    // for committed media work, stops read-ahead, moves the heads; fills res's mechanical fields.
+    media_access_result media_access(int64_t lbn, int64_t count, bool write, double ready_ms,
+                                     const data_arrival *arrival, drive_result &res);
     drive_result serve_read(const drive_request &req, double t, bus_port &bus);
     drive_result serve_write(const drive_request &req, double t, bus_port &bus);
     // Moves sectors [from, n) of a read to the host as they become available in the buffer
