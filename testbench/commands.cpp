@@ -17,7 +17,7 @@
 #include "disks/disk_drive.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
-#include "testbench/host_address_map.h"
+#include "controller/host_address_map.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_bench.h"
 #include "testbench/run_measurement.h"
@@ -58,7 +58,7 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
         throw s.error("host.stripe_unit_sectors",
                       fmt::format("{} is larger than a disk ({} blocks)", s.host.stripe_unit_sectors, blocks),
                       fmt::format("at most {}", blocks));
-    const host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
+    const controller::host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
                                std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
     if (s.workload.request_sectors > map.capacity_sectors())
         throw s.error("workload.request_sectors",

@@ -20,10 +20,15 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "testbench/host_address_map.h"
-#include "testbench/payload_pool.h"
+#include "controller/host_address_map.h"
+#include "tlm/payload_pool.h"
 
 namespace raidtlm::testbench {
+
+using controller::disk_fragment;
+using controller::host_layout;
+using controller::host_address_map;
+using protocol::payload_pool;
 
 struct host_adapter_config {
     host_layout layout = host_layout::stripe;

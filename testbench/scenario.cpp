@@ -14,7 +14,6 @@ namespace raidtlm::testbench {
 
 namespace fs = std::filesystem;
 
-const char *to_string(host_layout v) { return v == host_layout::jbod ? "jbod" : "stripe"; }
 const char *to_string(arrival_process v) { return v == arrival_process::open ? "open" : "closed"; }
 const char *to_string(address_pattern v) {
     switch (v) {

@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "controller/host_address_map.h"
+
 namespace raidtlm::testbench {
 
 class scenario_error : public std::runtime_error {
@@ -25,11 +27,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-enum class host_layout { jbod, stripe };
+using controller::host_layout;
 enum class arrival_process { open, closed };
 enum class address_pattern { uniform, sequential, local };
 
-const char *to_string(host_layout v);
+using controller::to_string;
 const char *to_string(arrival_process v);
 const char *to_string(address_pattern v);
 
