@@ -56,6 +56,8 @@ public:
     int64_t allocate(uint64_t bytes);
     void release(int64_t address);
     uint64_t used_bytes() const { return m_used; }
+    // Address -> size of every allocation.
+    const std::map<int64_t, uint64_t> &allocations() const { return m_allocated; }
 
     // Power loss: the contents and the allocations stay (that is what NVRAM is for).
     void power_fail() { ++m_power_failures; }

@@ -147,7 +147,8 @@ int run_scenario(const run_options &o) {
     std::vector<scenario_override> overrides;
     for (const auto &text : o.overrides) overrides.push_back(parse_override(text));
     const scenario s = load_scenario(o.scenario_file, overrides, o.repo_root);
-    const disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name);
+    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name);
+    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     check_fits(s, spec);
 
     const fs::path out_dir =
@@ -187,8 +188,9 @@ int run_scenario(const run_options &o) {
     for (int i = 0; i < bench.disk_count(); ++i)
         report.disks.push_back({bench.disk_name(i), bench.spindle_phase(i),
                                 difference(bench.disk(i).statistics(), bench.warmup_snapshot()[i])});
-    report.host_peak_outstanding = bench.host().peak_outstanding();
-    report.host_disk_commands = bench.host().disk_commands();
+    report.controller = bench.controller();
+    report.host_peak_outstanding = bench.peak_outstanding();
+    report.host_disk_commands = bench.disk_commands();
     report.sim_end_ms = end_ms;
     report.outputs.push_back((out_dir / "stats.json").string());
     if (vcd) {

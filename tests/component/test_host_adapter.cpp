@@ -220,14 +220,14 @@ TEST(run_bench, closed_loop_completes_the_configured_requests) {
     EXPECT_EQ(m.errors(), 0u);
     EXPECT_GE(m.completed_total(), 320u);
     EXPECT_LE(bench.workload().peak_in_flight(), 6);
-    EXPECT_EQ(bench.host().peak_outstanding(), 6);
+    EXPECT_EQ(bench.host()->peak_outstanding(), 6);
     uint64_t drive_requests = 0, warm = 0;
     for (int i = 0; i < bench.disk_count(); ++i) {
         drive_requests += bench.disk(i).statistics().requests;
         warm += bench.warmup_snapshot()[i].requests;
     }
     // Requests still inside the adapter when the run stopped were issued but not completed.
-    EXPECT_EQ(drive_requests + static_cast<uint64_t>(bench.host().outstanding()), bench.host().disk_commands());
+    EXPECT_EQ(drive_requests + static_cast<uint64_t>(bench.host()->outstanding()), bench.host()->disk_commands());
     EXPECT_EQ(warm, 20u);  // snapshot taken when the 20th request completed
     EXPECT_GT(m.window_ms(), 0.0);
 }
