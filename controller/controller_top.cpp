@@ -199,9 +199,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_fragment &f,
                               protocol::buffer_block *buffer, bool copy_timing) {
     disk_state &ds = m_disk[size_t(f.disk)];
-    const double t0 = now_s();
     const uint64_t n = acquire_tag(f.disk);
-    m_stats.tag_wait.add(now_s() - t0);
     check_power();
     const rtl_models::cpu_cost_table &c = m_cpu->costs();
     m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
@@ -225,7 +223,7 @@ bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_f
     cmd->link = &bus;
     cmd->target_id = ds.target;
     channel_dma &dma = *m_channel_dma[size_t(ds.channel)];
-    rtl_models::dma_tracker tracker;
+    rtl_models::dma_tracker &tracker = m_trackers.get();
     dma.active.emplace_back(cmd, &tracker);
     ++m_stats.physical_commands;
 
@@ -236,6 +234,7 @@ bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_f
     bus.await_status();
     tracker.wait_all();  // the channel's DMA has drained the data
     dma.remove(cmd);
+    m_trackers.put(tracker);
     check_power();
     m_cpu->run(rtl_models::cpu_task::completion_interrupt, ds.channel);
     check_power();
@@ -251,11 +250,14 @@ uint64_t controller_top::acquire_tag(int d) {
     disk_state &ds = m_disk[size_t(d)];
     if (ds.in_use < ds.tags && ds.queue.empty()) {
         ++ds.in_use;
+        m_stats.tag_wait.add(0);
         return 1;
     }
+    const double t0 = now_s();
     disk_state::waiter w;
     ds.queue.push_back(&w);
     while (!w.granted) sc_core::wait(w.go);
+    m_stats.tag_wait.add(now_s() - t0);
     return w.n;
 }
 
@@ -277,18 +279,19 @@ void controller_top::release_tag(int d) {
 void controller_top::host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes) {
     m_cpu->run(rtl_models::cpu_task::dma_setup, int(m_sequence % 1024));
     check_power();
-    tlm::tlm_generic_payload gp;
-    protocol::dma_command d;
+    tlm::tlm_generic_payload &gp = m_dma_payloads.get();
+    protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
+    d = protocol::dma_command{};
     d.bytes = bytes;
     d.buffer = buffer;
     gp.set_command(host_trans.get_command());
     gp.set_data_ptr(host_trans.get_data_ptr());
     gp.set_data_length(host_trans.get_data_length());
     gp.set_streaming_width(host_trans.get_data_length());
-    gp.set_extension(&d);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_to_link->b_transport(gp, delay);
-    gp.clear_extension(&d);
+    m_dma_payloads.put(gp);
     check_power();
 }
 
@@ -296,14 +299,16 @@ void controller_top::table_update(int affinity) {
     m_cpu->run(rtl_models::cpu_task::table_update, affinity);
     check_power();
     if (m_config.firmware.table_entry_bytes == 0) return;
-    tlm::tlm_generic_payload gp;
-    protocol::dma_command d;
+    tlm::tlm_generic_payload &gp = m_dma_payloads.get();
+    protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
+    d = protocol::dma_command{};
     d.bytes = m_config.firmware.table_entry_bytes;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_extension(&d);
+    gp.set_data_length(0);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_to_dram->b_transport(gp, delay);
-    gp.clear_extension(&d);
+    m_dma_payloads.put(gp);
     check_power();
 }
 

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <systemc>
@@ -150,6 +151,26 @@ private:
     tlm_utils::simple_initiator_socket<controller_top> m_to_nvram{"to_nvram"};
     tlm_utils::simple_initiator_socket<controller_top> m_to_dram{"to_dram"};
     protocol::payload_pool m_pool;
+    // Reused objects (no allocation per request once grown to the peak in flight).
+    template <class T>
+    struct reuse {
+        std::vector<std::unique_ptr<T>> all;
+        std::vector<T *> idle;
+        T &get() {
+            if (idle.empty()) {
+                all.push_back(std::make_unique<T>());
+                if constexpr (std::is_same_v<T, tlm::tlm_generic_payload>)
+                    all.back()->set_extension(new protocol::dma_command);
+                return *all.back();
+            }
+            T *t = idle.back();
+            idle.pop_back();
+            return *t;
+        }
+        void put(T &t) { idle.push_back(&t); }
+    };
+    reuse<tlm::tlm_generic_payload> m_dma_payloads;  // each with a dma_command extension
+    reuse<rtl_models::dma_tracker> m_trackers;
     worker_pool m_workers;
     std::vector<disk_fragment> m_scratch;
     bool m_powered = true;

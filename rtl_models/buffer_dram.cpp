@@ -78,17 +78,12 @@ protocol::buffer_block *buffer_dram::allocate(uint64_t bytes, uint64_t token_sec
     }
     b->bytes = bytes;
     b->tokens.assign(token_sectors, 0);
-    m_live.push_back(b);
     return b;
 }
 
 void buffer_dram::free(protocol::buffer_block *b) {
     m_used -= b->bytes;
-    auto it = std::find(m_live.begin(), m_live.end(), b);
-    if (it != m_live.end()) {
-        *it = m_live.back();
-        m_live.pop_back();
-    }
+    b->bytes = 0;
     m_free_blocks.push_back(b);
     // Grant waiting requests in order while they fit.
     size_t granted = 0;
@@ -109,7 +104,7 @@ void buffer_dram::set_occupancy(double now) {
 }
 
 void buffer_dram::power_fail() {
-    for (protocol::buffer_block *b : m_live) std::fill(b->tokens.begin(), b->tokens.end(), poison_token);
+    for (auto &b : m_block_pool) std::fill(b->tokens.begin(), b->tokens.end(), poison_token);
 }
 
 // ---- bandwidth ------------------------------------------------------------------------------

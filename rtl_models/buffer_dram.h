@@ -83,7 +83,8 @@ public:
     // it is done, then t.done is notified.
     void transfer_at(int p, uint64_t bytes, const sc_core::sc_time &start, double cap_bytes_per_s, dma_tracker &t);
 
-    // Power loss: every buffer's contents are gone (tokens poisoned); allocations stay accounted.
+    // Power loss: the contents of every buffer are gone (tokens poisoned); allocations stay
+    // accounted.
     void power_fail();
     static constexpr uint64_t poison_token = 0xdead'dead'dead'deadull;
 
@@ -116,7 +117,6 @@ private:
     std::vector<waiter *> m_alloc_queue;
     std::vector<std::unique_ptr<protocol::buffer_block>> m_block_pool;
     std::vector<protocol::buffer_block *> m_free_blocks;
-    std::vector<protocol::buffer_block *> m_live;
     dram_statistics m_stats;
     // Traced.
     int m_occupancy_kib = 0;
