@@ -272,7 +272,7 @@ void buffer_dram::reset_statistics() {
 void buffer_dram::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     sc_core::sc_trace(tf, m_occupancy_kib, prefix + ".occupancy_kib");
     sc_core::sc_trace(tf, m_alloc_waiting, prefix + ".alloc_waiting");
-    for (size_t i = 0; i < m_ports.size(); ++i) sc_core::sc_trace(tf, m_grant[i], prefix + "." + m_ports[i].name + ".grant");
+    for (size_t i = 0; i < m_ports.size(); ++i) sc_core::sc_trace(tf, m_grant[i], prefix + ".grant_" + m_ports[i].name);
 }
 
 }  // namespace raidtlm::rtl_models

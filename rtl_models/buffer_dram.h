@@ -12,7 +12,7 @@
 // scheduled, only when a transfer starts or ends. With unlimited bandwidth nothing waits.
 //
 // Traced: <prefix>.occupancy_kib (buffer space allocated), <prefix>.alloc_waiting,
-// <prefix>.<port>.grant (1 while the port moves data).
+// <prefix>.grant_<port> (1 while the port moves data).
 #pragma once
 
 #include <memory>

@@ -72,8 +72,8 @@ double controller_cpu::busy_s() const {
 void controller_cpu::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(sc_core::sc_gen_unique_name("cpu_trace"));
     for (int c = 0; c < m_dispatch.cores(); ++c) {
-        sc_core::sc_trace(tf, m_busy[size_t(c)], prefix + ".core" + std::to_string(c) + ".busy");
-        sc_core::sc_trace(tf, m_task[size_t(c)], prefix + ".core" + std::to_string(c) + ".task");
+        sc_core::sc_trace(tf, m_busy[size_t(c)], prefix + ".core" + std::to_string(c) + "_busy");
+        sc_core::sc_trace(tf, m_task[size_t(c)], prefix + ".core" + std::to_string(c) + "_task");
     }
     sc_core::sc_trace(tf, m_run_queue, prefix + ".run_queue");
 }

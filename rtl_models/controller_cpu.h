@@ -5,7 +5,7 @@
 // preempt, a routine's start and end are known when it arrives (core_dispatcher): one wait per
 // routine, none when it costs no cycles.
 //
-// Traced (trace()): <prefix>.coreN.busy (0/1), <prefix>.coreN.task (cpu_task number, 0 idle),
+// Traced (trace()): <prefix>.coreN_busy (0/1), <prefix>.coreN_task (cpu_task number, 0 idle),
 // <prefix>.run_queue (routines ready and waiting for a core).
 #pragma once
 

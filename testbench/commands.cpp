@@ -128,11 +128,57 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         }
         layout.groups.push_back(g);
     }
-    gtkw_group host;
-    host.name = "host";
-    host.signals.push_back({vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
-    host.signals.push_back({vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""});
-    layout.groups.push_back(host);
+    const controller::controller_top *ctl = bench.controller();
+    if (!ctl) {
+        gtkw_group host;
+        host.name = "host";
+        host.signals.push_back({vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
+        host.signals.push_back({vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""});
+        layout.groups.push_back(host);
+    } else {
+        // The controller's blocks, one group each, then one group per SCSI channel with the command
+        // state of the drives on it; the per-disk groups above start collapsed.
+        for (auto &g : layout.groups) g.closed = true;
+        auto named = [&](const std::string &sig, const std::map<int, std::string> &values) {
+            const fs::path f = out_dir / fmt::format("waves_{}.txt", sig);
+            write_translate_filter(f.string(), values);
+            return fs::absolute(f).lexically_normal().string();
+        };
+        std::map<int, std::string> tasks;
+        for (int k = 0; k < rtl_models::cpu_task_kinds; ++k) tasks[k] = rtl_models::to_string(rtl_models::cpu_task(k));
+        std::map<int, std::string> phases;
+        for (int k = 0; k <= int(rtl_models::scsi_phase::closing); ++k)
+            phases[k] = rtl_models::to_string(rtl_models::scsi_phase(k));
+        const std::string task_filter = named("cpu_task", tasks), phase_filter = named("bus_phase", phases);
+        auto sig = [](const std::string &n, const std::string &filter = "") {
+            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n), gtkw_format::decimal, filter};
+        };
+        gtkw_group top{"controller", {sig("outstanding"), {vcd_tracer::gtkwave_name("workload.in_flight"),
+                                                            gtkw_format::decimal, ""}}};
+        gtkw_group cpu{"cpu", {}};
+        for (int c = 0; c < ctl->cpu().config().cores; ++c) {
+            cpu.signals.push_back(sig(fmt::format("cpu.core{}_busy", c)));
+            cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
+        }
+        cpu.signals.push_back(sig("cpu.run_queue"));
+        gtkw_group dram{"dram", {sig("dram.occupancy_kib"), sig("dram.alloc_waiting")}};
+        for (int p = 0; p < ctl->dram().port_count(); ++p)
+            dram.signals.push_back(sig(fmt::format("dram.grant_{}", ctl->dram().port_info(p).name)));
+        gtkw_group link{"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}};
+        gtkw_group xr{"xor", {sig("xor.busy"), sig("xor.queue_depth")}};
+        gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
+        layout.groups.insert(layout.groups.begin(), {top, cpu, dram, link, xr, nv});
+        for (int ch = 0; ch < ctl->channels(); ++ch) {
+            gtkw_group g{fmt::format("ch{}", ch),
+                         {sig(fmt::format("ch{}.owner", ch)), sig(fmt::format("ch{}.phase", ch), phase_filter),
+                          sig(fmt::format("ch{}.waiting", ch))}};
+            for (int i = 0; i < bench.disk_count(); ++i)
+                if (ctl->channel_of(i) == ch)
+                    g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + ".cmd_state"),
+                                         gtkw_format::decimal, filters["cmd_state"]});
+            layout.groups.insert(layout.groups.begin() + 6 + ch, g);
+        }
+    }
     try {
         write_gtkw((out_dir / "waves.gtkw").string(), layout);
     } catch (const std::runtime_error &e) {
