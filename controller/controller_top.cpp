@@ -158,7 +158,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     const uint32_t sectors = cmd->blocks;
     const uint64_t bytes = uint64_t(sectors) * protocol::sector_bytes;
 
-    m_cpu->run(rtl_models::cpu_task::host_command, affinity);
+    m_cpu->run_priced(rtl_models::cpu_task::host_command, affinity);
     check_power();
     protocol::buffer_block *buffer = m_dram->allocate(bytes, data ? sectors : 0);
     check_power();
@@ -236,7 +236,7 @@ bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_f
     dma.remove(cmd);
     m_trackers.put(tracker);
     check_power();
-    m_cpu->run(rtl_models::cpu_task::completion_interrupt, ds.channel);
+    m_cpu->run_priced(rtl_models::cpu_task::completion_interrupt, ds.channel);
     check_power();
 
     const bool ok = gp->is_response_ok();
@@ -277,7 +277,7 @@ void controller_top::release_tag(int d) {
 }
 
 void controller_top::host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes) {
-    m_cpu->run(rtl_models::cpu_task::dma_setup, int(m_sequence % 1024));
+    m_cpu->run_priced(rtl_models::cpu_task::dma_setup, int(m_sequence % 1024));
     check_power();
     tlm::tlm_generic_payload &gp = m_dma_payloads.get();
     protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
@@ -296,7 +296,7 @@ void controller_top::host_dma(tlm::tlm_generic_payload &host_trans, protocol::bu
 }
 
 void controller_top::table_update(int affinity) {
-    m_cpu->run(rtl_models::cpu_task::table_update, affinity);
+    m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
     check_power();
     if (m_config.firmware.table_entry_bytes == 0) return;
     tlm::tlm_generic_payload &gp = m_dma_payloads.get();
@@ -315,7 +315,7 @@ void controller_top::table_update(int affinity) {
 // ---- NVRAM write-intent records ---------------------------------------------------------------
 
 int64_t controller_top::log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq, int affinity) {
-    m_cpu->run(rtl_models::cpu_task::table_update, affinity);
+    m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
     check_power();
     int64_t addr;
     while ((addr = m_nvram->allocate(sizeof(intent_record))) < 0) sc_core::wait(m_nvram_space);
@@ -370,7 +370,7 @@ std::vector<intent_record> controller_top::intent_log() const {
 
 void controller_top::xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
                                 uint64_t sectors, int affinity) {
-    m_cpu->run(rtl_models::cpu_task::xor_setup, affinity);
+    m_cpu->run_priced(rtl_models::cpu_task::xor_setup, affinity);
     check_power();
     tlm::tlm_generic_payload gp;
     protocol::xor_command x;

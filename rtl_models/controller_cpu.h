@@ -50,8 +50,8 @@ public:
     // scheduling. Must be called from an SC_THREAD.
     void run(std::initializer_list<step> steps, int affinity = 0);
     void run(cpu_task task, uint64_t cycles, int affinity = 0) { run({{task, cycles}}, affinity); }
-    // A fixed-cost task from the cost table.
-    void run(cpu_task task, int affinity = 0) { run(task, m_config.costs.cycles(task), affinity); }
+    // A task at its cost-table price.
+    void run_priced(cpu_task task, int affinity = 0) { run(task, m_config.costs.cycles(task), affinity); }
 
     const cpu_statistics &statistics() const { return m_stats; }
     void reset_statistics();

@@ -83,13 +83,9 @@ void scsi_bus::request(requester &r) {
 }
 
 void scsi_bus::schedule_round() {
-    const double now = now_s();
-    if (m_free_at_s <= now) {
-        start_round();
-        return;
-    }
+    // Everyone who asks in this time step arbitrates in the round (the next delta at the earliest).
     m_round_pending = true;
-    m_round.notify(span_s(m_free_at_s - now));
+    m_round.notify(span_s(m_free_at_s - now_s()));
 }
 
 void scsi_bus::start_round() {

@@ -4,8 +4,9 @@
 //
 // Who gets the bus: an arbitration round starts when the bus is free (after the previous owner's
 // closing messages and the bus free delay) and somebody wants it; the devices waiting at that
-// moment arbitrate and the highest SCSI ID priority wins (scsi_arbiter, optionally with SCSI-3
-// fairness); those who arrive later wait for the next round. The winner pays arbitration +
+// moment, including those that ask in the same time step, arbitrate and the highest SCSI ID
+// priority wins (scsi_arbiter, optionally with SCSI-3 fairness); those who arrive later wait for
+// the next round. The winner pays arbitration +
 // (re)selection + IDENTIFY/tag messages (+ the CDB for the initiator), then holds the bus until its
 // target lets it go (disconnect, or status at the end of the command). Data phases run at the
 // slower of the bus's rate and the drive's own, and are timed by the drive.
