@@ -165,7 +165,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     int64_t intent = -1;
     if (write) {
         if (m_config.firmware.write_intent_log) intent = log_intent(lbn, sectors, seq, affinity);
-        host_dma(trans, buffer, bytes);
+        host_dma(trans, buffer, bytes, affinity);
     }
 
     m_map.map(lbn, sectors, m_scratch);
@@ -187,7 +187,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     }
     check_power();
 
-    if (!write && ok) host_dma(trans, buffer, bytes);
+    if (!write && ok) host_dma(trans, buffer, bytes, affinity);
     if (intent >= 0) clear_intent(intent);
     table_update(affinity);
     m_dram->free(buffer);
@@ -276,8 +276,9 @@ void controller_top::release_tag(int d) {
     w->go.notify(sc_core::SC_ZERO_TIME);
 }
 
-void controller_top::host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes) {
-    m_cpu->run_priced(rtl_models::cpu_task::dma_setup, int(m_sequence % 1024));
+void controller_top::host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes,
+                              int affinity) {
+    m_cpu->run_priced(rtl_models::cpu_task::dma_setup, affinity);
     check_power();
     tlm::tlm_generic_payload &gp = m_dma_payloads.get();
     protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();

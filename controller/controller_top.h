@@ -127,7 +127,7 @@ private:
                   bool copy_timing);
     uint64_t acquire_tag(int d);
     void release_tag(int d);
-    void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes);
+    void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
     void table_update(int affinity);
     int64_t log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq, int affinity);
     void clear_intent(int64_t address);
