@@ -63,6 +63,17 @@ TEST(scenario, default_yaml_loads_with_its_values) {
     }
 }
 
+TEST(scenario, default_yaml_documents_every_key) {
+    std::ifstream in(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/default.yaml");
+    std::string comments;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("#", 0) == 0) comments += line + "\n";
+    for (const auto &k : scenario_keys()) {
+        const std::string leaf = k.key.substr(k.key.rfind('.') + 1);
+        EXPECT_NE(comments.find(" " + leaf + " "), std::string::npos) << k.key;
+    }
+}
+
 TEST(scenario, every_default_is_the_documented_fallback) {
     // What an omitted key really gets (echoed by to_json) is what `raidtlm run --help` says.
     const nlohmann::json j = load_scenario(write_temp("min.yaml", minimal())).to_json();
