@@ -1,4 +1,7 @@
 #include "controller/controller_top.h"
+#include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 #include <cstring>
@@ -9,7 +12,7 @@
 namespace raidtlm::controller {
 
 namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
+using rtl_models::now_s;
 const char *msg_type = "/raidtlm/controller/controller_top";
 
 // DRAM ports and their fixed priorities (higher first): the CPU's table accesses, host DMA, the
@@ -130,10 +133,7 @@ void controller_top::check_power() {
 // ---- a host request -------------------------------------------------------------------------
 
 void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     check_power();
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     if (!cmd) {
@@ -324,31 +324,27 @@ int64_t controller_top::log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq,
     r.lbn = lbn;
     r.sectors = sectors;
     r.sequence = seq;
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(uint64_t(addr));
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(&r));
-    gp.set_data_length(sizeof r);
-    gp.set_streaming_width(sizeof r);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_nvram->b_transport(gp, delay);
-    check_power();
+    nvram_write(uint64_t(addr), &r, sizeof r);
     return addr;
 }
 
 void controller_top::clear_intent(int64_t address) {
     uint32_t invalid = 0;
+    nvram_write(uint64_t(address) + offsetof(intent_record, valid), &invalid, sizeof invalid);
+    m_nvram->release(address);
+    m_nvram_space.notify(sc_core::SC_ZERO_TIME);
+}
+
+void controller_top::nvram_write(uint64_t address, const void *data, unsigned bytes) {
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(uint64_t(address) + offsetof(intent_record, valid));
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(&invalid));
-    gp.set_data_length(sizeof invalid);
-    gp.set_streaming_width(sizeof invalid);
+    gp.set_address(address);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(const_cast<void *>(data)));
+    gp.set_data_length(bytes);
+    gp.set_streaming_width(bytes);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_to_nvram->b_transport(gp, delay);
     check_power();
-    m_nvram->release(address);
-    m_nvram_space.notify(sc_core::SC_ZERO_TIME);
 }
 
 std::vector<intent_record> controller_top::intent_log() const {

@@ -131,6 +131,8 @@ private:
     void table_update(int affinity);
     int64_t log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq, int affinity);
     void clear_intent(int64_t address);
+    // A timed NVRAM write.
+    void nvram_write(uint64_t address, const void *data, unsigned bytes);
     // After a power loss a firmware thread stops here for good.
     void check_power();
 

@@ -1,4 +1,6 @@
 #include "disks/disk_drive.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 #include <cstring>
@@ -107,10 +109,7 @@ void disk_drive::replay_trace() {
 }
 
 void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    if (delay != sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     const bool is_rw = trans.is_read() || trans.is_write();
     if (!cmd || !is_rw || cmd->blocks == 0) {

@@ -1,4 +1,7 @@
 #include "rtl_models/buffer_dram.h"
+#include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +10,6 @@
 namespace raidtlm::rtl_models {
 
 namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
-sc_core::sc_time span_s(double d) { return sc_core::sc_time(std::max(0.0, d), sc_core::SC_SEC); }
 constexpr double done_bytes = 1e-3;  // below this a transfer is complete (floating-point slack)
 }  // namespace
 
@@ -110,10 +111,7 @@ void buffer_dram::power_fail() {
 // ---- bandwidth ------------------------------------------------------------------------------
 
 void buffer_dram::b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *d = gp.get_extension<protocol::dma_command>();
     if (!d) {
         gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -124,43 +122,43 @@ void buffer_dram::b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_t
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void buffer_dram::transfer(int p, uint64_t bytes, double cap) {
-    const double charged = double(m_config.charged_bytes(bytes));
+// Counts a transfer on port p; false when it takes no DRAM time (unlimited bandwidth, no bytes).
+bool buffer_dram::costs_time(int p, uint64_t bytes) {
     dram_port_statistics &ps = m_stats.ports[size_t(p)];
     ++ps.transfers;
-    if (m_config.unlimited_bandwidth() || bytes == 0) {
-        ps.bytes += charged;
-        m_stats.bytes += charged;
-        ps.wait.add(0);
-        return;
-    }
+    if (!m_config.unlimited_bandwidth() && bytes > 0) return true;
+    const double charged = double(m_config.charged_bytes(bytes));
+    ps.bytes += charged;
+    m_stats.bytes += charged;
+    ps.wait.add(0);
+    return false;
+}
+
+void buffer_dram::add_flow(flow &f, int p, uint64_t bytes, double cap, double start_s) {
     const double now = now_s();
     advance(now);
-    sc_core::sc_event done;
-    flow f;
+    const double charged = double(m_config.charged_bytes(bytes));
+    const double bw = m_config.bandwidth_bytes_per_s();
     f.port = p;
     f.remaining = charged;
     f.cap = cap;
-    f.start_s = now;
-    f.ideal_s = charged / (cap > 0 ? std::min(cap, m_config.bandwidth_bytes_per_s()) : m_config.bandwidth_bytes_per_s());
-    f.done = &done;
+    f.start_s = std::max(now, start_s);
+    f.ideal_s = charged / (cap > 0 ? std::min(cap, bw) : bw);
     m_flows.push_back(&f);
     settle(now);
+}
+
+void buffer_dram::transfer(int p, uint64_t bytes, double cap) {
+    if (!costs_time(p, bytes)) return;
+    sc_core::sc_event done;
+    flow f;
+    f.done = &done;
+    add_flow(f, p, bytes, cap, now_s());
     while (!f.finished) sc_core::wait(done);
 }
 
 void buffer_dram::transfer_at(int p, uint64_t bytes, const sc_core::sc_time &start, double cap, dma_tracker &t) {
-    const double charged = double(m_config.charged_bytes(bytes));
-    dram_port_statistics &ps = m_stats.ports[size_t(p)];
-    ++ps.transfers;
-    if (m_config.unlimited_bandwidth() || bytes == 0) {
-        ps.bytes += charged;
-        m_stats.bytes += charged;
-        ps.wait.add(0);
-        return;
-    }
-    const double now = now_s();
-    advance(now);
+    if (!costs_time(p, bytes)) return;
     flow *f;
     if (m_free_flows.empty()) {
         m_flow_pool.push_back(std::make_unique<flow>());
@@ -171,15 +169,9 @@ void buffer_dram::transfer_at(int p, uint64_t bytes, const sc_core::sc_time &sta
     }
     *f = flow{};
     f->pooled = true;
-    f->port = p;
-    f->remaining = charged;
-    f->cap = cap;
-    f->start_s = std::max(now, start.to_seconds());
-    f->ideal_s = charged / (cap > 0 ? std::min(cap, m_config.bandwidth_bytes_per_s()) : m_config.bandwidth_bytes_per_s());
     f->tracker = &t;
     ++t.pending;
-    m_flows.push_back(f);
-    settle(now);
+    add_flow(*f, p, bytes, cap, start.to_seconds());
 }
 
 // Moves every active transfer forward to `now` at its current rate.

@@ -98,6 +98,8 @@ private:
     struct waiter;
     SC_HAS_PROCESS(buffer_dram);
     void b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    bool costs_time(int p, uint64_t bytes);
+    void add_flow(flow &f, int p, uint64_t bytes, double cap, double start_s);
     void advance(double now);
     void settle(double now);
     void on_wake();

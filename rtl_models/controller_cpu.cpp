@@ -1,11 +1,11 @@
 #include "rtl_models/controller_cpu.h"
 
+#include "rtl_models/sim_time.h"
 #include "waveforms/scheduled_trace.h"
 
 namespace raidtlm::rtl_models {
 
 namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
 sc_core::sc_time at_s(double t) { return sc_core::sc_time(t, sc_core::SC_SEC); }
 }  // namespace
 

@@ -1,13 +1,11 @@
 #include "rtl_models/host_link.h"
+#include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 
 namespace raidtlm::rtl_models {
-
-namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
-sc_core::sc_time span_s(double d) { return sc_core::sc_time(std::max(0.0, d), sc_core::SC_SEC); }
-}  // namespace
 
 host_link::host_link(sc_core::sc_module_name name, const host_link_config &config)
     : sc_module(name), dma("dma"), dram("dram"), m_config(config) {
@@ -15,10 +13,7 @@ host_link::host_link(sc_core::sc_module_name name, const host_link_config &confi
 }
 
 void host_link::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *d = gp.get_extension<protocol::dma_command>();
     if (!d) {
         gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -79,10 +74,9 @@ void host_link::reset_statistics() {
 }
 
 double host_link::utilisation() const {
-    const double window = now_s() - m_stats.since_s;
-    if (window <= 0) return 0.0;
-    if (!m_config.full_duplex()) return (m_stats.busy_s[0] + m_stats.busy_s[1]) / window;
-    return std::max(m_stats.busy_s[0], m_stats.busy_s[1]) / window;
+    const double busy = m_config.full_duplex() ? std::max(m_stats.busy_s[0], m_stats.busy_s[1])
+                                               : m_stats.busy_s[0] + m_stats.busy_s[1];
+    return fraction_since(busy, m_stats.since_s);
 }
 
 void host_link::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

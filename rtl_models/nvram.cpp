@@ -1,14 +1,12 @@
 #include "rtl_models/nvram.h"
+#include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 #include <cstring>
 
 namespace raidtlm::rtl_models {
-
-namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
-sc_core::sc_time span_s(double d) { return sc_core::sc_time(std::max(0.0, d), sc_core::SC_SEC); }
-}  // namespace
 
 nvram::nvram(sc_core::sc_module_name name, const nvram_config &config)
     : sc_module(name), socket("socket"), m_config(config), m_bytes(config.capacity_bytes, 0) {
@@ -45,10 +43,7 @@ bool nvram::in_range(const tlm::tlm_generic_payload &gp) const {
 }
 
 void nvram::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     if (!in_range(gp)) {
         gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
@@ -85,10 +80,7 @@ void nvram::reset_statistics() {
     m_stats = fresh;
 }
 
-double nvram::utilisation() const {
-    const double window = now_s() - m_stats.since_s;
-    return window > 0 ? m_stats.busy_s / window : 0.0;
-}
+double nvram::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
 
 void nvram::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     sc_core::sc_trace(tf, m_trace_occupancy, prefix + ".occupancy_bytes");

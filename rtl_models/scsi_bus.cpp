@@ -4,13 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "rtl_models/sim_time.h"
 #include "waveforms/scheduled_trace.h"
 
 namespace raidtlm::rtl_models {
 
 namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
-sc_core::sc_time span_s(double d) { return sc_core::sc_time(std::max(0.0, d), sc_core::SC_SEC); }
 constexpr double us = 1e-6;
 const char *msg_type = "/raidtlm/rtl_models/scsi_bus";
 }  // namespace
@@ -195,10 +194,7 @@ void scsi_bus::reset_statistics() {
     if (m_owner >= 0) m_owner_since_s = std::max(m_owner_since_s, now);
 }
 
-double scsi_bus::utilisation() const {
-    const double window = now_s() - m_stats.since_s;
-    return window > 0 ? m_stats.busy_s / window : 0.0;
-}
+double scsi_bus::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
 
 void scsi_bus::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(sc_core::sc_gen_unique_name("bus_trace"));

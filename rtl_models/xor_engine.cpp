@@ -1,13 +1,11 @@
 #include "rtl_models/xor_engine.h"
+#include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 
 namespace raidtlm::rtl_models {
-
-namespace {
-double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
-sc_core::sc_time span_s(double d) { return sc_core::sc_time(std::max(0.0, d), sc_core::SC_SEC); }
-}  // namespace
 
 struct xor_engine::job {
     protocol::xor_command *cmd;
@@ -25,10 +23,7 @@ xor_engine::xor_engine(sc_core::sc_module_name name, const xor_config &config)
 }
 
 void xor_engine::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *cmd = gp.get_extension<protocol::xor_command>();
     if (!cmd || cmd->inputs.empty() || !cmd->output.block) {
         gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -99,10 +94,7 @@ void xor_engine::reset_statistics() {
     m_stats = fresh;
 }
 
-double xor_engine::utilisation() const {
-    const double window = now_s() - m_stats.since_s;
-    return window > 0 ? m_stats.busy_s / window : 0.0;
-}
+double xor_engine::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
 
 void xor_engine::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     sc_core::sc_trace(tf, m_busy, prefix + ".busy");

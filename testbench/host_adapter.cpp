@@ -1,4 +1,6 @@
 #include "testbench/host_adapter.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 
@@ -27,10 +29,7 @@ void host_adapter::trace(sc_core::sc_trace_file *tf, const std::string &prefix) 
 }
 
 void host_adapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     if (!cmd) {
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
