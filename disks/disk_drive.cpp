@@ -35,7 +35,7 @@ struct disk_drive::timed_change {
 class disk_drive::port final : public bus_port {
 public:
     port(protocol::scsi_link_if &link, const protocol::scsi_command &cmd, int id)
-        : m_link(link), m_cmd(cmd), m_id(id), m_contended(link.contended()) {}
+        : m_link(link), m_cmd(cmd), m_id(id), m_contended(link.contended()), m_observed(link.observes_data_phases()) {}
     double acquire(double at_ms) override {
         if (!m_contended) return at_ms;
         wait_until_ms(at_ms);
@@ -49,6 +49,7 @@ public:
     }
     double sector_transfer_ms() const override { return m_link.sector_transfer_time().to_seconds() * 1e3; }
     void data_phase(double start_ms, double end_ms, int sectors) override {
+        if (!m_observed) return;
         m_link.data_phase(m_cmd, sc_core::sc_time(start_ms, sc_core::SC_MS), sc_core::sc_time(end_ms, sc_core::SC_MS),
                           uint32_t(sectors));
     }
@@ -58,6 +59,7 @@ private:
     const protocol::scsi_command &m_cmd;
     int m_id;
     bool m_contended;
+    bool m_observed;
 };
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)

@@ -96,6 +96,7 @@ public:
     bool contended() const override { return !m_free_running; }
     void data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start, const sc_core::sc_time &end,
                     uint32_t sectors) override;
+    bool observes_data_phases() const override { return true; }
 
     int owner() const { return m_owner; }
     const scsi_bus_statistics &statistics() const { return m_stats; }

@@ -29,6 +29,8 @@ public:
     // buffer memory. Default: nobody listens.
     virtual void data_phase(const scsi_command &cmd, const sc_core::sc_time &start, const sc_core::sc_time &end,
                             uint32_t sectors) {}
+    // Whether data_phase() does anything (the drive skips the calls otherwise).
+    virtual bool observes_data_phases() const { return false; }
 };
 
 // A link of the drive's own that no one else uses: a drive wired directly to a host adapter, or a
