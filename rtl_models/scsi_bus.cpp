@@ -160,7 +160,7 @@ void scsi_bus::release(int target_id) {
     m_owner = -1;
     m_free_at_s = now + tail;
     trace_at(m_trace_phase, int(scsi_phase::closing), now);
-    trace_at(m_trace_owner, -1, now + m_config.phases.status_us * us);
+    trace_at(m_trace_owner, no_owner, now + m_config.phases.status_us * us);
     trace_at(m_trace_phase, int(scsi_phase::bus_free), now + m_config.phases.status_us * us);
     if (!m_waiting.empty()) schedule_round();
 }
@@ -174,7 +174,7 @@ void scsi_bus::data_phase(const protocol::scsi_command &cmd, const sc_core::sc_t
         m_stats.busy_s += e - s;
         trace_at(m_trace_owner, cmd.target_id, s);
         trace_at(m_trace_phase, int(scsi_phase::data), s);
-        trace_at(m_trace_owner, -1, e);
+        trace_at(m_trace_owner, no_owner, e);
         trace_at(m_trace_phase, int(scsi_phase::bus_free), e);
     } else {
         trace_at(m_trace_phase, int(scsi_phase::data), s);

@@ -16,7 +16,7 @@
 // costs nothing): contended() is then false, the drive skips its bus calls, select() returns at
 // once and the bus costs no kernel events. Every other bus is contended.
 //
-// Traced: <prefix>.owner (SCSI ID holding the bus, -1 free), <prefix>.phase (scsi_phase),
+// Traced: <prefix>.owner (SCSI ID holding the bus, no_owner = 16 when free), <prefix>.phase (scsi_phase),
 // <prefix>.waiting (devices waiting to arbitrate).
 #pragma once
 
@@ -72,6 +72,8 @@ struct scsi_bus_statistics {
 
 class scsi_bus : public sc_core::sc_module, public protocol::scsi_link_if {
 public:
+    static constexpr int no_owner = 16;  // the traced owner of a free bus (IDs are 0..15)
+
     scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id);
     ~scsi_bus() override;
 
@@ -130,7 +132,7 @@ private:
     scsi_bus_statistics m_stats;
 
     std::unique_ptr<waveforms::scheduled_trace> m_trace;
-    int m_trace_owner = -1;
+    int m_trace_owner = no_owner;
     int m_trace_phase = 0;
     int m_trace_waiting = 0;
 };

@@ -149,7 +149,10 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         std::map<int, std::string> phases;
         for (int k = 0; k <= int(rtl_models::scsi_phase::closing); ++k)
             phases[k] = rtl_models::to_string(rtl_models::scsi_phase(k));
-        const std::string task_filter = named("cpu_task", tasks), phase_filter = named("bus_phase", phases);
+        std::map<int, std::string> owners{{rtl_models::scsi_bus::no_owner, "free"}};
+        for (int id = 0; id < 16; ++id) owners[id] = fmt::format("ID {}", id);
+        const std::string task_filter = named("cpu_task", tasks), phase_filter = named("bus_phase", phases),
+                          owner_filter = named("bus_owner", owners);
         auto sig = [](const std::string &n, const std::string &filter = "") {
             return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n), gtkw_format::decimal, filter};
         };
@@ -170,7 +173,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         layout.groups.insert(layout.groups.begin(), {top, cpu, dram, link, xr, nv});
         for (int ch = 0; ch < ctl->channels(); ++ch) {
             gtkw_group g{fmt::format("ch{}", ch),
-                         {sig(fmt::format("ch{}.owner", ch)), sig(fmt::format("ch{}.phase", ch), phase_filter),
+                         {sig(fmt::format("ch{}.owner", ch), owner_filter), sig(fmt::format("ch{}.phase", ch), phase_filter),
                           sig(fmt::format("ch{}.waiting", ch))}};
             for (int i = 0; i < bench.disk_count(); ++i)
                 if (ctl->channel_of(i) == ch)
