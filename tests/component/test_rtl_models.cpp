@@ -2,6 +2,7 @@
 // SC_THREADs as its users. One bench per TEST (each runs in its own process).
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <vector>
 
@@ -211,6 +212,7 @@ TEST(xor_engine, throughput_is_bytes_per_cycle_times_clock_on_large_blocks) {
     xor_config x;        // 8 bytes/cycle at 200 MHz, 100 setup cycles
     xor_bench b("bench", d, x);
     const double rate = xor_throughput(b, 16, 4, 2048);  // 1 MiB blocks
+    std::cout << "XOR throughput " << rate / 1e6 << " MB/s of " << x.bytes_per_s() / 1e6 << " MB/s\n";
     EXPECT_NEAR(rate / x.bytes_per_s(), 1.0, 0.02) << rate;
     EXPECT_LE(rate, x.bytes_per_s());
     EXPECT_EQ(b.engine.statistics().commands, 16u);
@@ -222,6 +224,8 @@ TEST(xor_engine, a_narrow_dram_limits_it) {
     xor_config x;
     xor_bench b("bench", d, x);
     const double rate = xor_throughput(b, 8, 3, 2048);
+    std::cout << "XOR throughput " << rate / 1e6 << " MB/s, DRAM-bound at " << d.bandwidth_bytes_per_s() / 4e6
+              << " MB/s\n";
     EXPECT_NEAR(rate / (d.bandwidth_bytes_per_s() / 4), 1.0, 0.02) << rate;
     EXPECT_GT(b.dram.utilisation(), 0.97);
 }
