@@ -94,6 +94,7 @@ TEST(scsi_bus, without_fairness_a_low_id_waits_for_the_greedy_ones) {
     greedy_bench b(false);
     sc_core::sc_start();
     ASSERT_EQ(b.low.got_us.size(), 1u);
+    std::cout << "ID 0 got the bus at " << b.low.got_us[0] << " us (without fairness)\n";
     // It gets the bus only after both high-priority drives have finished all their rounds.
     EXPECT_GT(b.low.got_us[0], b.hi6.got_us.back());
     EXPECT_GT(b.low.got_us[0], b.hi5.got_us.back());
@@ -104,6 +105,7 @@ TEST(scsi_bus, fairness_prevents_starvation) {
     greedy_bench b(true);
     sc_core::sc_start();
     ASSERT_EQ(b.low.got_us.size(), 1u);
+    std::cout << "ID 0 got the bus at " << b.low.got_us[0] << " us (with fairness)\n";
     // With SCSI-3 fairness it waits for the turn under way and at most one turn of each other
     // device: a turn is a reselection, 10 us of data and the release tail.
     const scsi_bus_config c = ultra160();
