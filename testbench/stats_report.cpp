@@ -205,9 +205,10 @@ std::string summary_table(const run_report &r) {
                      s.disks.spindle_sync ? "spindles synchronized" : "free spindles", layout));
     if (s.controller.enabled) {
         const auto &c = s.controller.config;
-        line(fmt::format("  controller: {} x {} bus ({:.0f} MB/s), CPU {} MHz x {}, DRAM {:.0f} MB/s, host link {}",
-                         c.channels, rtl_models::to_string(c.bus.preset), c.bus.rate_mb_per_s(), c.cpu.mhz,
-                         c.cpu.cores, c.dram.bandwidth_bytes_per_s() / 1e6, c.host_link.describe()));
+        auto mbs = [](double v) { return v > 0 ? fmt::format("{:.0f} MB/s", v) : std::string("unlimited"); };
+        line(fmt::format("  controller: {} x {} bus ({}), CPU {} MHz x {}, DRAM {}, host link {}", c.channels,
+                         rtl_models::to_string(c.bus.preset), mbs(c.bus.rate_mb_per_s()), c.cpu.mhz, c.cpu.cores,
+                         mbs(c.dram.bandwidth_bytes_per_s() / 1e6), c.host_link.describe()));
     }
     line(fmt::format("  {}; {:.0f}% reads, {} sectors, {} addresses, seed {}", arrival, s.workload.read_fraction * 100,
                      s.workload.request_sectors, to_string(s.workload.address), s.workload.seed));
@@ -239,6 +240,7 @@ std::string summary_table(const run_report &r) {
                          m.window_ms() > 0 ? 100.0 * w.busy_ms / m.window_ms() : 0.0));
     }
     if (r.controller) {
+        auto mbs = [](double v) { return v > 0 ? fmt::format("{:.0f} MB/s", v) : std::string("unlimited"); };
         const nlohmann::json c = controller_json(*r.controller);
         line("");
         line(fmt::format("  {:<22}{:>8}{:>14}{:>12}", "controller block", "util%", "mean wait ms", "max wait ms"));
@@ -253,7 +255,7 @@ std::string summary_table(const run_report &r) {
         row("xor engine", c["xor"]["utilisation"], c["xor"]["wait"]);
         row("nvram", c["nvram"]["utilisation"], c["nvram"]["wait"]);
         for (const auto &ch : c["channels"])
-            row(fmt::format("{} bus ({:.0f} MB/s)", ch["name"].get<std::string>(), ch["rate_mb_per_s"].get<double>()),
+            row(fmt::format("{} bus ({})", ch["name"].get<std::string>(), mbs(ch["rate_mb_per_s"].get<double>())),
                 ch["utilisation"], ch["arbitration_wait"]);
         line(fmt::format("  (dram bandwidth wait: host port; per-port waits in stats.json)"));
     }
