@@ -178,7 +178,8 @@ void buffer_dram::transfer_at(int p, uint64_t bytes, const sc_core::sc_time &sta
 void buffer_dram::advance(double now) {
     const double dt = now - m_last_s;
     if (dt > 0) {
-        std::vector<char> moving(m_ports.size(), 0);
+        std::vector<char> &moving = m_moving;
+        moving.assign(m_ports.size(), 0);
         for (flow *f : m_flows) {
             if (!f->active || f->rate <= 0) continue;
             const double moved = std::min(f->remaining, f->rate * dt);

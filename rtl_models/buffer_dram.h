@@ -112,6 +112,7 @@ private:
     std::vector<flow *> m_free_flows;
     std::vector<bandwidth_demand> m_demands;
     std::vector<double> m_rates;
+    std::vector<char> m_moving;  // scratch: ports that moved data
     double m_last_s = 0;
     sc_core::sc_event m_wake;
     // Buffer space.
