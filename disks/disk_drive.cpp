@@ -125,7 +125,7 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
     ++m_in_drive;
     pending p{&trans, cmd, {}, now_ms()};
     m_queue.push_back(&p);
-    m_queue_depth = int(m_queue.size());
+    m_queue_depth = m_in_drive;
     m_arrival.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(p.done);
 }
@@ -175,8 +175,8 @@ void disk_drive::service_thread() {
         while (m_queue.empty()) sc_core::wait(m_arrival);
         pending *p = next_pending();
         serve(*p);
-        m_queue_depth = int(m_queue.size());
         --m_in_drive;
+        m_queue_depth = m_in_drive;
         m_slot_freed.notify(sc_core::SC_ZERO_TIME);
         p->done.notify(sc_core::SC_ZERO_TIME);
     }
