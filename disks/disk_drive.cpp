@@ -53,7 +53,7 @@ private:
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)
     : sc_module(name), target("target"), m_options(options) {
-    check_supported(spec);
+    check_supported(spec, options.one_command_at_a_time ? drive_use::one_command_at_a_time : drive_use::queued_commands);
     m_engine = std::make_unique<drive_engine>(spec, options.spindle_phase);
     target.register_b_transport(this, &disk_drive::b_transport);
     SC_THREAD(service_thread);

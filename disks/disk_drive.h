@@ -33,6 +33,9 @@ struct drive_options {
     // synchronized group are given the same phase.
     double spindle_phase = 0.0;
     int scsi_id = 0;
+    // True when the initiator never sends a command before the previous one completed (DiskSim
+    // validation runs): the drive then accepts queue-only features it does not model.
+    bool one_command_at_a_time = false;
 };
 
 // What the drive counted, for stats.json.
