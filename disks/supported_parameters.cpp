@@ -36,6 +36,12 @@ void check_supported(const disk_spec &spec, drive_use use) {
     require(spec, "Rotation speed (in rpms)", spec.mech.rpm > 0, spec.mech.rpm, "a positive speed");
     // ioqueue options beyond the policy: the drive's queue does not concatenate, time out or
     // prioritise.
+    if (use == drive_use::queued_commands) {
+        auto policy = spec.other_params.find("Scheduling policy");
+        if (policy != spec.other_params.end())
+            require(spec, "Scheduling policy", policy->second >= 1 && policy->second <= 4, policy->second,
+                    "FCFS 1, ELEVATOR_LBN 2, CYCLE_LBN 3 or SSTF_LBN 4 (the policies of the drive's own queue)");
+    }
     if (use == drive_use::queued_commands)
         for (const char *p : {"Sequential stream scheme", "Overlapping request scheme", "Scheduling timeout scheme",
                               "Scheduling priority scheme"}) {
