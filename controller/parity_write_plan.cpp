@@ -95,6 +95,24 @@ stripe_write_plan plan_stripe(const parity_layout &l, int64_t stripe, int64_t a,
 
 }  // namespace
 
+void plan_degraded_read(const parity_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
+                        std::vector<disk_op> &out) {
+    std::vector<chunk> chunks;
+    layout.map(lbn, sectors, chunks);
+    out.clear();
+    for (const chunk &c : chunks) {
+        const replica &data = c.replicas.front();
+        const disk_extent &e = data.extents.front();
+        if (data.disk != failed_disk) {
+            out.push_back({disk_op_kind::read, data.disk, e.drive_lbn, e.sectors, false});
+            continue;
+        }
+        const int parity = layout.parity_disk(e.drive_lbn / layout.unit_sectors());
+        for (int d = 0; d < layout.disks(); ++d)
+            if (d != failed_disk) out.push_back({disk_op_kind::read, d, e.drive_lbn, e.sectors, d == parity});
+    }
+}
+
 void plan_parity_write(const parity_layout &layout, int64_t lbn, int32_t sectors, const parity_write_policy &policy,
                        std::vector<stripe_write_plan> &out) {
     layout.check_range(lbn, sectors);

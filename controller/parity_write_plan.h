@@ -55,6 +55,13 @@ struct stripe_write_plan {
     const disk_op &parity_write() const;
 };
 
+// The reads of logical [lbn, lbn + sectors) with `failed_disk` lost (-1: none), into `out`
+// (cleared): data on surviving disks is read directly; data on the lost disk is read from every
+// other disk of its stripe at the same drive LBNs (data and parity), and each lost sector is the
+// XOR of those tokens (reconstruct_token).
+void plan_degraded_read(const parity_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
+                        std::vector<disk_op> &out);
+
 // Clears `out` and fills it with one plan per stripe the logical write [lbn, lbn + sectors)
 // touches, in logical order. Throws std::out_of_range beyond the array.
 void plan_parity_write(const parity_layout &layout, int64_t lbn, int32_t sectors, const parity_write_policy &policy,

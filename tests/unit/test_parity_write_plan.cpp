@@ -64,15 +64,18 @@ public:
         for (const auto &[l, t] : fresh) sb.write_acknowledged(l, t);
     }
 
-    // Reads logical lbn with `failed` disk lost (-1: none), reconstructing from the survivors.
+    // Reads logical lbn with `failed` disk lost (-1: none), as plan_degraded_read says.
     uint64_t read(int64_t lbn, int failed) const {
-        const int64_t stripe = m_layout.stripe_of(lbn);
-        const int disk = m_layout.data_disk(stripe, int((lbn % m_layout.stripe_data_sectors()) / m_layout.unit_sectors()));
-        const int64_t dl = m_layout.drive_lbn_of(lbn);
-        if (disk != failed) return at(disk, dl);
+        std::vector<disk_op> ops;
+        plan_degraded_read(m_layout, lbn, 1, failed, ops);
+        if (ops.size() == 1) return at(ops[0].disk, ops[0].drive_lbn);
+        EXPECT_EQ(int(ops.size()), m_layout.disks() - 1);
         std::vector<uint64_t> survivors;
-        for (int d = 0; d < m_layout.disks(); ++d)
-            if (d != failed) survivors.push_back(at(d, dl));
+        for (const auto &op : ops) {
+            EXPECT_NE(op.disk, failed);
+            EXPECT_EQ(op.drive_lbn, m_layout.drive_lbn_of(lbn));
+            survivors.push_back(at(op.disk, op.drive_lbn));
+        }
         return reconstruct_token(survivors);
     }
 
@@ -187,6 +190,26 @@ TEST(parity_write_plan, a_corrupted_parity_token_is_caught_on_a_degraded_read) {
     ASSERT_EQ(sb.first_mismatches().size(), 1u);
     EXPECT_EQ(sb.first_mismatches()[0].lbn, lbn);
     EXPECT_EQ(sb.first_mismatches()[0].got ^ sb.first_mismatches()[0].expected, 0x10u);
+}
+
+TEST(parity_write_plan, a_degraded_read_reads_every_survivor_of_the_lost_chunk) {
+    parity_layout l(std::vector<int64_t>(4, 64), 4);
+    std::vector<disk_op> ops;
+    plan_degraded_read(l, 2, 8, l.data_disk(0, 1), ops);  // unit 0 [2,4) alive, unit 1 lost, unit 2 [0,2) alive
+    ASSERT_EQ(ops.size(), 1u + 3u + 1u);
+    EXPECT_EQ(ops[0].disk, l.data_disk(0, 0));
+    EXPECT_EQ(ops[0].drive_lbn, 2);
+    int parity_reads = 0;
+    for (size_t i = 1; i < 4; ++i) {
+        EXPECT_NE(ops[i].disk, l.data_disk(0, 1));
+        EXPECT_EQ(ops[i].drive_lbn, 0);
+        EXPECT_EQ(ops[i].sectors, 4);
+        parity_reads += ops[i].parity;
+    }
+    EXPECT_EQ(parity_reads, 1);
+    EXPECT_EQ(ops[4].sectors, 2);
+    plan_degraded_read(l, 2, 8, -1, ops);
+    EXPECT_EQ(ops.size(), 3u);
 }
 
 TEST(scoreboard, accepts_the_acknowledged_token_or_one_being_written) {
