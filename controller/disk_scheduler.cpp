@@ -4,11 +4,13 @@
 #include <limits>
 #include <stdexcept>
 
+#include "controller/enum_names.h"
+
 namespace raidtlm::controller {
 
 namespace {
 
-const std::pair<scheduling_policy, const char *> policy_names[] = {
+const enum_name<scheduling_policy> policy_names[] = {
     {scheduling_policy::fcfs, "fcfs"},   {scheduling_policy::sstf, "sstf"},     {scheduling_policy::look, "look"},
     {scheduling_policy::c_look, "c-look"}, {scheduling_policy::cvscan, "cvscan"}, {scheduling_policy::satf, "satf"},
     {scheduling_policy::rlook, "rlook"}, {scheduling_policy::rsatf, "rsatf"},
@@ -19,19 +21,10 @@ size_t placements_considered(const queued_request &r, bool all) { return all ? r
 
 }  // namespace
 
-std::string to_string(scheduling_policy p) {
-    for (const auto &[value, name] : policy_names)
-        if (value == p) return name;
-    return "?";
-}
+std::string to_string(scheduling_policy p) { return name_of(policy_names, p); }
 
 scheduling_policy parse_scheduling_policy(const std::string &name) {
-    std::string accepted;
-    for (const auto &[value, n] : policy_names) {
-        if (name == n) return value;
-        accepted += std::string(accepted.empty() ? "" : ", ") + n;
-    }
-    throw std::invalid_argument("unknown scheduling policy '" + name + "'; expected one of " + accepted);
+    return parse_name<std::invalid_argument>(policy_names, name, "scheduling policy");
 }
 
 bool is_replica_aware(scheduling_policy p) { return p == scheduling_policy::rlook || p == scheduling_policy::rsatf; }

@@ -1,11 +1,12 @@
 #include "controller/parity_layout.h"
 
+#include "controller/enum_names.h"
 #include "controller/raid10_layout.h"
 
 namespace raidtlm::controller {
 
 namespace {
-const std::pair<parity_placement, const char *> placement_names[] = {
+const enum_name<parity_placement> placement_names[] = {
     {parity_placement::dedicated, "dedicated"},
     {parity_placement::left_symmetric, "left-symmetric"},
     {parity_placement::left_asymmetric, "left-asymmetric"},
@@ -14,19 +15,10 @@ const std::pair<parity_placement, const char *> placement_names[] = {
 };
 }  // namespace
 
-std::string to_string(parity_placement p) {
-    for (const auto &[value, name] : placement_names)
-        if (value == p) return name;
-    return "?";
-}
+std::string to_string(parity_placement p) { return name_of(placement_names, p); }
 
 parity_placement parse_parity_placement(const std::string &name) {
-    std::string accepted;
-    for (const auto &[value, n] : placement_names) {
-        if (name == n) return value;
-        accepted += std::string(accepted.empty() ? "" : ", ") + n;
-    }
-    throw layout_error("unknown parity placement '" + name + "'; expected one of " + accepted);
+    return parse_name<layout_error>(placement_names, name, "parity placement");
 }
 
 parity_layout::parity_layout(const std::vector<int64_t> &disk_sectors, int64_t unit_sectors, parity_placement placement)
