@@ -136,6 +136,18 @@ TEST(head_position_predictor, an_exact_model_predicts_the_drive_exactly) {
     EXPECT_NEAR(predictor.statistics().demerit_ms(), 0.0, 1e-9);
 }
 
+TEST(head_position_predictor, model_error_scales_and_biases_predicted_positioning) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.error.seek_scale = 1.1;
+    cfg.error.seek_bias_ms = 0.05;
+    head_position_predictor wrong(spec, cfg);
+    head_position_predictor right(spec, {});
+    const physical_address far{3000, 4, 10}, same_track{0, 0, 100};
+    EXPECT_NEAR(wrong.predict(far, false, 0).positioning_ms, 1.1 * right.predict(far, false, 0).positioning_ms + 0.05, 1e-12);
+    EXPECT_EQ(wrong.predict(same_track, false, 0).positioning_ms, 0.0);  // no motion, no error
+}
+
 TEST(head_position_predictor, completions_pull_a_wrong_phase_back) {
     const auto &spec = raidtlm::test::cheetah9lp();
     head_position_predictor::config cfg;
