@@ -64,7 +64,7 @@ private:
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)
     : sc_module(name), target("target"), m_options(options) {
-    check_supported(spec);
+    check_supported(spec, options.one_command_at_a_time ? drive_use::one_command_at_a_time : drive_use::queued_commands);
     m_engine = std::make_unique<drive_engine>(spec, options.spindle_phase);
     target.register_b_transport(this, &disk_drive::b_transport);
     SC_THREAD(service_thread);
@@ -140,7 +140,7 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
     ++m_in_drive;
     pending p{&trans, cmd, {}, now_ms(), connected};
     m_queue.push_back(&p);
-    m_queue_depth = int(m_queue.size());
+    m_queue_depth = m_in_drive;
     m_arrival.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(p.done);
 }
@@ -192,8 +192,8 @@ void disk_drive::service_thread() {
         m_serving = true;
         serve(*p);
         m_serving = false;
-        m_queue_depth = int(m_queue.size());
         --m_in_drive;
+        m_queue_depth = m_in_drive;
         m_slot_freed.notify(sc_core::SC_ZERO_TIME);
         p->done.notify(sc_core::SC_ZERO_TIME);
     }

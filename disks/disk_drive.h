@@ -33,6 +33,9 @@ struct drive_options {
     // synchronized group are given the same phase.
     double spindle_phase = 0.0;
     int scsi_id = 0;
+    // True when the initiator never sends a command before the previous one completed (DiskSim
+    // validation runs): the drive then accepts queue-only features it does not model.
+    bool one_command_at_a_time = false;
 };
 
 // What the drive counted, for stats.json.
@@ -65,7 +68,8 @@ public:
     int64_t capacity_blocks() const;
     // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,
     // 3 transfer), <prefix>.cmd_state (0 idle, 1 overhead, 2 waiting for media, 3 on the bus),
-    // <prefix>.cylinder, <prefix>.head, <prefix>.queue_depth. Call before simulation starts.
+    // <prefix>.cylinder, <prefix>.head, <prefix>.queue_depth (commands queued or in service).
+    // Call before simulation starts.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:

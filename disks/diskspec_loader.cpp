@@ -640,28 +640,17 @@ void read_dm_disk(const param_block &b, disk_spec &spec) {
     r.finish();
 }
 
-// DiskSim's Table 1, for naming an unsupported policy in the error.
-std::string policy_name(int64_t p) {
-    static const char *names[] = {
-        "",              "FCFS",           "ELEVATOR_LBN",   "CYCLE_LBN",     "SSTF_LBN",
-        "ELEVATOR_CYL",  "CYCLE_CYL",      "SSTF_CYL",       "SPTF_OPT",      "SPCTF_OPT",
-        "SATF_OPT",      "WPTF_OPT",       "WPCTF_OPT",      "WATF_OPT",      "ASPTF_OPT",
-        "ASPCTF_OPT",    "ASATF_OPT",      "VSCAN_LBN",      "VSCAN_CYL",     "PRI_VSCAN_LBN",
-        "PRI_ASPTF_OPT", "PRI_ASPCTF_OPT", "SDF_APPROX",     "SDF_EXACT",     "SPTF_ROT_OPT",
-        "SPTF_ROT_WEIGHT", "SPTF_SEEK_WEIGHT", "TSPS"};
-    if (p >= 1 && p < static_cast<int64_t>(std::size(names))) return names[p];
-    return "not a DiskSim policy";
-}
-
 void read_ioqueue(const param_block &b, disk_spec &spec) {
     block_reader r(b, ioqueue_kind, spec);
     int64_t policy = r.integer64("Scheduling policy");
-    if (policy < 1 || policy > 4)
+    if (policy < 1 || policy > 27)
         throw spec_error(r.value("Scheduling policy").where,
-                         "'Scheduling policy' = " + std::to_string(policy) + " (" +
-                             policy_name(policy) + ") is not supported by the raidtlm drive queue",
-                         "FCFS 1, ELEVATOR_LBN 2, CYCLE_LBN 3 or SSTF_LBN 4");
-    spec.interface.scheduling = static_cast<drive_scheduling>(policy);
+                         "'Scheduling policy' = " + std::to_string(policy) + " is not a DiskSim ioqueue policy",
+                         "a number from DiskSim's Table 1, 1 to 27");
+    // The drive's own queue implements FCFS, ELEVATOR_LBN, CYCLE_LBN and SSTF_LBN; any other
+    // policy is kept so that check_supported can refuse it where commands do queue in the drive.
+    spec.other_params["Scheduling policy"] = double(policy);
+    spec.interface.scheduling = policy <= 4 ? static_cast<drive_scheduling>(policy) : drive_scheduling::fcfs;
     r.finish();
 }
 

@@ -296,6 +296,10 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     trace_cmd(t0, command_state::overhead);
     settle_prefetch(t0);
     int s = find_segment(a, t0);
+    // "Almost read hit": the first block is still to come in the read-ahead under way.
+    const bool almost = s < 0 && c.allow_almost_read_hits && m_prefetch.active &&
+                        a >= m_segs[m_prefetch.seg].end && a < m_prefetch.limit_lbn;
+    if (almost) s = m_prefetch.seg;
     const bool hit_first = s >= 0;
     const bool full = hit_first && m_segs[s].end >= end;
     const bool rides_prefetch = hit_first && !full && m_prefetch.active && m_prefetch.seg == s &&
@@ -320,7 +324,7 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     } else if (rides_prefetch) {
         touch(s);
         // The rest streams in with the read-ahead already under way.
-        int64_t cached = m_segs[s].end - a;
+        const int64_t cached = std::max<int64_t>(0, m_segs[s].end - a);
         for (const media_segment &ms : m_prefetch.plan)
             for (int k = 0; k < ms.count; ++k) {
                 const int64_t l = ms.first_lbn + k;
@@ -418,6 +422,8 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     const double data_in = t + req.blocks * beta;
     bus.data_phase(t, data_in, req.blocks);
 
+    // A write-back lets the read-ahead run to its end unless the drive stops read-ahead on write hits.
+    if (write_back && !c.write_hit_stop_prefetch && m_prefetch.active) settle_prefetch(m_prefetch.plan.back().end_ms());
     const media_access_result m = media_access(a, req.blocks, true, mech_start, &arrival, res);
 
     // The written data stay in a segment (readable if the drive allows it).
@@ -440,8 +446,11 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     if (write_back) {
         t = data_in + overhead(o.write_completion_ms);
     } else {
-        // Disconnect once the data are in; reconnect for status when they are on the media.
-        const double gone = data_in + overhead(reselected ? o.extradisc_2nd_disconnect_ms : o.write_disconnect_ms);
+        // Disconnect once the data are in (or, unless the drive disconnects during seeks, once the
+        // arm has arrived); reconnect for status when the data are on the media.
+        const double seek_done = mech_start + res.mechanism_wait_ms + res.seek_ms;
+        const double hold_until = c.disconnect_write_if_seek ? data_in : std::max(data_in, seek_done);
+        const double gone = hold_until + overhead(reselected ? o.extradisc_2nd_disconnect_ms : o.write_disconnect_ms);
         bus.release(gone);
         trace_cmd(gone, command_state::media_wait);
         const double want = std::max(gone, m.end_ms) +

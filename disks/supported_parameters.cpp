@@ -17,19 +17,17 @@ void require(const disk_spec &spec, const std::string &param, bool ok, double va
 
 }  // namespace
 
-void check_supported(const disk_spec &spec) {
+void check_supported(const disk_spec &spec, drive_use use) {
     const auto &c = spec.cache;
     const auto &i = spec.interface;
-    require(spec, "Allow almost read hits", !c.allow_almost_read_hits, 1, "0");
-    require(spec, "Allow sneaky full read hits", !c.allow_sneaky_full_read_hits, 1, "0");
-    require(spec, "Allow sneaky partial read hits", !c.allow_sneaky_partial_read_hits, 1, "0");
-    require(spec, "Allow sneaky intermediate read hits", !c.allow_sneaky_intermediate_read_hits, 1, "0");
-    require(spec, "Allow write prebuffering", !c.allow_write_prebuffering, 1, "0");
-    require(spec, "Disconnect write if seek", !c.disconnect_write_if_seek, 1, "0");
-    require(spec, "Write hit stop prefetch", c.write_hit_stop_prefetch || !c.enabled, 0,
-            "1 (writes always stop read-ahead)");
-    require(spec, "Read directly to buffer", c.read_directly_to_buffer, 0, "1");
-    require(spec, "Preseeking level", i.preseeking_level == 0, i.preseeking_level, "0");
+    if (use == drive_use::queued_commands) {
+        const std::string why = "0 (it acts only on commands queued in the drive, which raidtlm's drive serves one at a time)";
+        require(spec, "Allow sneaky full read hits", !c.allow_sneaky_full_read_hits, 1, why);
+        require(spec, "Allow sneaky partial read hits", !c.allow_sneaky_partial_read_hits, 1, why);
+        require(spec, "Allow sneaky intermediate read hits", !c.allow_sneaky_intermediate_read_hits, 1, why);
+        require(spec, "Allow write prebuffering", !c.allow_write_prebuffering, 1, why);
+        require(spec, "Preseeking level", i.preseeking_level == 0, i.preseeking_level, why);
+    }
     require(spec, "Fast write level", c.fast_write_level >= 0 && c.fast_write_level <= 2, c.fast_write_level,
             "0, 1 or 2");
     require(spec, "Number of buffer segments", c.segments >= 1, c.segments, "at least 1");
@@ -38,11 +36,18 @@ void check_supported(const disk_spec &spec) {
     require(spec, "Rotation speed (in rpms)", spec.mech.rpm > 0, spec.mech.rpm, "a positive speed");
     // ioqueue options beyond the policy: the drive's queue does not concatenate, time out or
     // prioritise.
-    for (const char *p : {"Sequential stream scheme", "Overlapping request scheme", "Scheduling timeout scheme",
-                          "Scheduling priority scheme"}) {
-        auto it = spec.other_params.find(p);
-        if (it != spec.other_params.end()) require(spec, p, it->second == 0, it->second, "0");
+    if (use == drive_use::queued_commands) {
+        auto policy = spec.other_params.find("Scheduling policy");
+        if (policy != spec.other_params.end())
+            require(spec, "Scheduling policy", policy->second >= 1 && policy->second <= 4, policy->second,
+                    "FCFS 1, ELEVATOR_LBN 2, CYCLE_LBN 3 or SSTF_LBN 4 (the policies of the drive's own queue)");
     }
+    if (use == drive_use::queued_commands)
+        for (const char *p : {"Sequential stream scheme", "Overlapping request scheme", "Scheduling timeout scheme",
+                              "Scheduling priority scheme"}) {
+            auto it = spec.other_params.find(p);
+            if (it != spec.other_params.end()) require(spec, p, it->second == 0, it->second, "0");
+        }
 }
 
 }  // namespace raidtlm::disks

@@ -42,9 +42,9 @@ double seconds_since(clock_type::time_point t) {
     return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-disks::disk_spec load_spec(const std::string &path, const std::string &name) {
+disks::disk_spec load_spec(const std::string &path, const std::string &name, disks::drive_use use) {
     disks::disk_spec spec = disks::load_diskspec(path, name);
-    disks::check_supported(spec);  // refuse what the drive does not model before elaborating
+    disks::check_supported(spec, use);  // refuse what the drive does not model before elaborating
     return spec;
 }
 
@@ -196,7 +196,7 @@ int run_scenario(const run_options &o) {
     std::vector<scenario_override> overrides;
     for (const auto &text : o.overrides) overrides.push_back(parse_override(text));
     const scenario s = load_scenario(o.scenario_file, overrides, o.repo_root);
-    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name);
+    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
     if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     check_fits(s, spec);
 
@@ -254,7 +254,7 @@ int run_scenario(const run_options &o) {
 }
 
 int run_validation(const validate_options &o) {
-    const disks::disk_spec spec = load_spec(o.disk_file, o.disk_name);
+    const disks::disk_spec spec = load_spec(o.disk_file, o.disk_name, disks::drive_use::one_command_at_a_time);
     std::vector<validate_record> records = load_validate_trace(o.trace_file);
     for (const auto &r : records)
         if (spec.block_count <= 0 || r.lbn >= static_cast<uint64_t>(spec.block_count) ||
@@ -281,6 +281,7 @@ int run_validation(const validate_options &o) {
     disks::drive_options opts;
     opts.spindle_phase = 0.0;
     opts.scsi_id = 0;
+    opts.one_command_at_a_time = true;
     disks::disk_drive drive("disk", spec, opts);
     protocol::private_link host_link(sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
     trace_replayer replay("replay", std::move(records), &host_link, 0);

@@ -97,7 +97,8 @@ int sc_main(int argc, char **argv) {
     CLI::App *val_cmd = app.add_subcommand(
         "validate", "Replay a DiskSim validate trace on one drive and compare with its measured response times");
     val_cmd->footer(
-        "The drive is wired directly (zero-cost link) and serves one request at a time: request k+1 is issued\n"
+        "The drive is wired directly, on a link of its own that moves data at the validation host's rate\n"
+        "(see --host-sector-ms), and serves one request at a time: request k+1 is issued\n"
         "when request k completes plus line k's interarrival time, and request k's response time (issue to\n"
         "completion) is compared with line k's measured service time. Prints the simulated and measured mean\n"
         "and standard deviation (ms) for reads, writes and all, and as the last line 'demerit_ms: X': the\n"

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "disks/diskspec_loader.h"
+#include "disks/supported_parameters.h"
 #include "disks/diskspec_parser.h"
 
 namespace fs = std::filesystem;
@@ -549,13 +550,25 @@ TEST(DiskspecErrors, ValueRanges) {
     }
 }
 
-TEST(DiskspecErrors, UnsupportedSchedulingPolicy) {
+TEST(DiskspecErrors, SchedulingPolicyTheDriveQueueDoesNotImplement) {
+    // SPTF_OPT loads (a validation run never queues, so the policy cannot act there) and is
+    // refused, with file and line, where commands do queue in the drive.
     cheetah_copy d;
     d.edit_specs("Scheduling policy = 1", "Scheduling policy = 8");
-    std::string e = error_of([&] { load_diskspec(d.specs()); });
-    EXPECT_CONTAINS(e, loc(d.specs(), line_of(d.specs(), "Scheduling policy")) +
-                           ": 'Scheduling policy' = 8 (SPTF_OPT) is not supported");
+    const disk_spec s = load_diskspec(d.specs());
+    EXPECT_NO_THROW(check_supported(s, drive_use::one_command_at_a_time));
+    std::string e;
+    try {
+        check_supported(s, drive_use::queued_commands);
+    } catch (const unsupported_parameter &x) {
+        e = x.what();
+    }
+    EXPECT_CONTAINS(e, loc(d.specs(), line_of(d.specs(), "Scheduling policy")) + ": 'Scheduling policy' = 8 is not supported");
     EXPECT_CONTAINS(e, "expected FCFS 1, ELEVATOR_LBN 2, CYCLE_LBN 3 or SSTF_LBN 4");
+
+    cheetah_copy bad;
+    bad.edit_specs("Scheduling policy = 1", "Scheduling policy = 28");
+    EXPECT_CONTAINS(error_of([&] { load_diskspec(bad.specs()); }), "is not a DiskSim ioqueue policy");
 
     cheetah_copy d2;
     d2.edit_specs("Scheduling policy = 1", "Scheduling policy = 4");

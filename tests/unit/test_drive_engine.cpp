@@ -111,3 +111,34 @@ TEST(drive_engine, hp_write_with_extra_disconnect_reselects_twice) {
     const auto &o = raidtlm::test::hp_c2247a().overheads;
     EXPECT_GT(r.complete_ms, o.extradisc_command_ms + o.extradisc_inter_disconnect_ms + o.write_completion_ms);
 }
+
+TEST(drive_engine, almost_read_hit_rides_the_read_ahead_in_progress) {
+    disk_spec s = raidtlm::test::cheetah9lp();
+    s.cache.allow_almost_read_hits = true;
+    drive_engine e(s, 0.0);
+    free_bus bus;
+    const int64_t lbn = e.layout().track_end_lbn(3'000'000);  // start of a track
+    auto r1 = e.serve({false, lbn, 8}, 0.0, bus);
+    // Right after completion the read-ahead is still a few sectors in; ask for what comes next
+    // beyond what it has read so far.
+    auto r2 = e.serve({false, lbn + 8 + 60, 8}, r1.complete_ms, bus);
+    // Without the switch the same request is a miss.
+    drive_engine plain(raidtlm::test::cheetah9lp(), 0.0);
+    auto p1 = plain.serve({false, lbn, 8}, 0.0, bus);
+    auto p2 = plain.serve({false, lbn + 8 + 60, 8}, p1.complete_ms, bus);
+    EXPECT_EQ(p2.cache, cache_outcome::miss);
+    EXPECT_NE(r2.cache, cache_outcome::miss);
+}
+
+TEST(drive_engine, write_back_waits_for_read_ahead_unless_writes_stop_it) {
+    disk_spec keep = raidtlm::test::cheetah9lp();
+    keep.cache.write_hit_stop_prefetch = false;
+    drive_engine stops(raidtlm::test::cheetah9lp(), 0.0), waits(keep, 0.0);
+    free_bus bus;
+    const int64_t lbn = stops.layout().track_end_lbn(4'000'000);
+    for (drive_engine *e : {&stops, &waits}) {
+        auto r = e->serve({false, lbn, 8}, 0.0, bus);
+        e->serve({true, 12'000'000, 8}, r.complete_ms, bus);
+    }
+    EXPECT_GT(waits.mechanism_free_ms(), stops.mechanism_free_ms());
+}

@@ -1,0 +1,175 @@
+#include "controller/delayed_write_table.h"
+
+#include <algorithm>
+
+namespace raidtlm::controller {
+
+delayed_write_table::delayed_write_table(int disks, const config &cfg)
+    : m_cfg(cfg), m_queues(size_t(disks)), m_waiting(size_t(disks), 0) {}
+
+void delayed_write_table::first_write_scheduled(int64_t lbn, int32_t sectors, copy_location first,
+                                                const std::vector<copy_location> &others,
+                                                std::vector<propagation> &to_foreground) {
+    supersede(lbn, lbn + sectors);
+    if (others.empty()) return;
+    entry e;
+    e.lbn = lbn;
+    e.sectors = sectors;
+    e.source = first;
+    for (const copy_location &o : others) e.copies.push_back({o});
+    const uint64_t id = insert(std::move(e));
+    for (size_t c = 0; c < others.size(); ++c) {
+        if (m_cfg.foreground_propagation) to_foreground.push_back(hand_out(id, c));
+        else enqueue(id, c);
+    }
+    if (entries() >= m_cfg.force_threshold_entries) force_all(to_foreground);
+}
+
+std::optional<propagation> delayed_write_table::next_delayed(int disk) {
+    auto &q = m_queues[size_t(disk)];
+    while (!q.empty()) {
+        const queued item = q.front();
+        q.pop_front();
+        auto it = m_entries.find(item.entry);
+        if (it != m_entries.end() && it->second.copies[item.copy].state == copy_state::waiting) {
+            --m_waiting[size_t(disk)];
+            return hand_out(item.entry, item.copy);
+        }
+    }
+    return std::nullopt;
+}
+
+void delayed_write_table::propagation_done(uint64_t op) {
+    m_in_flight.erase(op);
+    auto targets = m_op_targets.find(op);
+    if (targets == m_op_targets.end()) return;
+    const std::vector<queued> written = std::move(targets->second);
+    m_op_targets.erase(targets);
+    for (const queued &t : written) {
+        auto it = m_entries.find(t.entry);
+        if (it == m_entries.end()) continue;
+        pending_copy &pc = it->second.copies[t.copy];
+        if (pc.state != copy_state::handed_out || pc.op != op) continue;
+        pc.state = copy_state::done;
+        const auto &copies = it->second.copies;
+        if (std::all_of(copies.begin(), copies.end(), [](const pending_copy &c) { return c.state == copy_state::done; }))
+            discard(t.entry);
+    }
+}
+
+bool delayed_write_table::in_flight_overlaps(int disk, int64_t lbn, int32_t sectors) const {
+    for (const auto &[op, p] : m_in_flight)
+        if (p.to.disk == disk && p.lbn < lbn + sectors && lbn < p.lbn + p.sectors) return true;
+    return false;
+}
+
+std::vector<recovery_item> delayed_write_table::recover_after_power_loss() {
+    m_in_flight.clear();
+    m_op_targets.clear();
+    for (auto &q : m_queues) q.clear();
+    std::fill(m_waiting.begin(), m_waiting.end(), 0);
+    m_buffered_sectors = 0;
+    std::vector<recovery_item> items;
+    for (const auto &[lbn, id] : m_by_lbn) {
+        entry &e = m_entries.at(id);
+        e.buffered = false;
+        recovery_item item{e.lbn, e.sectors, e.source, {}};
+        for (size_t c = 0; c < e.copies.size(); ++c) {
+            if (e.copies[c].state == copy_state::done) continue;
+            e.copies[c].state = copy_state::waiting;
+            item.stale.push_back(e.copies[c].where);
+            enqueue(id, c);
+        }
+        items.push_back(std::move(item));
+    }
+    return items;
+}
+
+void delayed_write_table::supersede(int64_t lbn, int64_t end) {
+    std::vector<uint64_t> overlapping;
+    auto it = m_by_lbn.lower_bound(lbn);
+    if (it != m_by_lbn.begin()) {
+        auto prev = std::prev(it);
+        const entry &e = m_entries.at(prev->second);
+        if (e.lbn + e.sectors > lbn) overlapping.push_back(prev->second);
+    }
+    for (; it != m_by_lbn.end() && it->first < end; ++it) overlapping.push_back(it->second);
+    for (uint64_t id : overlapping) {
+        const entry &e = m_entries.at(id);
+        const int64_t x = e.lbn, y = e.lbn + e.sectors;
+        const bool left = x < lbn, right = y > end;
+        if (!left && !right) {
+            discard(id);
+        } else if (!right) {
+            set_range(id, x, lbn);
+        } else if (!left) {
+            set_range(id, end, y);
+        } else {
+            entry tail = e;
+            tail.lbn = end;
+            tail.sectors = int32_t(y - end);
+            set_range(id, x, lbn);
+            const uint64_t tail_id = insert(std::move(tail));
+            const entry &t = m_entries.at(tail_id);
+            for (size_t c = 0; c < t.copies.size(); ++c) {
+                if (t.copies[c].state == copy_state::waiting) enqueue(tail_id, c);
+                else if (t.copies[c].state == copy_state::handed_out) m_op_targets[t.copies[c].op].push_back({tail_id, c});
+            }
+        }
+    }
+}
+
+void delayed_write_table::discard(uint64_t id) {
+    const entry &e = m_entries.at(id);
+    for (const auto &c : e.copies)
+        if (c.state == copy_state::waiting) --m_waiting[size_t(c.where.disk)];
+    if (e.buffered) m_buffered_sectors -= e.sectors;
+    m_by_lbn.erase(e.lbn);
+    m_entries.erase(id);
+}
+
+void delayed_write_table::set_range(uint64_t id, int64_t lbn, int64_t end) {
+    entry &e = m_entries.at(id);
+    m_by_lbn.erase(e.lbn);
+    m_by_lbn[lbn] = id;
+    if (e.buffered) m_buffered_sectors += (end - lbn) - e.sectors;
+    e.lbn = lbn;
+    e.sectors = int32_t(end - lbn);
+}
+
+uint64_t delayed_write_table::insert(entry e) {
+    const uint64_t id = m_next_entry++;
+    m_by_lbn[e.lbn] = id;
+    if (e.buffered) m_buffered_sectors += e.sectors;
+    m_entries.emplace(id, std::move(e));
+    return id;
+}
+
+void delayed_write_table::enqueue(uint64_t id, size_t copy) {
+    const int disk = m_entries.at(id).copies[copy].where.disk;
+    m_queues[size_t(disk)].push_back({id, copy});
+    ++m_waiting[size_t(disk)];
+}
+
+propagation delayed_write_table::hand_out(uint64_t id, size_t copy) {
+    entry &e = m_entries.at(id);
+    pending_copy &pc = e.copies[copy];
+    pc.state = copy_state::handed_out;
+    pc.op = m_next_op++;
+    m_op_targets[pc.op].push_back({id, copy});
+    const propagation p{pc.op, e.lbn, e.sectors, pc.where, e.source, e.buffered};
+    m_in_flight.emplace(p.op, p);
+    return p;
+}
+
+void delayed_write_table::force_all(std::vector<propagation> &to_foreground) {
+    for (const auto &[lbn, id] : m_by_lbn) {
+        const entry &e = m_entries.at(id);
+        for (size_t c = 0; c < e.copies.size(); ++c)
+            if (e.copies[c].state == copy_state::waiting) to_foreground.push_back(hand_out(id, c));
+    }
+    for (auto &q : m_queues) q.clear();
+    std::fill(m_waiting.begin(), m_waiting.end(), 0);
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,120 @@
+// The NVRAM delayed-write table of replicated layouts (Yu et al. 3.4). A write to replicated
+// data is scheduled like a read: the first copy the scheduler picks goes through the foreground
+// queue, and at that moment (first_write_scheduled) the other copies become delayed writes,
+// kept in one delayed-write queue per disk and served only when that disk's foreground queue is
+// empty (next_delayed). The write's data buffer is kept until the last copy is written
+// (buffered_sectors, to be counted against buffer DRAM). A newer write to the same sectors
+// discards the older pending updates of those sectors (trimming or splitting older entries).
+// The NVRAM table holds, per entry, only the logical range and the location of the first
+// write (disk and copy index: the layout maps them to the physical extents); it is small.
+// When the table reaches `force_threshold_entries` (10,000 by default), every delayed write is
+// handed to the foreground queues. With `foreground_propagation` every copy goes to the
+// foreground at once (the entry still guards recovery until they are written).
+//
+// After a power loss the queues and buffers are gone; recover_after_power_loss() says, from the
+// NVRAM table, which sectors must be copied from their first write's location to which copies,
+// and queues those copies again (their propagations then have data_buffered = false: read the
+// source first).
+//
+// Ordering: a write must not reach a copy while an older propagation to the same sectors of
+// that copy is in flight (it could land later with old data): in_flight_overlaps() tells the
+// firmware to hold such a write.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace raidtlm::controller {
+
+struct copy_location {
+    int disk = 0;
+    int copy = 0;  // the layout's copy index
+    bool operator==(const copy_location &o) const { return disk == o.disk && copy == o.copy; }
+};
+
+// Write copy `to` of logical [lbn, lbn + sectors).
+struct propagation {
+    uint64_t op = 0;  // give it back to propagation_done
+    int64_t lbn = 0;
+    int32_t sectors = 0;
+    copy_location to;
+    copy_location source;       // the first write's location
+    bool data_buffered = true;  // false after a power loss: read `source` first
+};
+
+struct recovery_item {
+    int64_t lbn = 0;
+    int32_t sectors = 0;
+    copy_location source;
+    std::vector<copy_location> stale;
+};
+
+class delayed_write_table {
+public:
+    struct config {
+        size_t force_threshold_entries = 10000;
+        bool foreground_propagation = false;
+    };
+    delayed_write_table(int disks, const config &cfg);
+
+    // The first copy of a write of logical [lbn, lbn + sectors) is scheduled at `first`; `others`
+    // are the other copies. Appends to `to_foreground` what must go to foreground queues now.
+    void first_write_scheduled(int64_t lbn, int32_t sectors, copy_location first,
+                               const std::vector<copy_location> &others, std::vector<propagation> &to_foreground);
+    // The next delayed write for `disk` (ask when its foreground queue is empty), or nothing.
+    std::optional<propagation> next_delayed(int disk);
+    // A handed-out propagation has been written.
+    void propagation_done(uint64_t op);
+    bool in_flight_overlaps(int disk, int64_t lbn, int32_t sectors) const;
+
+    size_t entries() const { return m_by_lbn.size(); }
+    int64_t buffered_sectors() const { return m_buffered_sectors; }
+    size_t delayed(int disk) const { return m_waiting[size_t(disk)]; }
+    size_t in_flight() const { return m_in_flight.size(); }
+
+    std::vector<recovery_item> recover_after_power_loss();
+
+private:
+    enum class copy_state { waiting, handed_out, done };
+    struct pending_copy {
+        copy_location where;
+        copy_state state = copy_state::waiting;
+        uint64_t op = 0;
+    };
+    struct entry {
+        int64_t lbn = 0;
+        int32_t sectors = 0;
+        copy_location source;
+        bool buffered = true;
+        std::vector<pending_copy> copies;
+    };
+    struct queued {
+        uint64_t entry;
+        size_t copy;
+    };
+
+    void supersede(int64_t lbn, int64_t end);
+    void discard(uint64_t id);
+    void set_range(uint64_t id, int64_t lbn, int64_t end);
+    uint64_t insert(entry e);
+    void enqueue(uint64_t id, size_t copy);
+    propagation hand_out(uint64_t id, size_t copy);
+    void force_all(std::vector<propagation> &to_foreground);
+
+    config m_cfg;
+    std::unordered_map<uint64_t, entry> m_entries;
+    std::map<int64_t, uint64_t> m_by_lbn;  // entry ranges never overlap
+    std::vector<std::deque<queued>> m_queues;  // may hold stale items, skipped when popped
+    std::vector<size_t> m_waiting;
+    std::unordered_map<uint64_t, std::vector<queued>> m_op_targets;  // op -> the copies it writes
+    std::unordered_map<uint64_t, propagation> m_in_flight;
+    int64_t m_buffered_sectors = 0;
+    uint64_t m_next_entry = 1;
+    uint64_t m_next_op = 1;
+};
+
+}  // namespace raidtlm::controller

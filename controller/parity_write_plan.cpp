@@ -1,0 +1,129 @@
+#include "controller/parity_write_plan.h"
+
+#include <algorithm>
+
+namespace raidtlm::controller {
+
+std::string to_string(write_path p) {
+    switch (p) {
+    case write_path::full_stripe: return "full-stripe";
+    case write_path::reconstruct_write: return "reconstruct-write";
+    case write_path::read_modify_write: return "read-modify-write";
+    }
+    return "?";
+}
+
+const disk_op &stripe_write_plan::parity_write() const {
+    for (const auto &op : ops)
+        if (op.parity && op.kind != disk_op_kind::read) return op;
+    throw std::logic_error("stripe write plan without a parity write");
+}
+
+namespace {
+
+struct unit_range {
+    int j;
+    int64_t lo, hi;  // offsets within the unit
+};
+
+stripe_write_plan plan_stripe(const parity_layout &l, int64_t stripe, int64_t a, int64_t b,
+                              const parity_write_policy &policy) {
+    const int64_t unit = l.unit_sectors();
+    const int data_units = l.data_units_per_stripe();
+    const int64_t base = stripe * l.stripe_data_sectors();
+    const int64_t row0 = stripe * unit;  // drive LBN of the stripe's first row on every disk
+    const int parity = l.parity_disk(stripe);
+
+    std::vector<unit_range> written;
+    for (int64_t at = a; at < b;) {
+        const int j = int((at - base) / unit);
+        const int64_t lo = (at - base) % unit;
+        const int64_t hi = std::min<int64_t>(unit, lo + (b - at));
+        written.push_back({j, lo, hi});
+        at += hi - lo;
+    }
+    int64_t lo = unit, hi = 0;
+    for (const auto &w : written) lo = std::min(lo, w.lo), hi = std::max(hi, w.hi);
+
+    stripe_write_plan plan;
+    plan.stripe = stripe;
+    plan.lbn = a;
+    plan.sectors = int32_t(b - a);
+    auto op = [&](disk_op_kind k, int disk, int64_t from, int64_t to, bool is_parity) {
+        if (to > from) plan.ops.push_back({k, disk, row0 + from, int32_t(to - from), is_parity});
+    };
+
+    if (b - a == l.stripe_data_sectors()) {
+        plan.path = write_path::full_stripe;
+    } else if (double(written.size()) >= policy.reconstruct_write_fraction * data_units) {
+        plan.path = write_path::reconstruct_write;
+    } else {
+        plan.path = write_path::read_modify_write;
+    }
+
+    switch (plan.path) {
+    case write_path::full_stripe:
+        break;
+    case write_path::reconstruct_write: {
+        size_t w = 0;
+        for (int j = 0; j < data_units; ++j) {
+            const int disk = l.data_disk(stripe, j);
+            if (w < written.size() && written[w].j == j) {
+                op(disk_op_kind::read, disk, lo, written[w].lo, false);
+                op(disk_op_kind::read, disk, written[w].hi, hi, false);
+                ++w;
+            } else {
+                op(disk_op_kind::read, disk, lo, hi, false);
+            }
+        }
+        break;
+    }
+    case write_path::read_modify_write:
+        if (policy.read_rotate_write) {
+            for (const auto &w : written) op(disk_op_kind::read_rotate_write, l.data_disk(stripe, w.j), w.lo, w.hi, false);
+            op(disk_op_kind::read_rotate_write, parity, lo, hi, true);
+            return plan;
+        }
+        for (const auto &w : written) op(disk_op_kind::read, l.data_disk(stripe, w.j), w.lo, w.hi, false);
+        op(disk_op_kind::read, parity, lo, hi, true);
+        break;
+    }
+    for (const auto &w : written) op(disk_op_kind::write, l.data_disk(stripe, w.j), w.lo, w.hi, false);
+    op(disk_op_kind::write, parity, lo, hi, true);
+    return plan;
+}
+
+}  // namespace
+
+void plan_degraded_read(const parity_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
+                        std::vector<disk_op> &out) {
+    std::vector<chunk> chunks;
+    layout.map(lbn, sectors, chunks);
+    out.clear();
+    for (const chunk &c : chunks) {
+        const replica &data = c.replicas.front();
+        const disk_extent &e = data.extents.front();
+        if (data.disk != failed_disk) {
+            out.push_back({disk_op_kind::read, data.disk, e.drive_lbn, e.sectors, false});
+            continue;
+        }
+        const int parity = layout.parity_disk(e.drive_lbn / layout.unit_sectors());
+        for (int d = 0; d < layout.disks(); ++d)
+            if (d != failed_disk) out.push_back({disk_op_kind::read, d, e.drive_lbn, e.sectors, d == parity});
+    }
+}
+
+void plan_parity_write(const parity_layout &layout, int64_t lbn, int32_t sectors, const parity_write_policy &policy,
+                       std::vector<stripe_write_plan> &out) {
+    layout.check_range(lbn, sectors);
+    out.clear();
+    const int64_t per_stripe = layout.stripe_data_sectors();
+    for (int64_t at = lbn, end = lbn + sectors; at < end;) {
+        const int64_t stripe = at / per_stripe;
+        const int64_t stop = std::min(end, (stripe + 1) * per_stripe);
+        out.push_back(plan_stripe(layout, stripe, at, stop, policy));
+        at = stop;
+    }
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,35 @@
+#include "controller/scoreboard.h"
+
+namespace raidtlm::controller {
+
+void scoreboard::write_issued(int64_t lbn, uint64_t token) { m_in_progress.emplace(lbn, token); }
+
+void scoreboard::write_acknowledged(int64_t lbn, uint64_t token) {
+    auto [b, e] = m_in_progress.equal_range(lbn);
+    for (auto it = b; it != e; ++it) {
+        if (it->second == token) {
+            m_in_progress.erase(it);
+            break;
+        }
+    }
+    m_acknowledged[lbn] = token;
+}
+
+uint64_t scoreboard::expected(int64_t lbn) const {
+    auto it = m_acknowledged.find(lbn);
+    return it == m_acknowledged.end() ? 0 : it->second;
+}
+
+bool scoreboard::check_read(int64_t lbn, uint64_t token) {
+    ++m_checked;
+    const uint64_t want = expected(lbn);
+    if (token == want) return true;
+    auto [b, e] = m_in_progress.equal_range(lbn);
+    for (auto it = b; it != e; ++it)
+        if (it->second == token) return true;
+    ++m_errors;
+    if (m_mismatches.size() < max_kept_mismatches) m_mismatches.push_back({lbn, want, token});
+    return false;
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,259 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "controller/head_position_predictor.h"
+#include "controller/sr_mirror_layout.h"
+#include "disk_fixtures.h"
+#include "testbench/random.h"
+
+using namespace raidtlm::controller;
+using raidtlm::disks::head_position;
+using raidtlm::disks::mechanics;
+using raidtlm::disks::physical_address;
+
+namespace {
+
+// The drive as it really is: disks::mechanics with its own spindle phase, plus random error in
+// every positioning (seek or head switch) that the firmware cannot know.
+class true_drive {
+public:
+    true_drive(const raidtlm::disks::disk_spec &spec, double phase, double positioning_sigma_ms, uint64_t seed)
+        : m_layout(spec), m_mech(spec, m_layout, phase), m_sigma(positioning_sigma_ms), m_rng(seed) {}
+
+    struct outcome {
+        double access_ms;  // positioning + rotational latency
+        double media_end_ms;
+    };
+    outcome serve(const placement &p, bool write, double start_ms) {
+        double pos = m_mech.positioning_ms(m_head, {p.first.cyl, p.first.head}, write);
+        if (pos > 0) pos = std::max(0.0, pos + m_sigma * m_rng.normal());
+        const double ready = start_ms + pos;
+        const double wait = m_mech.wait_for_angle(ready, m_layout.slot_angle(p.first.cyl, p.first.head, p.first.slot));
+        m_head = {p.last.cyl, p.last.head};
+        return {pos + wait, ready + wait + p.sectors * m_mech.sector_ms(p.first.cyl)};
+    }
+    const mechanics &mech() const { return m_mech; }
+
+private:
+    raidtlm::disks::disk_layout m_layout;
+    mechanics m_mech;
+    double m_sigma;
+    raidtlm::testbench::random_source m_rng;
+    head_position m_head;
+};
+
+struct run_result {
+    prediction_statistics late;  // the second half of the run
+    double final_slack = 0;
+};
+
+// A closed queue of `depth` random single-sector reads on disk 0 of a 2×3×1 SR-Array on Cheetah
+// 9LPs, served by RSATF with the predictor's oracle against a true drive.
+run_result run_closed_queue(const head_position_predictor::config &cfg, double sigma_ms, int requests, int depth = 8) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    static const sr_mirror_layout sr(spec, 6, {2, 3, 1, 128, 0});
+    const double true_phase = 0.37;
+    true_drive drive(spec, true_phase, sigma_ms, 11);
+    head_position_predictor predictor(spec, cfg);
+    raidtlm::testbench::random_source rng(5);
+    const int64_t rows = sr.capacity_sectors() / (128 * sr.columns());
+    std::vector<chunk> chunks;
+    auto random_request = [&](uint64_t id) {
+        const int64_t lbn = int64_t(rng.below(uint64_t(rows))) * 128 * sr.columns() + int64_t(rng.below(128));
+        sr.map(lbn, 1, chunks);
+        queued_request r;
+        r.id = id;
+        r.placements = placements_on_disk(chunks[0], 0, predictor.geometry());
+        return r;
+    };
+    std::vector<queued_request> queue;
+    uint64_t next_id = 0;
+    for (int i = 0; i < depth; ++i) queue.push_back(random_request(next_id++));
+    disk_scheduler scheduler({scheduling_policy::rsatf, 0.2, spec.cylinders});
+    const double command_overhead_ms = 0.1;
+    double now = 0;
+    // Calibration: one reference read of LBN 0 tells the firmware the phase.
+    const physical_address reference = predictor.geometry().to_physical(0);
+    {
+        placement p;
+        p.first = p.last = reference;
+        p.sectors = 1;
+        now = drive.serve(p, false, now).media_end_ms;
+        predictor.observe_reference_read(reference, now);
+    }
+    raidtlm::testbench::random_source jitter(3);
+    for (int i = 0; i < requests; ++i) {
+        const double start = now + command_overhead_ms;
+        const auto d = scheduler.choose(queue, predictor.at(start));
+        const placement &p = queue[d->request].placements[d->placement];
+        const double predicted = predictor.predict(p.first, false, start).access_ms();
+        const auto actual = drive.serve(p, false, start);
+        predictor.record(predicted, actual.access_ms);
+        predictor.observe_completion(p.last, actual.media_end_ms + 0.002 * jitter.normal());
+        now = actual.media_end_ms;
+        queue[d->request] = random_request(next_id++);
+    }
+    return {predictor.statistics().since(uint64_t(requests / 2)), predictor.slack_sectors()};
+}
+
+head_position_predictor::config feedback_config(bool feedback, double initial_slack) {
+    head_position_predictor::config cfg;
+    cfg.slack.feedback = feedback;
+    cfg.slack.initial_sectors = initial_slack;
+    cfg.error.phase_turns = 0.2;  // calibration's reference read corrects this
+    cfg.error.period_ppm = 50;    // completions keep the phase from drifting
+    return cfg;
+}
+
+}  // namespace
+
+TEST(head_position_predictor, an_exact_model_predicts_the_drive_exactly) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.spindle_phase = 0.37;
+    head_position_predictor predictor(spec, cfg);
+    true_drive drive(spec, 0.37, 0.0, 1);
+    raidtlm::testbench::random_source rng(2);
+    const auto &geo = predictor.geometry();
+    double now = 0;
+    for (int i = 0; i < 2000; ++i) {
+        placement p;
+        p.first = geo.to_physical(int64_t(rng.below(uint64_t(spec.block_count))));
+        p.last = p.first;
+        p.sectors = 1;
+        const bool write = i % 3 == 0;
+        const double start = now + 0.05;
+        const double predicted = predictor.predict(p.first, write, start).access_ms();
+        const auto actual = drive.serve(p, write, start);
+        ASSERT_NEAR(predicted, actual.access_ms, 1e-6) << i;
+        predictor.record(predicted, actual.access_ms);
+        predictor.observe_completion(p.last, actual.media_end_ms);
+        now = actual.media_end_ms;
+    }
+    EXPECT_EQ(predictor.statistics().misses(), 0u);
+    EXPECT_NEAR(predictor.statistics().mean_error_ms(), 0.0, 1e-9);
+    EXPECT_NEAR(predictor.statistics().demerit_ms(), 0.0, 1e-9);
+}
+
+TEST(head_position_predictor, model_error_scales_and_biases_predicted_positioning) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.error.seek_scale = 1.1;
+    cfg.error.seek_bias_ms = 0.05;
+    head_position_predictor wrong(spec, cfg);
+    head_position_predictor right(spec, {});
+    const physical_address far{3000, 4, 10}, same_track{0, 0, 100};
+    EXPECT_NEAR(wrong.predict(far, false, 0).positioning_ms, 1.1 * right.predict(far, false, 0).positioning_ms + 0.05, 1e-12);
+    EXPECT_EQ(wrong.predict(same_track, false, 0).positioning_ms, 0.0);  // no motion, no error
+}
+
+TEST(head_position_predictor, completions_pull_a_wrong_phase_back) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.spindle_phase = 0.37;
+    cfg.error.phase_turns = 0.3;
+    head_position_predictor predictor(spec, cfg);
+    true_drive drive(spec, 0.37, 0.0, 1);
+    placement p;
+    p.first = p.last = predictor.geometry().to_physical(1000);
+    p.sectors = 1;
+    double now = 0;
+    for (int i = 0; i < 40; ++i) {
+        const auto r = drive.serve(p, false, now);
+        predictor.observe_completion(p.last, r.media_end_ms);
+        now = r.media_end_ms + 1.234;
+    }
+    EXPECT_NEAR(predictor.angle_at(now), drive.mech().angle_at(now), 1e-4);
+}
+
+TEST(head_position_predictor, reference_reads_measure_the_period) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.error.period_ppm = 300;
+    head_position_predictor predictor(spec, cfg);
+    true_drive drive(spec, 0.81, 0.0, 1);
+    const double true_period = drive.mech().period_ms();
+    EXPECT_GT(std::fabs(predictor.period_ms() - true_period), 1e-4);
+    placement p;
+    p.first = p.last = predictor.geometry().to_physical(0);
+    p.sectors = 1;
+    EXPECT_TRUE(predictor.reference_read_due(0));
+    predictor.observe_reference_read(p.first, drive.serve(p, false, 0).media_end_ms);
+    EXPECT_FALSE(predictor.reference_read_due(1000));
+    // Spaced out as the period becomes known: 300 ppm is half a revolution after ~1700 turns.
+    for (double t : {50.0, 500.0, 5000.0, 50000.0})
+        predictor.observe_reference_read(p.first, drive.serve(p, false, t).media_end_ms);
+    EXPECT_NEAR(predictor.period_ms(), true_period, 1e-9);
+    EXPECT_NEAR(predictor.angle_at(12345.6), drive.mech().angle_at(12345.6), 1e-6);
+}
+
+TEST(head_position_predictor, slack_pushes_a_placement_it_would_barely_reach_a_revolution_later) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.slack.initial_sectors = 3;
+    head_position_predictor predictor(spec, cfg);
+    const auto &geo = predictor.geometry();
+    const double sector_ms = predictor.period_ms() / geo.sectors_per_track(0);
+    // On the current track (no positioning), 2 sectors ahead of the head: inside a 3-sector slack.
+    const double a = predictor.angle_at(0.0);
+    const int spt = geo.sectors_per_track(0);
+    int slot = 0;
+    while (std::fabs(geo.slot_angle(0, 0, slot) - std::fmod(a + 2.0 / spt, 1.0)) > 0.5 / spt) ++slot;
+    const auto near = predictor.predict({0, 0, slot}, false, 0.0);
+    EXPECT_TRUE(near.within_slack);
+    EXPECT_NEAR(near.ranking_ms(), near.access_ms() + predictor.period_ms(), 1e-9);
+    EXPECT_LT(near.access_ms(), 3 * sector_ms);
+    const auto far = predictor.predict({0, 0, (slot + 10) % spt}, false, 0.0);
+    EXPECT_FALSE(far.within_slack);
+    EXPECT_EQ(far.ranking_ms(), far.access_ms());
+}
+
+TEST(head_position_predictor, feedback_keeps_more_than_99_percent_of_requests_on_target) {
+    // 50 us of positioning error (about 2 sectors), a wrong initial phase and period.
+    const auto with_loop = run_closed_queue(feedback_config(true, 0), 0.050, 16000);
+    EXPECT_LT(with_loop.late.miss_rate(), 0.01);
+    EXPECT_GE(with_loop.final_slack, 1.0);
+    EXPECT_LT(std::fabs(with_loop.late.mean_error_ms()), 0.005);
+    EXPECT_LT(with_loop.late.stddev_error_ms(), 0.02);
+    EXPECT_LT(with_loop.late.relative_demerit(), 0.05);
+    // Without the loop and with no slack, RSATF keeps choosing placements it barely reaches.
+    const auto without = run_closed_queue(feedback_config(false, 0), 0.050, 16000);
+    EXPECT_GT(without.late.miss_rate(), 0.015);
+    EXPECT_GT(without.late.miss_rate(), 5 * with_loop.late.miss_rate());
+    std::printf("miss rate with feedback %.4f (slack %.0f sectors), without %.4f; error mean %.4f ms sd %.4f ms, "
+                "demerit %.1f%% of %.3f ms\n",
+                with_loop.late.miss_rate(), with_loop.final_slack, without.late.miss_rate(), with_loop.late.mean_error_ms(),
+                with_loop.late.stddev_error_ms(), 100 * with_loop.late.relative_demerit(), with_loop.late.mean_access_ms());
+}
+
+TEST(prediction_statistics, separates_misses_from_the_error_of_requests_on_target) {
+    prediction_statistics s;
+    s.add(1.0, 1.01, 6.0);
+    s.add(2.0, 1.99, 6.0);
+    s.add(1.0, 7.0, 6.0);  // a revolution late: a miss
+    EXPECT_EQ(s.count(), 3u);
+    EXPECT_EQ(s.misses(), 1u);
+    EXPECT_NEAR(s.miss_rate(), 1.0 / 3, 1e-12);
+    EXPECT_NEAR(s.mean_error_ms(), 0.0, 1e-12);
+    EXPECT_NEAR(s.stddev_error_ms(), std::sqrt(0.0002), 1e-9);
+    EXPECT_NEAR(s.mean_access_ms(), 10.0 / 3, 1e-12);
+    EXPECT_GT(s.demerit_ms(), 0.0);
+    EXPECT_EQ(s.since(2).count(), 1u);
+    EXPECT_EQ(s.since(2).misses(), 1u);
+}
+
+TEST(rotation_slack, widens_on_misses_and_narrows_after_a_long_run_of_hits) {
+    rotation_slack s({2, true, 0.01, 5});
+    s.record(true);
+    EXPECT_EQ(s.sectors(), 3);
+    for (int i = 0; i < 399; ++i) s.record(false);
+    EXPECT_EQ(s.sectors(), 3);
+    s.record(false);
+    EXPECT_EQ(s.sectors(), 2);
+    for (int i = 0; i < 10; ++i) s.record(true);
+    EXPECT_EQ(s.sectors(), 5);  // capped
+    rotation_slack fixed({2, false, 0.01, 5});
+    fixed.record(true);
+    EXPECT_EQ(fixed.sectors(), 2);
+}
