@@ -1,4 +1,6 @@
 #include "disks/disk_drive.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 #include <cstring>
@@ -21,6 +23,7 @@ struct disk_drive::pending {
     protocol::scsi_command *cmd;
     sc_core::sc_event done;
     double arrival_ms;
+    bool connected;  // still connected to the initiator when the drive starts on it
 };
 
 struct disk_drive::timed_change {
@@ -31,7 +34,8 @@ struct disk_drive::timed_change {
 // The engine's bus calls, turned into waits on simulated time and on the command's link.
 class disk_drive::port final : public bus_port {
 public:
-    port(protocol::scsi_link_if &link, int id) : m_link(link), m_id(id), m_contended(link.contended()) {}
+    port(protocol::scsi_link_if &link, const protocol::scsi_command &cmd, int id)
+        : m_link(link), m_cmd(cmd), m_id(id), m_contended(link.contended()), m_observed(link.observes_data_phases()) {}
     double acquire(double at_ms) override {
         if (!m_contended) return at_ms;
         wait_until_ms(at_ms);
@@ -44,11 +48,18 @@ public:
         m_link.release(m_id);
     }
     double sector_transfer_ms() const override { return m_link.sector_transfer_time().to_seconds() * 1e3; }
+    void data_phase(double start_ms, double end_ms, int sectors) override {
+        if (!m_observed) return;
+        m_link.data_phase(m_cmd, sc_core::sc_time(start_ms, sc_core::SC_MS), sc_core::sc_time(end_ms, sc_core::SC_MS),
+                          uint32_t(sectors));
+    }
 
 private:
     protocol::scsi_link_if &m_link;
+    const protocol::scsi_command &m_cmd;
     int m_id;
     bool m_contended;
+    bool m_observed;
 };
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)
@@ -100,10 +111,7 @@ void disk_drive::replay_trace() {
 }
 
 void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    if (delay != sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     const bool is_rw = trans.is_read() || trans.is_write();
     if (!cmd || !is_rw || cmd->blocks == 0) {
@@ -121,9 +129,16 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
     // "Max queue length" counts commands queued and in service; beyond it the initiator holds
     // the command (as after a SCSI QUEUE FULL) until one completes.
     const int capacity = m_engine->spec().interface.max_queue_length;
+    // On a shared bus a command the drive cannot start at once is taken into the queue (or, when
+    // the queue is full, refused) and the drive disconnects: it reselects when it starts on it.
+    bool connected = true;
+    if (cmd->link && cmd->link->contended() && (m_serving || !m_queue.empty() || m_in_drive >= capacity)) {
+        connected = false;
+        cmd->link->release(cmd->target_id);
+    }
     while (m_in_drive >= capacity) sc_core::wait(m_slot_freed);
     ++m_in_drive;
-    pending p{&trans, cmd, {}, now_ms()};
+    pending p{&trans, cmd, {}, now_ms(), connected};
     m_queue.push_back(&p);
     m_queue_depth = m_in_drive;
     m_arrival.notify(sc_core::SC_ZERO_TIME);
@@ -174,7 +189,9 @@ void disk_drive::service_thread() {
     for (;;) {
         while (m_queue.empty()) sc_core::wait(m_arrival);
         pending *p = next_pending();
+        m_serving = true;
         serve(*p);
+        m_serving = false;
         --m_in_drive;
         m_queue_depth = m_in_drive;
         m_slot_freed.notify(sc_core::SC_ZERO_TIME);
@@ -185,9 +202,9 @@ void disk_drive::service_thread() {
 void disk_drive::serve(pending &p) {
     protocol::scsi_command &cmd = *p.cmd;
     protocol::scsi_link_if &link = cmd.link ? *cmd.link : m_private_link;
-    port bus(link, cmd.link ? cmd.target_id : m_options.scsi_id);
+    port bus(link, cmd, cmd.link ? cmd.target_id : m_options.scsi_id);
     const double start = now_ms();
-    drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks)};
+    drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected};
     const drive_result r = m_engine->serve(req, start, bus);
     wait_until_ms(r.complete_ms);
     move_tokens(*p.trans, req.lbn, cmd.blocks);

@@ -89,6 +89,7 @@ private:
     sc_core::sc_event m_arrival;
     sc_core::sc_event m_slot_freed;
     int m_in_drive = 0;  // queued + in service
+    bool m_serving = false;
     protocol::private_link m_private_link;
     drive_statistics m_stats;
     double m_busy_until_ms = 0;

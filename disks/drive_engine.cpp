@@ -221,6 +221,8 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
             t += overhead(o.data_preparation_ms);
             trace_cmd(t, command_state::bus);
             moved_in_connection = true;
+            const double phase_start = t;
+            const int first = i;
             while (i < n) {
                 if (avail[i] > t) {
                     if (!hold) break;
@@ -229,6 +231,7 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
                 t += beta;
                 ++i;
             }
+            bus.data_phase(phase_start, t, i - first);
             if (i < n) moved_in_connection = false;
         } else {
             // The reselection overhead runs alongside the media from the moment data start to
@@ -361,7 +364,7 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
             start_prefetch(s, end, limit, m.end_ms, m.end);
         }
     }
-    t = send_read_data(m_avail, t, true, bus, res);
+    t = send_read_data(m_avail, t, req.connected, bus, res);
     t += overhead(m_spec.overheads.read_completion_ms);
     bus.release(t);
     res.complete_ms = t;
@@ -394,7 +397,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         t = t0 + overhead(o.per_request_ms + o.extradisc_command_ms);
         mech_start = t + overhead(o.extradisc_seek_delta_ms);
         const double gone = t + overhead(o.extradisc_disconnect_ms);
-        bus.release(gone);
+        if (req.connected) bus.release(gone);
         const double want = gone + overhead(o.extradisc_inter_disconnect_ms) + overhead(o.first_reselect_ms);
         t = bus.acquire(want);
         res.bus_wait_ms += t - want;
@@ -402,15 +405,22 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     } else {
         t = t0 + command_overhead(true, write_back);
         mech_start = t;
+        if (!req.connected) {
+            // A queued command: reselect to take the data.
+            const double want = t + overhead(o.first_reselect_ms);
+            t = bus.acquire(want);
+            res.bus_wait_ms += t - want;
+        }
     }
     const double command_done = mech_start;
-    res.overhead_ms = t - t0;
+    res.overhead_ms = t - t0 - res.bus_wait_ms;
     t += overhead(o.data_preparation_ms);
     trace_cmd(t, command_state::bus);
     const double beta = sector_bus_ms(bus);
     data_arrival arrival{a, t + beta, beta, 0.0};
     if (!sequential) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
     const double data_in = t + req.blocks * beta;
+    bus.data_phase(t, data_in, req.blocks);
 
     // A write-back lets the read-ahead run to its end unless the drive stops read-ahead on write hits.
     if (write_back && !c.write_hit_stop_prefetch && m_prefetch.active) settle_prefetch(m_prefetch.plan.back().end_ms());
@@ -443,7 +453,8 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         const double gone = hold_until + overhead(reselected ? o.extradisc_2nd_disconnect_ms : o.write_disconnect_ms);
         bus.release(gone);
         trace_cmd(gone, command_state::media_wait);
-        const double want = std::max(gone, m.end_ms) + overhead(reselected ? o.other_reselect_ms : o.first_reselect_ms);
+        const double want = std::max(gone, m.end_ms) +
+                            overhead(reselected || !req.connected ? o.other_reselect_ms : o.first_reselect_ms);
         t = bus.acquire(want);
         res.bus_wait_ms += t - want;
         t += overhead(o.write_completion_ms);

@@ -28,6 +28,9 @@ public:
     virtual void release(double at_ms) = 0;
     // The bus's own time to move one sector (the transfer runs at the slower of bus and drive).
     virtual double sector_transfer_ms() const = 0;
+    // A data phase: `sectors` sectors cross the bus between start_ms and end_ms (told when the
+    // drive plans it, which may be ahead of time).
+    virtual void data_phase(double start_ms, double end_ms, int sectors) {}
 };
 
 // For tests and validation runs: a bus that is always free and infinitely fast.
@@ -42,6 +45,10 @@ struct drive_request {
     bool write = false;
     int64_t lbn = 0;
     int blocks = 0;
+    // The drive starts on the command connected to the bus (it has just received it). False for
+    // a command that waited in the drive's queue on a shared bus: the initiator has gone, so the
+    // drive reselects before it moves data.
+    bool connected = true;
 };
 
 struct drive_result {

@@ -17,7 +17,7 @@
 #include "disks/disk_drive.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
-#include "testbench/host_address_map.h"
+#include "controller/host_address_map.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_bench.h"
 #include "testbench/run_measurement.h"
@@ -58,7 +58,7 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
         throw s.error("host.stripe_unit_sectors",
                       fmt::format("{} is larger than a disk ({} blocks)", s.host.stripe_unit_sectors, blocks),
                       fmt::format("at most {}", blocks));
-    const host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
+    const controller::host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
                                std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
     if (s.workload.request_sectors > map.capacity_sectors())
         throw s.error("workload.request_sectors",
@@ -128,11 +128,60 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         }
         layout.groups.push_back(g);
     }
-    gtkw_group host;
-    host.name = "host";
-    host.signals.push_back({vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
-    host.signals.push_back({vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""});
-    layout.groups.push_back(host);
+    const controller::controller_top *ctl = bench.controller();
+    if (!ctl) {
+        gtkw_group host;
+        host.name = "host";
+        host.signals.push_back({vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
+        host.signals.push_back({vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""});
+        layout.groups.push_back(host);
+    } else {
+        // The controller's blocks, one group each, then one group per SCSI channel with the command
+        // state of the drives on it; the per-disk groups above start collapsed.
+        for (auto &g : layout.groups) g.closed = true;
+        auto named = [&](const std::string &sig, const std::map<int, std::string> &values) {
+            const fs::path f = out_dir / fmt::format("waves_{}.txt", sig);
+            write_translate_filter(f.string(), values);
+            return fs::absolute(f).lexically_normal().string();
+        };
+        std::map<int, std::string> tasks;
+        for (int k = 0; k < rtl_models::cpu_task_kinds; ++k) tasks[k] = rtl_models::to_string(rtl_models::cpu_task(k));
+        std::map<int, std::string> phases;
+        for (int k = 0; k <= int(rtl_models::scsi_phase::closing); ++k)
+            phases[k] = rtl_models::to_string(rtl_models::scsi_phase(k));
+        std::map<int, std::string> owners{{rtl_models::scsi_bus::no_owner, "free"}};
+        for (int id = 0; id < 16; ++id) owners[id] = fmt::format("ID {}", id);
+        const std::string task_filter = named("cpu_task", tasks), phase_filter = named("bus_phase", phases),
+                          owner_filter = named("bus_owner", owners);
+        auto sig = [](const std::string &n, const std::string &filter = "") {
+            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n), gtkw_format::decimal, filter};
+        };
+        gtkw_group top{"controller", {sig("outstanding"), {vcd_tracer::gtkwave_name("workload.in_flight"),
+                                                            gtkw_format::decimal, ""}}};
+        gtkw_group cpu{"cpu", {}};
+        for (int c = 0; c < ctl->cpu().config().cores; ++c) {
+            cpu.signals.push_back(sig(fmt::format("cpu.core{}_busy", c)));
+            cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
+        }
+        cpu.signals.push_back(sig("cpu.run_queue"));
+        gtkw_group dram{"dram", {sig("dram.occupancy_kib"), sig("dram.alloc_waiting")}};
+        for (int p = 0; p < ctl->dram().port_count(); ++p)
+            dram.signals.push_back(sig(fmt::format("dram.grant_{}", ctl->dram().port_info(p).name)));
+        gtkw_group link{"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}};
+        gtkw_group xr{"xor", {sig("xor.busy"), sig("xor.queue_depth")}};
+        gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
+        layout.groups.insert(layout.groups.begin(), {top, cpu, dram, link, xr, nv});
+        for (int ch = 0; ch < ctl->channels(); ++ch) {
+            gtkw_group g{fmt::format("ch{}", ch),
+                         {sig(fmt::format("ch{}.owner", ch), owner_filter), sig(fmt::format("ch{}.phase", ch), phase_filter),
+                          sig(fmt::format("ch{}.waiting", ch))}};
+            for (int i = 0; i < bench.disk_count(); ++i)
+                if (ctl->channel_of(i) == ch)
+                    g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + ".cmd_state"),
+                                         gtkw_format::decimal, filters["cmd_state"]});
+            layout.groups.insert(layout.groups.begin() + 6 + ch, g);
+        }
+    }
     try {
         write_gtkw((out_dir / "waves.gtkw").string(), layout);
     } catch (const std::runtime_error &e) {
@@ -147,7 +196,8 @@ int run_scenario(const run_options &o) {
     std::vector<scenario_override> overrides;
     for (const auto &text : o.overrides) overrides.push_back(parse_override(text));
     const scenario s = load_scenario(o.scenario_file, overrides, o.repo_root);
-    const disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
+    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
+    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     check_fits(s, spec);
 
     const fs::path out_dir =
@@ -187,8 +237,9 @@ int run_scenario(const run_options &o) {
     for (int i = 0; i < bench.disk_count(); ++i)
         report.disks.push_back({bench.disk_name(i), bench.spindle_phase(i),
                                 difference(bench.disk(i).statistics(), bench.warmup_snapshot()[i])});
-    report.host_peak_outstanding = bench.host().peak_outstanding();
-    report.host_disk_commands = bench.host().disk_commands();
+    report.controller = bench.controller();
+    report.host_peak_outstanding = bench.peak_outstanding();
+    report.host_disk_commands = bench.disk_commands();
     report.sim_end_ms = end_ms;
     report.outputs.push_back((out_dir / "stats.json").string());
     if (vcd) {

@@ -1,24 +1,10 @@
-// sc_spawn needs the dynamic-process API, which <systemc> only declares when asked.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "testbench/host_adapter.h"
+#include "tlm/annotated_delay.h"
+
 
 #include <algorithm>
 
 namespace raidtlm::testbench {
-
-// Completion of the pieces of one multi-piece request.
-struct host_adapter::join {
-    sc_core::sc_event done;
-    int remaining = 0;
-    bool ok = true;
-};
-
-struct host_adapter::helper {
-    sc_core::sc_event go;
-    tlm::tlm_generic_payload *host_trans = nullptr;
-    disk_fragment fragment;
-    join *owner = nullptr;
-};
 
 namespace {
 std::vector<uint64_t> checked(const std::vector<uint64_t> &c) {
@@ -43,10 +29,7 @@ void host_adapter::trace(sc_core::sc_trace_file *tf, const std::string &prefix) 
 }
 
 void host_adapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
-    if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    protocol::wait_annotated(delay);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     if (!cmd) {
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -71,12 +54,13 @@ void host_adapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
         ok = issue(trans, f, true);
     } else {
         const std::vector<disk_fragment> pieces = m_scratch;
-        join j;
-        j.remaining = static_cast<int>(pieces.size()) - 1;
-        for (size_t i = 1; i < pieces.size(); ++i) dispatch(trans, pieces[i], j);
+        controller::worker_pool::group g;
+        bool all_ok = true;
+        for (size_t i = 1; i < pieces.size(); ++i)
+            m_workers.run(g, [this, &trans, &all_ok, f = pieces[i]] { all_ok = issue(trans, f, false) && all_ok; });
         ok = issue(trans, pieces.front(), false);
-        while (j.remaining > 0) sc_core::wait(j.done);
-        ok = ok && j.ok;
+        g.wait();
+        ok = ok && all_ok;
     }
     --m_outstanding;
     trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -104,42 +88,6 @@ bool host_adapter::issue(tlm::tlm_generic_payload &host_trans, const disk_fragme
     if (copy_timing) host_trans.get_extension<protocol::scsi_command>()->timing = cmd->timing;
     gp->release();
     return ok;
-}
-
-void host_adapter::dispatch(tlm::tlm_generic_payload &host_trans, const disk_fragment &f, join &j) {
-    helper *h;
-    const bool fresh = m_idle.empty();
-    if (fresh) {
-        m_helpers.push_back(std::make_unique<helper>());
-        h = m_helpers.back().get();
-    } else {
-        h = m_idle.back();
-        m_idle.pop_back();
-    }
-    h->host_trans = &host_trans;
-    h->fragment = f;
-    h->owner = &j;
-    if (fresh) {
-        sc_core::sc_spawn_options opts;
-        opts.set_stack_size(128 * 1024);
-        // The new thread starts with its job already assigned.
-        sc_core::sc_spawn([this, h] { helper_loop(h); }, sc_core::sc_gen_unique_name("helper"), &opts);
-    } else {
-        h->go.notify();
-    }
-}
-
-void host_adapter::helper_loop(helper *h) {
-    for (;;) {
-        while (!h->owner) sc_core::wait(h->go);
-        join &j = *h->owner;
-        const bool ok = issue(*h->host_trans, h->fragment, false);
-        j.ok = j.ok && ok;
-        h->owner = nullptr;
-        h->host_trans = nullptr;
-        m_idle.push_back(h);
-        if (--j.remaining == 0) j.done.notify();
-    }
 }
 
 }  // namespace raidtlm::testbench

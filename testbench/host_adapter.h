@@ -20,10 +20,16 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "testbench/host_address_map.h"
-#include "testbench/payload_pool.h"
+#include "controller/host_address_map.h"
+#include "controller/worker_pool.h"
+#include "tlm/payload_pool.h"
 
 namespace raidtlm::testbench {
+
+using controller::disk_fragment;
+using controller::host_layout;
+using controller::host_address_map;
+using protocol::payload_pool;
 
 struct host_adapter_config {
     host_layout layout = host_layout::stripe;
@@ -50,19 +56,13 @@ public:
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
 
 private:
-    struct join;
-    struct helper;
-
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     bool issue(tlm::tlm_generic_payload &host_trans, const disk_fragment &f, bool copy_timing);
-    void helper_loop(helper *h);
-    void dispatch(tlm::tlm_generic_payload &host_trans, const disk_fragment &f, join &j);
 
     host_address_map m_map;
     payload_pool m_pool;
     std::vector<disk_fragment> m_scratch;  // used between blocking calls only
-    std::vector<std::unique_ptr<helper>> m_helpers;
-    std::vector<helper *> m_idle;
+    controller::worker_pool m_workers;
     int m_outstanding = 0;  // traced
     int m_peak_outstanding = 0;
     uint64_t m_requests = 0;

@@ -42,7 +42,7 @@ int fail(const std::string &message, int code) {
 std::string scenario_key_help() {
     std::string s = "Scenario keys (dotted paths, for the file and for --set; documented in scenarios/default.yaml):\n";
     for (const auto &k : scenario_keys())
-        s += fmt::format("  {:<31} {:<9} {}\n", k.key, k.fallback.empty() ? "required" : k.fallback, k.expected);
+        s += fmt::format("  {:<44} {:<11} {}\n", k.key, k.fallback.empty() ? "required" : k.fallback, k.expected);
     return s;
 }
 
@@ -78,12 +78,17 @@ int sc_main(int argc, char **argv) {
                       "No progress line on stderr (it is shown only when stderr is a terminal and the run "
                       "takes over a second)");
     run_cmd->footer(
-        "Simulates disks of one DiskSim model behind a minimal host adapter (JBOD or striping), driven by a\n"
-        "synthetic open- or closed-loop workload, and writes into OUT:\n"
+        "Simulates disks of one DiskSim model behind a minimal host adapter or the RAID controller\n"
+        "(controller.enabled: CPU, buffer DRAM, NVRAM, XOR engine, host link and SCSI buses, striping\n"
+        "firmware), driven by a synthetic open- or closed-loop workload, and writes into OUT:\n"
         "  stats.json   response time mean, std. dev., percentiles and histogram (reads, writes, all),\n"
-        "               throughput, and per disk seek/rotation/transfer times, cache hits, utilisation\n"
-        "  waves.vcd    drive state, cylinder, head and queue depth; host requests in flight\n"
-        "  waves.gtkw   GTKWave layout for waves.vcd, grouped per disk: gtkwave OUT/waves.gtkw\n"
+        "               throughput, per disk seek/rotation/transfer times, cache hits, utilisation, and\n"
+        "               with the controller the utilisation and mean/max wait of every shared block\n"
+        "  waves.vcd    drive state, cylinder, head and queue depth; host requests in flight; with the\n"
+        "               controller: bus owner/phase/waiting, CPU busy/task, DRAM grants and occupancy,\n"
+        "               XOR busy/queue, NVRAM occupancy, host link busy\n"
+        "  waves.gtkw   GTKWave layout for waves.vcd, grouped per block, channel and disk:\n"
+        "               gtkwave OUT/waves.gtkw\n"
         "and prints a summary table on stdout.\n\n" +
         scenario_key_help());
     run.repo_root = RAIDTLM_SOURCE_DIR;

@@ -16,6 +16,7 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
     random_source phase_rng(s.workload.seed ^ 0x5eedf00dULL);
     const double common_phase = phase_rng.uniform();
     std::vector<uint64_t> capacities;
+    std::vector<controller::disk_info> infos;
     for (int i = 0; i < s.disks.count; ++i) {
         disks::drive_options opts;
         opts.spindle_phase = s.disks.spindle_sync ? common_phase : phase_rng.uniform();
@@ -24,12 +25,19 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
         m_phases.push_back(opts.spindle_phase);
         m_disks.push_back(std::make_unique<disks::disk_drive>(m_disk_names.back().c_str(), spec, opts));
         capacities.push_back(static_cast<uint64_t>(m_disks.back()->capacity_blocks()));
+        infos.push_back({capacities.back(), spec.interface.max_queue_length});
     }
-    host_adapter_config hc;
-    hc.layout = s.host.layout;
-    hc.stripe_unit_sectors = s.host.stripe_unit_sectors;
-    m_host = std::make_unique<host_adapter>("host", hc, capacities);
-    const uint64_t capacity = m_host->capacity_sectors();
+    uint64_t capacity;
+    if (s.controller.enabled) {
+        m_controller = std::make_unique<controller::controller_top>("controller", s.controller.config, infos);
+        capacity = m_controller->capacity_sectors();
+    } else {
+        host_adapter_config hc;
+        hc.layout = s.host.layout;
+        hc.stripe_unit_sectors = s.host.stripe_unit_sectors;
+        m_host = std::make_unique<host_adapter>("host", hc, capacities);
+        capacity = m_host->capacity_sectors();
+    }
     if (capacity == 0)
         throw s.error("host.stripe_unit_sectors",
                       fmt::format("{} is larger than a disk ({} blocks)", s.host.stripe_unit_sectors, capacities[0]),
@@ -41,18 +49,33 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
                       fmt::format("at most {}", capacity));
     m_generator = std::make_unique<workload_generator>(s.workload, capacity);
     m_workload = std::make_unique<workload_driver>("workload", s.workload, *m_generator, measurement, progress);
-    m_workload->socket.bind(m_host->host);
-    for (int i = 0; i < s.disks.count; ++i) m_host->disk[i].bind(m_disks[i]->target);
+    if (m_controller) {
+        m_workload->socket.bind(m_controller->host);
+        for (int i = 0; i < s.disks.count; ++i) m_controller->disk[i].bind(m_disks[i]->target);
+    } else {
+        m_workload->socket.bind(m_host->host);
+        for (int i = 0; i < s.disks.count; ++i) m_host->disk[i].bind(m_disks[i]->target);
+    }
 
     m_snapshot.assign(m_disks.size(), disks::drive_statistics{});
     measurement.on_warmup_end([this](double) {
         for (size_t i = 0; i < m_disks.size(); ++i) m_snapshot[i] = m_disks[i]->statistics();
+        if (m_controller) m_controller->reset_statistics();
     });
 }
 
-void run_bench::trace(sc_core::sc_trace_file *tf) const {
+int run_bench::peak_outstanding() const {
+    return m_controller ? m_controller->statistics().peak_outstanding : m_host->peak_outstanding();
+}
+
+uint64_t run_bench::disk_commands() const {
+    return m_controller ? m_controller->statistics().physical_commands : m_host->disk_commands();
+}
+
+void run_bench::trace(sc_core::sc_trace_file *tf) {
     for (size_t i = 0; i < m_disks.size(); ++i) m_disks[i]->trace(tf, m_disk_names[i]);
-    m_host->trace(tf, "host");
+    if (m_controller) m_controller->trace(tf, "controller");
+    else m_host->trace(tf, "host");
     m_workload->trace(tf, "workload");
 }
 

@@ -14,7 +14,6 @@ namespace raidtlm::testbench {
 
 namespace fs = std::filesystem;
 
-const char *to_string(host_layout v) { return v == host_layout::jbod ? "jbod" : "stripe"; }
 const char *to_string(arrival_process v) { return v == arrival_process::open ? "open" : "closed"; }
 const char *to_string(address_pattern v) {
     switch (v) {
@@ -42,7 +41,55 @@ nlohmann::json scenario::to_json() const {
                   {"name", disks.spec_name},
                   {"count", disks.count},
                   {"spindle_sync", disks.spindle_sync}};
+    if (disks.bulk_sector_transfer_ms < 0) j["disks"]["bulk_sector_transfer_ms"] = "spec";
+    else j["disks"]["bulk_sector_transfer_ms"] = disks.bulk_sector_transfer_ms;
     j["host"] = {{"layout", to_string(host.layout)}, {"stripe_unit_sectors", host.stripe_unit_sectors}};
+    const controller::controller_config &c = controller.config;
+    const controller::firmware_config &fw = c.firmware;
+    j["controller"] = {{"enabled", controller.enabled},
+                       {"channels", c.channels},
+                       {"initiator_id", c.initiator_id},
+                       {"tags_per_disk", fw.tags_per_disk},
+                       {"write_intent_log", fw.write_intent_log},
+                       {"table_entry_bytes", fw.table_entry_bytes}};
+    j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
+    const auto &k = c.cpu.costs;
+    j["controller"]["cost"] = {{"host_command_cycles", k.host_command_cycles},
+                               {"physical_command_cycles", k.physical_command_cycles},
+                               {"completion_interrupt_cycles", k.completion_interrupt_cycles},
+                               {"table_update_cycles", k.table_update_cycles},
+                               {"schedule_base_cycles", k.schedule_base_cycles},
+                               {"schedule_per_entry_cycles", k.schedule_per_entry_cycles},
+                               {"dma_setup_cycles", k.dma_setup_cycles},
+                               {"xor_setup_cycles", k.xor_setup_cycles}};
+    const auto &b = c.bus;
+    j["controller"]["bus"] = {{"preset", to_string(b.preset)},
+                              {"width_bits", b.width_bits},
+                              {"mtransfers_per_s", b.mtransfers_per_s},
+                              {"fairness", b.fairness},
+                              {"arbitration_us", b.phases.arbitration_us},
+                              {"bus_free_us", b.phases.bus_free_us},
+                              {"selection_us", b.phases.selection_us},
+                              {"reselection_us", b.phases.reselection_us},
+                              {"message_us", b.phases.message_us},
+                              {"command_us", b.phases.command_us},
+                              {"status_us", b.phases.status_us}};
+    j["controller"]["dram"] = {{"width_bits", c.dram.width_bits},
+                               {"mtransfers_per_s", c.dram.mtransfers_per_s},
+                               {"burst_bytes", c.dram.burst_bytes},
+                               {"capacity_mib", double(c.dram.capacity_bytes) / double(1 << 20)},
+                               {"arbitration", to_string(c.dram.arbitration)}};
+    j["controller"]["nvram"] = {{"capacity_kib", double(c.nvram.capacity_bytes) / 1024.0},
+                                {"latency_ns", c.nvram.latency_ns},
+                                {"mb_per_s", c.nvram.mb_per_s}};
+    j["controller"]["xor"] = {{"mhz", c.xor_engine.mhz},
+                              {"bytes_per_cycle", c.xor_engine.bytes_per_cycle},
+                              {"setup_cycles", c.xor_engine.setup_cycles},
+                              {"queue_depth", c.xor_engine.queue_depth}};
+    j["controller"]["host_link"] = {{"preset", to_string(c.host_link.kind)},
+                                    {"lanes", c.host_link.lanes},
+                                    {"generation", c.host_link.generation},
+                                    {"dma_latency_us", c.host_link.dma_latency_us}};
     const auto &w = workload;
     j["workload"] = {{"arrival", to_string(w.arrival)},
                      {"mean_interarrival_ms", w.mean_interarrival_ms},
@@ -198,6 +245,14 @@ const std::vector<key_def> &key_defs() {
         add("disks.spindle_sync", "false", "true or false", [](scenario &s, const value_ref &v, const load_context &) {
             s.disks.spindle_sync = get_bool(v, "disks.spindle_sync", "true or false");
         });
+        add("disks.bulk_sector_transfer_ms", "spec",
+            "spec (the spec's Bulk sector transfer time) or a number >= 0 (ms per sector)",
+            [](scenario &s, const value_ref &v, const load_context &) {
+                const std::string k = "disks.bulk_sector_transfer_ms",
+                                  e = "spec (the spec's Bulk sector transfer time) or a number >= 0 (ms per sector)";
+                if (scalar(v, k, e) == "spec") s.disks.bulk_sector_transfer_ms = -1;
+                else s.disks.bulk_sector_transfer_ms = get_double(v, k, e, 0, false, 1e6);
+            });
         add("host.layout", "stripe", "jbod or stripe", [](scenario &s, const value_ref &v, const load_context &) {
             s.host.layout = get_enum<host_layout>(v, "host.layout", "jbod or stripe",
                                                   {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}});
@@ -207,6 +262,155 @@ const std::vector<key_def> &key_defs() {
                 s.host.stripe_unit_sectors = static_cast<uint64_t>(
                     get_int(v, "host.stripe_unit_sectors", "an integer in [1, 2^31)", 1, INT32_MAX));
             });
+        // Typed keys: the value is checked, then handed to `set`.
+        auto number = [&d](const char *key, const char *fallback, const char *expected, double lo, bool lo_open,
+                           double hi, std::function<void(scenario &, double)> set) {
+            d.push_back({{key, fallback, expected},
+                         [k = std::string(key), e = std::string(expected), lo, lo_open, hi,
+                          set](scenario &s, const value_ref &v, const load_context &) {
+                             set(s, get_double(v, k, e, lo, lo_open, hi));
+                         }});
+        };
+        auto integer = [&d](const char *key, const char *fallback, const char *expected, int64_t lo, int64_t hi,
+                            std::function<void(scenario &, int64_t)> set) {
+            d.push_back({{key, fallback, expected},
+                         [k = std::string(key), e = std::string(expected), lo, hi,
+                          set](scenario &s, const value_ref &v, const load_context &) {
+                             set(s, get_int(v, k, e, lo, hi));
+                         }});
+        };
+        auto boolean = [&d](const char *key, const char *fallback, std::function<void(scenario &, bool)> set) {
+            d.push_back({{key, fallback, "true or false"},
+                         [k = std::string(key), set](scenario &s, const value_ref &v, const load_context &) {
+                             set(s, get_bool(v, k, "true or false"));
+                         }});
+        };
+        using controller_config = controller::controller_config;
+        auto cfg = [](scenario &s) -> controller_config & { return s.controller.config; };
+        boolean("controller.enabled", "false", [](scenario &s, bool b) { s.controller.enabled = b; });
+        integer("controller.channels", "1", "an integer in [1, 16]", 1, 16,
+                [cfg](scenario &s, int64_t v) { cfg(s).channels = int(v); });
+        integer("controller.initiator_id", "7", "an integer in [0, 15] (a SCSI ID)", 0, 15,
+                [cfg](scenario &s, int64_t v) { cfg(s).initiator_id = int(v); });
+        integer("controller.tags_per_disk", "0", "an integer in [0, 256] (0: the drive's Max queue length)", 0, 256,
+                [cfg](scenario &s, int64_t v) { cfg(s).firmware.tags_per_disk = int(v); });
+        boolean("controller.write_intent_log", "true",
+                [cfg](scenario &s, bool b) { cfg(s).firmware.write_intent_log = b; });
+        integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
+                [cfg](scenario &s, int64_t v) { cfg(s).firmware.table_entry_bytes = uint32_t(v); });
+        number("controller.cpu.mhz", "600", "a number > 0 (MHz)", 0, true, 1e6,
+               [cfg](scenario &s, double v) { cfg(s).cpu.mhz = v; });
+        integer("controller.cpu.cores", "1", "an integer in [1, 64]", 1, 64,
+                [cfg](scenario &s, int64_t v) { cfg(s).cpu.cores = int(v); });
+        add("controller.cpu.scheduling", "shared", "shared or per_core",
+            [cfg](scenario &s, const value_ref &v, const load_context &) {
+                cfg(s).cpu.scheduling = get_enum<rtl_models::cpu_scheduling>(
+                    v, "controller.cpu.scheduling", "shared or per_core",
+                    {{"shared", rtl_models::cpu_scheduling::shared}, {"per_core", rtl_models::cpu_scheduling::per_core}});
+            });
+        const char *cycles = "an integer in [0, 10^9] (cycles)";
+        auto cost = [&](const char *key, const char *fallback, uint64_t rtl_models::cpu_cost_table::*field) {
+            integer(key, fallback, cycles, 0, 1000000000,
+                    [cfg, field](scenario &s, int64_t v) { cfg(s).cpu.costs.*field = uint64_t(v); });
+        };
+        using costs = rtl_models::cpu_cost_table;
+        cost("controller.cost.host_command_cycles", "3000", &costs::host_command_cycles);
+        cost("controller.cost.physical_command_cycles", "2000", &costs::physical_command_cycles);
+        cost("controller.cost.completion_interrupt_cycles", "1500", &costs::completion_interrupt_cycles);
+        cost("controller.cost.table_update_cycles", "500", &costs::table_update_cycles);
+        cost("controller.cost.schedule_base_cycles", "200", &costs::schedule_base_cycles);
+        cost("controller.cost.schedule_per_entry_cycles", "50", &costs::schedule_per_entry_cycles);
+        cost("controller.cost.dma_setup_cycles", "300", &costs::dma_setup_cycles);
+        cost("controller.cost.xor_setup_cycles", "300", &costs::xor_setup_cycles);
+        add("controller.bus.preset", "ultra160", "fast20, ultra2, ultra160, ultra320 or custom",
+            [cfg](scenario &s, const value_ref &v, const load_context &) {
+                using rtl_models::scsi_preset;
+                const scsi_preset p = get_enum<scsi_preset>(v, "controller.bus.preset",
+                                                            "fast20, ultra2, ultra160, ultra320 or custom",
+                                                            {{"fast20", scsi_preset::fast20},
+                                                             {"ultra2", scsi_preset::ultra2},
+                                                             {"ultra160", scsi_preset::ultra160},
+                                                             {"ultra320", scsi_preset::ultra320},
+                                                             {"custom", scsi_preset::custom}});
+                rtl_models::scsi_bus_config &b = cfg(s).bus;
+                const rtl_models::scsi_bus_config preset = rtl_models::scsi_bus_config::with_preset(p);
+                b.preset = p;
+                if (p != scsi_preset::custom) {
+                    b.width_bits = preset.width_bits;
+                    b.mtransfers_per_s = preset.mtransfers_per_s;
+                }
+            });
+        add("controller.bus.width_bits", "16", "8 or 16 (custom preset only)",
+            [cfg](scenario &s, const value_ref &v, const load_context &) {
+                const int w = int(get_int(v, "controller.bus.width_bits", "8 or 16 (custom preset only)", 8, 16));
+                if (w != 8 && w != 16) fail(v, "controller.bus.width_bits", fmt::format("{} is not a SCSI width", w),
+                                            "8 or 16 (custom preset only)");
+                cfg(s).bus.width_bits = w;
+            });
+        number("controller.bus.mtransfers_per_s", "80", "a number >= 0 (MT/s, custom preset only; 0 = unlimited)", 0,
+               false, 1e6, [cfg](scenario &s, double v) { cfg(s).bus.mtransfers_per_s = v; });
+        boolean("controller.bus.fairness", "false", [cfg](scenario &s, bool b) { cfg(s).bus.fairness = b; });
+        const char *micro = "a number >= 0 (us)";
+        auto phase = [&](const char *key, const char *fallback, double rtl_models::scsi_phase_costs::*field) {
+            number(key, fallback, micro, 0, false, 1e6,
+                   [cfg, field](scenario &s, double v) { cfg(s).bus.phases.*field = v; });
+        };
+        using phases = rtl_models::scsi_phase_costs;
+        phase("controller.bus.arbitration_us", "2.4", &phases::arbitration_us);
+        phase("controller.bus.bus_free_us", "0.8", &phases::bus_free_us);
+        phase("controller.bus.selection_us", "1.2", &phases::selection_us);
+        phase("controller.bus.reselection_us", "1.2", &phases::reselection_us);
+        phase("controller.bus.message_us", "0.6", &phases::message_us);
+        phase("controller.bus.command_us", "2", &phases::command_us);
+        phase("controller.bus.status_us", "0.4", &phases::status_us);
+        integer("controller.dram.width_bits", "64", "an integer in [8, 1024]", 8, 1024,
+                [cfg](scenario &s, int64_t v) { cfg(s).dram.width_bits = int(v); });
+        number("controller.dram.mtransfers_per_s", "200", "a number >= 0 (MT/s; 0 = unlimited bandwidth)", 0, false,
+               1e6, [cfg](scenario &s, double v) { cfg(s).dram.mtransfers_per_s = v; });
+        integer("controller.dram.burst_bytes", "32", "an integer in [0, 4096] (0: byte granularity)", 0, 4096,
+                [cfg](scenario &s, int64_t v) { cfg(s).dram.burst_bytes = uint32_t(v); });
+        integer("controller.dram.capacity_mib", "128", "an integer in [0, 1048576] (MiB; 0 = unlimited)", 0, 1 << 20,
+                [cfg](scenario &s, int64_t v) { cfg(s).dram.capacity_bytes = uint64_t(v) << 20; });
+        add("controller.dram.arbitration", "round_robin", "round_robin or fixed_priority",
+            [cfg](scenario &s, const value_ref &v, const load_context &) {
+                cfg(s).dram.arbitration = get_enum<rtl_models::dram_arbitration>(
+                    v, "controller.dram.arbitration", "round_robin or fixed_priority",
+                    {{"round_robin", rtl_models::dram_arbitration::round_robin},
+                     {"fixed_priority", rtl_models::dram_arbitration::fixed_priority}});
+            });
+        integer("controller.nvram.capacity_kib", "512", "an integer in [1, 1048576] (KiB)", 1, 1 << 20,
+                [cfg](scenario &s, int64_t v) { cfg(s).nvram.capacity_bytes = uint64_t(v) << 10; });
+        number("controller.nvram.latency_ns", "150", "a number >= 0 (ns)", 0, false, 1e9,
+               [cfg](scenario &s, double v) { cfg(s).nvram.latency_ns = v; });
+        number("controller.nvram.mb_per_s", "100", "a number >= 0 (MB/s; 0 = unlimited)", 0, false, 1e9,
+               [cfg](scenario &s, double v) { cfg(s).nvram.mb_per_s = v; });
+        number("controller.xor.mhz", "200", "a number > 0 (MHz)", 0, true, 1e6,
+               [cfg](scenario &s, double v) { cfg(s).xor_engine.mhz = v; });
+        number("controller.xor.bytes_per_cycle", "8", "a number > 0", 0, true, 1e6,
+               [cfg](scenario &s, double v) { cfg(s).xor_engine.bytes_per_cycle = v; });
+        integer("controller.xor.setup_cycles", "100", cycles, 0, 1000000000,
+                [cfg](scenario &s, int64_t v) { cfg(s).xor_engine.setup_cycles = uint64_t(v); });
+        integer("controller.xor.queue_depth", "8", "an integer in [1, 1024]", 1, 1024,
+                [cfg](scenario &s, int64_t v) { cfg(s).xor_engine.queue_depth = int(v); });
+        add("controller.host_link.preset", "pcix", "pcix, pcie or unlimited",
+            [cfg](scenario &s, const value_ref &v, const load_context &) {
+                cfg(s).host_link.kind = get_enum<rtl_models::host_link_kind>(
+                    v, "controller.host_link.preset", "pcix, pcie or unlimited",
+                    {{"pcix", rtl_models::host_link_kind::pcix},
+                     {"pcie", rtl_models::host_link_kind::pcie},
+                     {"unlimited", rtl_models::host_link_kind::unlimited}});
+            });
+        add("controller.host_link.lanes", "8", "1, 2, 4, 8 or 16 (pcie only)",
+            [cfg](scenario &s, const value_ref &v, const load_context &) {
+                const char *e = "1, 2, 4, 8 or 16 (pcie only)";
+                const int n = int(get_int(v, "controller.host_link.lanes", e, 1, 16));
+                if (n & (n - 1)) fail(v, "controller.host_link.lanes", fmt::format("{} is not a PCIe link width", n), e);
+                cfg(s).host_link.lanes = n;
+            });
+        integer("controller.host_link.generation", "1", "an integer in [1, 4] (pcie only)", 1, 4,
+                [cfg](scenario &s, int64_t v) { cfg(s).host_link.generation = int(v); });
+        number("controller.host_link.dma_latency_us", "1", "a number >= 0 (us)", 0, false, 1e6,
+               [cfg](scenario &s, double v) { cfg(s).host_link.dma_latency_us = v; });
         add("workload.arrival", "closed", "open or closed", [](scenario &s, const value_ref &v, const load_context &) {
             s.workload.arrival = get_enum<arrival_process>(
                 v, "workload.arrival", "open or closed",
@@ -309,6 +513,13 @@ std::vector<std::string> keys_of_section(const std::string &sec) {
     return out;
 }
 
+// A dotted prefix under which keys live (a section or a group such as controller.cpu).
+bool is_group(const std::string &prefix) {
+    for (const auto &d : key_defs())
+        if (d.info.key.compare(0, prefix.size() + 1, prefix + ".") == 0) return true;
+    return false;
+}
+
 std::string mark_str(const std::string &file, const YAML::Mark &m) {
     if (m.is_null()) return file + ":1:1";
     return fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
@@ -381,18 +592,31 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         if (!sv.IsMap())
             throw scenario_error(fmt::format("{}: key '{}': section is {}; expected a map of keys: {}",
                                              where_of(path, sk, sv), sec, kind_of(sv), join(keys_of_section(sec))));
-        for (const auto &it : sv) {
-            const std::string name = it.first.IsScalar() ? it.first.Scalar() : std::string("?");
-            const std::string dotted = sec + "." + name;
-            const std::string key_where = mark_str(path, it.first.Mark());
-            if (!find_key(dotted))
-                throw scenario_error(fmt::format("{}: key '{}': unknown key; expected one of: {}", key_where, dotted,
-                                                 join(keys_of_section(sec))));
-            if (found.count(dotted))
-                throw scenario_error(fmt::format("{}: key '{}': given twice (first at {}); expected it once",
-                                                 key_where, dotted, found[dotted].where));
-            found[dotted] = value_ref{it.second, where_of(path, it.first, it.second), false};
-        }
+        // Keys, and groups of keys (controller: cpu: mhz: ...) read as dotted paths.
+        std::function<void(const YAML::Node &, const std::string &)> collect = [&](const YAML::Node &map,
+                                                                                  const std::string &prefix) {
+            for (const auto &it : map) {
+                const std::string name = it.first.IsScalar() ? it.first.Scalar() : std::string("?");
+                const std::string dotted = prefix + "." + name;
+                const std::string key_where = mark_str(path, it.first.Mark());
+                if (!find_key(dotted) && is_group(dotted)) {
+                    if (!it.second.IsMap())
+                        throw scenario_error(fmt::format("{}: key '{}': group is {}; expected a map of keys: {}",
+                                                         where_of(path, it.first, it.second), dotted,
+                                                         kind_of(it.second), join(keys_of_section(dotted))));
+                    collect(it.second, dotted);
+                    continue;
+                }
+                if (!find_key(dotted))
+                    throw scenario_error(fmt::format("{}: key '{}': unknown key; expected one of: {}", key_where,
+                                                     dotted, join(keys_of_section(prefix))));
+                if (found.count(dotted))
+                    throw scenario_error(fmt::format("{}: key '{}': given twice (first at {}); expected it once",
+                                                     key_where, dotted, found[dotted].where));
+                found[dotted] = value_ref{it.second, where_of(path, it.first, it.second), false};
+            }
+        };
+        collect(sv, sec);
     }
 
     for (const auto &o : overrides) {
@@ -403,7 +627,10 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             const bool is_section =
                 std::find(known_sections.begin(), known_sections.end(), o.key) != known_sections.end();
             throw scenario_error(fmt::format("{}: key '{}': {}; expected one of: {}", where, o.key,
-                                             is_section ? "is a section, not a key" : "unknown key", join(all)));
+                                             is_section         ? "is a section, not a key"
+                                             : is_group(o.key) ? "is a group, not a key"
+                                                               : "unknown key",
+                                             join(all)));
         }
         YAML::Node node;
         try {
@@ -434,6 +661,31 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     }
 
     // Checks across keys.
+    s.controller.config.firmware.layout = s.host.layout;
+    s.controller.config.firmware.stripe_unit_sectors = s.host.stripe_unit_sectors;
+    for (const char *k : {"controller.bus.width_bits", "controller.bus.mtransfers_per_s"})
+        if (s.origin.count(k) && s.controller.config.bus.preset != rtl_models::scsi_preset::custom)
+            throw s.error(k, fmt::format("set while controller.bus.preset is {}", to_string(s.controller.config.bus.preset)),
+                          "it only with controller.bus.preset: custom (a preset fixes width and rate)");
+    for (const char *k : {"controller.host_link.lanes", "controller.host_link.generation"})
+        if (s.origin.count(k) && s.controller.config.host_link.kind != rtl_models::host_link_kind::pcie)
+            throw s.error(k, fmt::format("set while controller.host_link.preset is {}",
+                                         to_string(s.controller.config.host_link.kind)),
+                          "it only with controller.host_link.preset: pcie");
+    if (s.controller.enabled) {
+        const int per_channel = (s.disks.count + s.controller.config.channels - 1) / s.controller.config.channels;
+        const int fit = controller::max_targets(s.controller.config.bus.width_bits);
+        if (per_channel > fit)
+            throw s.error("disks.count",
+                          fmt::format("{} drives on {} channel(s) put {} on a {}-bit bus, which has IDs for {}",
+                                      s.disks.count, s.controller.config.channels, per_channel,
+                                      s.controller.config.bus.width_bits, fit),
+                          fmt::format("at most {} drives per channel (more controller.channels)", fit));
+        const uint64_t largest = uint64_t(s.workload.request_sectors) * 512;
+        if (s.controller.config.dram.capacity_bytes && largest > s.controller.config.dram.capacity_bytes)
+            throw s.error("controller.dram.capacity_mib", "smaller than one request's buffer",
+                          fmt::format("at least {} bytes (workload.request_sectors x 512)", largest));
+    }
     const double buckets = s.output.histogram_max_ms / s.output.histogram_bucket_ms;
     if (buckets > 100000)
         throw s.error("output.histogram_max_ms",

@@ -18,6 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "controller/controller_config.h"
+#include "controller/host_address_map.h"
+
 namespace raidtlm::testbench {
 
 class scenario_error : public std::runtime_error {
@@ -25,11 +28,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-enum class host_layout { jbod, stripe };
+using controller::host_layout;
 enum class arrival_process { open, closed };
 enum class address_pattern { uniform, sequential, local };
 
-const char *to_string(host_layout v);
+using controller::to_string;
 const char *to_string(arrival_process v);
 const char *to_string(address_pattern v);
 
@@ -38,6 +41,9 @@ struct disks_config {
     std::string spec_name;   // disk block name inside the spec file; empty: the file's first disk
     int count = 4;
     bool spindle_sync = false;
+    // The drive's own per-sector interface time, ms; negative: the spec's "Bulk sector transfer
+    // time". (A validation spec's value is its test host's rate, slower than a real bus.)
+    double bulk_sector_transfer_ms = -1;
 };
 
 struct host_config {
@@ -60,6 +66,14 @@ struct workload_config {
     uint64_t seed = 1;
 };
 
+// The RAID controller between the host and the disks (controller/controller_top.h). Disabled: the
+// minimal host adapter (no controller, no cost). The firmware's layout and stripe unit come from
+// the host section.
+struct controller_scenario {
+    bool enabled = false;
+    controller::controller_config config;
+};
+
 struct output_config {
     double histogram_bucket_ms = 0.5;
     double histogram_max_ms = 200.0;
@@ -70,6 +84,7 @@ struct scenario {
     std::string file;  // the scenario file as given
     disks_config disks;
     host_config host;
+    controller_scenario controller;
     workload_config workload;
     output_config output;
     // Where each key's value came from ("FILE:LINE:COL" or "--set key=value"), for errors raised
@@ -86,7 +101,7 @@ struct scenario {
 
 // One documented key.
 struct scenario_key_info {
-    std::string key;       // dotted path
+    std::string key;       // dotted path (a section, possibly groups, the name)
     std::string fallback;  // default, as YAML text ("" when required)
     std::string expected;  // accepted form
 };

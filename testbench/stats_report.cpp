@@ -48,7 +48,118 @@ nlohmann::json disk_json(const disk_report &d, double window_ms) {
             {"utilisation", window_ms > 0 ? s.busy_ms / window_ms : 0.0}};
 }
 
+nlohmann::json wait_json(const rtl_models::wait_stats &w) {
+    return {{"count", w.count}, {"mean_ms", w.mean_s() * 1e3}, {"max_ms", w.max_s * 1e3}};
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
 }  // namespace
+
+nlohmann::json controller_json(const controller::controller_top &c) {
+    const double now = sc_core::sc_time_stamp().to_seconds();
+    nlohmann::json j;
+    // CPU
+    {
+        const auto &cpu = c.cpu();
+        const auto &st = cpu.statistics();
+        const double window = now - st.since_s;
+        nlohmann::json per_core = nlohmann::json::array();
+        for (double b : st.core_busy_s) per_core.push_back(ratio(b, window));
+        nlohmann::json tasks;
+        for (int k = 1; k < rtl_models::cpu_task_kinds; ++k)
+            tasks[rtl_models::to_string(rtl_models::cpu_task(k))] = {{"count", st.tasks[size_t(k)]},
+                                                                      {"cycles", st.cycles[size_t(k)]}};
+        j["cpu"] = {{"mhz", cpu.config().mhz},
+                    {"cores", cpu.config().cores},
+                    {"utilisation", ratio(cpu.busy_s(), window * cpu.config().cores)},
+                    {"per_core_utilisation", per_core},
+                    {"wait", wait_json(st.wait)},
+                    {"tasks", tasks}};
+    }
+    // Buffer DRAM
+    {
+        const auto &dram = c.dram();
+        const auto &st = dram.statistics();
+        const double window = now - st.since_s;
+        const double bw = dram.config().unlimited_bandwidth() ? 0.0 : dram.config().bandwidth_bytes_per_s();
+        nlohmann::json ports;
+        for (int p = 0; p < dram.port_count(); ++p) {
+            const auto &ps = st.ports[size_t(p)];
+            ports[dram.port_info(p).name] = {{"utilisation", ratio(ps.bytes, bw * window)},
+                                             {"busy_fraction", ratio(ps.busy_s, window)},
+                                             {"mb_per_s", ratio(ps.bytes, window) / 1e6},
+                                             {"transfers", ps.transfers},
+                                             {"wait", wait_json(ps.wait)}};
+        }
+        j["dram"] = {{"bandwidth_mb_per_s", bw / 1e6},
+                     {"utilisation", dram.utilisation()},
+                     {"mb_per_s", ratio(st.bytes, window) / 1e6},
+                     {"ports", ports},
+                     {"buffer",
+                      {{"capacity_mib", double(dram.config().capacity_bytes) / double(1 << 20)},
+                       {"peak_kib", st.occupancy_bytes.peak() / 1024.0},
+                       {"mean_kib", st.occupancy_bytes.mean(now) / 1024.0},
+                       {"utilisation", dram.config().capacity_bytes
+                                           ? st.occupancy_bytes.mean(now) / double(dram.config().capacity_bytes)
+                                           : 0.0},
+                       {"allocations", st.allocations},
+                       {"wait", wait_json(st.alloc_wait)}}}};
+    }
+    // NVRAM, XOR engine, host link
+    {
+        const auto &st = c.nvram().statistics();
+        j["nvram"] = {{"utilisation", c.nvram().utilisation()},
+                      {"reads", st.reads},
+                      {"writes", st.writes},
+                      {"peak_occupancy_bytes", st.occupancy_bytes.peak()},
+                      {"mean_occupancy_bytes", st.occupancy_bytes.mean(now)},
+                      {"wait", wait_json(st.wait)}};
+    }
+    {
+        const auto &st = c.xor_unit().statistics();
+        j["xor"] = {{"utilisation", c.xor_unit().utilisation()},
+                    {"commands", st.commands},
+                    {"mb_per_s", ratio(st.result_bytes, now - st.since_s) / 1e6},
+                    {"wait", wait_json(st.wait)}};
+    }
+    {
+        const auto &link = c.link();
+        const auto &st = link.statistics();
+        const double window = now - st.since_s;
+        j["host_link"] = {{"description", link.config().describe()},
+                          {"utilisation", link.utilisation()},
+                          {"to_controller_mb_per_s", ratio(st.bytes[0], window) / 1e6},
+                          {"to_host_mb_per_s", ratio(st.bytes[1], window) / 1e6},
+                          {"wait", wait_json(st.wait)}};
+    }
+    // SCSI channels
+    j["channels"] = nlohmann::json::array();
+    for (int ch = 0; ch < c.channels(); ++ch) {
+        const auto &bus = c.bus(ch);
+        const auto &st = bus.statistics();
+        const double window = now - st.since_s;
+        nlohmann::json by_id;
+        for (int id = 0; id < 16; ++id)
+            if (st.wait_by_id[size_t(id)].count) by_id[std::to_string(id)] = wait_json(st.wait_by_id[size_t(id)]);
+        j["channels"].push_back({{"name", fmt::format("ch{}", ch)},
+                                 {"rate_mb_per_s", bus.config().rate_mb_per_s()},
+                                 {"targets", bus.targets()},
+                                 {"utilisation", bus.utilisation()},
+                                 {"data_utilisation", ratio(st.data_s, window)},
+                                 {"data_mb_per_s", ratio(st.data_bytes, window) / 1e6},
+                                 {"selections", st.selections},
+                                 {"reselections", st.reselections},
+                                 {"arbitration_wait", wait_json(st.wait)},
+                                 {"wait_by_scsi_id", by_id}});
+    }
+    const auto &fw = c.statistics();
+    j["firmware"] = {{"requests", fw.requests},
+                     {"physical_commands", fw.physical_commands},
+                     {"peak_outstanding", fw.peak_outstanding},
+                     {"tag_wait", wait_json(fw.tag_wait)}};
+    return j;
+}
 
 nlohmann::json make_stats_json(const run_report &r) {
     const run_measurement &m = *r.measurement;
@@ -67,6 +178,7 @@ nlohmann::json make_stats_json(const run_report &r) {
     j["write_response_time"] = m.writes().to_json();
     j["throughput"] = {{"iops", m.iops()}, {"mb_per_s", m.mb_per_s()}};
     j["host"] = {{"peak_outstanding", r.host_peak_outstanding}, {"disk_commands", r.host_disk_commands}};
+    if (r.controller) j["controller"] = controller_json(*r.controller);
     j["disks"] = nlohmann::json::array();
     for (const auto &d : r.disks) j["disks"].push_back(disk_json(d, m.window_ms()));
     j["simulation"] = {{"end_ms", r.sim_end_ms},
@@ -91,6 +203,13 @@ std::string summary_table(const run_report &r) {
     line(fmt::format("raidtlm run {}", s.file));
     line(fmt::format("  {} x {} ({}), {}", s.disks.count, r.disk_model,
                      s.disks.spindle_sync ? "spindles synchronized" : "free spindles", layout));
+    if (s.controller.enabled) {
+        const auto &c = s.controller.config;
+        auto mbs = [](double v) { return v > 0 ? fmt::format("{:.0f} MB/s", v) : std::string("unlimited"); };
+        line(fmt::format("  controller: {} x {} bus ({}), CPU {} MHz x {}, DRAM {}, host link {}", c.channels,
+                         rtl_models::to_string(c.bus.preset), mbs(c.bus.rate_mb_per_s()), c.cpu.mhz, c.cpu.cores,
+                         mbs(c.dram.bandwidth_bytes_per_s() / 1e6), c.host_link.describe()));
+    }
     line(fmt::format("  {}; {:.0f}% reads, {} sectors, {} addresses, seed {}", arrival, s.workload.read_fraction * 100,
                      s.workload.request_sectors, to_string(s.workload.address), s.workload.seed));
     line(fmt::format("  measured {} requests after {} warm-up, over {:.3f} s simulated{}", m.measured(),
@@ -119,6 +238,26 @@ std::string summary_table(const run_report &r) {
                          per(w.rotation_ms_sum, w.requests), per(w.transfer_ms_sum, w.requests),
                          100.0 * per(static_cast<double>(w.full_hits), w.requests),
                          m.window_ms() > 0 ? 100.0 * w.busy_ms / m.window_ms() : 0.0));
+    }
+    if (r.controller) {
+        auto mbs = [](double v) { return v > 0 ? fmt::format("{:.0f} MB/s", v) : std::string("unlimited"); };
+        const nlohmann::json c = controller_json(*r.controller);
+        line("");
+        line(fmt::format("  {:<22}{:>8}{:>14}{:>12}", "controller block", "util%", "mean wait ms", "max wait ms"));
+        auto row = [&](const std::string &name, double util, const nlohmann::json &wait) {
+            line(fmt::format("  {:<22}{:>8.1f}{:>14.4f}{:>12.4f}", name, 100 * util, wait["mean_ms"].get<double>(),
+                             wait["max_ms"].get<double>()));
+        };
+        row("cpu", c["cpu"]["utilisation"], c["cpu"]["wait"]);
+        row("dram bandwidth", c["dram"]["utilisation"], c["dram"]["ports"]["host"]["wait"]);
+        row("dram buffer space", c["dram"]["buffer"]["utilisation"], c["dram"]["buffer"]["wait"]);
+        row("host link", c["host_link"]["utilisation"], c["host_link"]["wait"]);
+        row("xor engine", c["xor"]["utilisation"], c["xor"]["wait"]);
+        row("nvram", c["nvram"]["utilisation"], c["nvram"]["wait"]);
+        for (const auto &ch : c["channels"])
+            row(fmt::format("{} bus ({})", ch["name"].get<std::string>(), mbs(ch["rate_mb_per_s"].get<double>())),
+                ch["utilisation"], ch["arbitration_wait"]);
+        line(fmt::format("  (dram bandwidth wait: host port; per-port waits in stats.json)"));
     }
     line("");
     line(fmt::format("  wall {:.2f} s, {:.0f} requests/s", r.wall_s,

@@ -9,7 +9,21 @@
 //                       p99_ms, max_ms, percentile_relative_error, histogram{bucket_ms, counts,
 //                       overflow_from_ms, overflow}}; read_response_time and write_response_time alike
 //   throughput          {iops, mb_per_s} (MB = 10^6 bytes) over the window
-//   host                {peak_outstanding, disk_commands}
+//   host                {peak_outstanding, disk_commands} (the controller's when it is enabled)
+//   controller          only with controller.enabled, over the measured window; every shared block
+//                       with its utilisation (busy time / window) and, where requests queue for
+//                       it, wait {count, mean_ms, max_ms}:
+//                       cpu {mhz, cores, utilisation, per_core_utilisation[], wait, tasks{kind:
+//                         {count, cycles}}}, dram {bandwidth_mb_per_s, utilisation, mb_per_s,
+//                         ports{name: {utilisation, mb_per_s, transfers, wait}}, buffer
+//                         {capacity_mib, peak_kib, mean_kib, allocations, wait}},
+//                       nvram {utilisation, reads, writes, peak_occupancy_bytes, wait},
+//                       xor {utilisation, commands, mb_per_s, wait}, host_link {description,
+//                         utilisation, to_controller_mb_per_s, to_host_mb_per_s, wait},
+//                       channels[] {name, rate_mb_per_s, utilisation, data_utilisation,
+//                         data_mb_per_s, selections, reselections, arbitration_wait,
+//                         wait_by_scsi_id{id: wait}}, firmware {requests, physical_commands,
+//                         tag_wait}
 //   disks[]             per drive over the window: {name, spindle_phase, requests, reads, writes,
 //                       seeks, mean_seek_distance_cyl, mean_seek_ms, mean_rotation_ms,
 //                       mean_transfer_ms, mean_overhead_ms, mean_queue_ms (per request),
@@ -23,6 +37,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "controller/controller_top.h"
 #include "disks/disk_drive.h"
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
@@ -43,6 +58,7 @@ struct run_report {
     const run_measurement *measurement = nullptr;
     std::string disk_model;
     std::vector<disk_report> disks;
+    const controller::controller_top *controller = nullptr;  // when enabled
     int host_peak_outstanding = 0;
     uint64_t host_disk_commands = 0;
     double sim_end_ms = 0;
@@ -51,6 +67,8 @@ struct run_report {
 };
 
 nlohmann::json make_stats_json(const run_report &r);
+// The "controller" object of stats.json.
+nlohmann::json controller_json(const controller::controller_top &c);
 std::string summary_table(const run_report &r);
 
 }  // namespace raidtlm::testbench

@@ -12,11 +12,13 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "testbench/payload_pool.h"
+#include "tlm/payload_pool.h"
 #include "tlm/scsi_link_if.h"
 #include "testbench/validate_trace.h"
 
 namespace raidtlm::testbench {
+
+using protocol::payload_pool;
 
 class trace_replayer : public sc_core::sc_module {
 public:

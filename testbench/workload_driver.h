@@ -17,12 +17,14 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "testbench/payload_pool.h"
+#include "tlm/payload_pool.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_measurement.h"
 #include "testbench/workload_generator.h"
 
 namespace raidtlm::testbench {
+
+using protocol::payload_pool;
 
 class workload_driver : public sc_core::sc_module {
 public:

@@ -2,9 +2,13 @@
 // data or status. A SCSI bus model implements it; a drive without a bus uses the zero-cost link.
 #pragma once
 
+#include <cstdint>
+
 #include <systemc>
 
 namespace raidtlm::protocol {
+
+struct scsi_command;
 
 class scsi_link_if {
 public:
@@ -19,6 +23,14 @@ public:
     // False when nobody else can want the bus: the drive then needs no kernel events for its
     // disconnects and reselections, only for the command's completion.
     virtual bool contended() const { return true; }
+    // The drive moves `sectors` sectors of `cmd` over the bus between `start` and `end` (absolute
+    // simulated times; ahead of now on an uncontended link, where the drive plans its data phases
+    // without waiting for them). The controller's channel DMA follows the data into or out of its
+    // buffer memory. Default: nobody listens.
+    virtual void data_phase(const scsi_command &cmd, const sc_core::sc_time &start, const sc_core::sc_time &end,
+                            uint32_t sectors) {}
+    // Whether data_phase() does anything (the drive skips the calls otherwise).
+    virtual bool observes_data_phases() const { return false; }
 };
 
 // A link of the drive's own that no one else uses: a drive wired directly to a host adapter, or a

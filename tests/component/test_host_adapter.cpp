@@ -18,50 +18,14 @@
 #include "testbench/run_bench.h"
 #include "testbench/run_measurement.h"
 #include "testbench/trace_replayer.h"
+#include "component_support.h"
 
 using namespace raidtlm;
 using namespace raidtlm::testbench;
+using component_test::cheetah;
+using component_test::host_tester;
 
 namespace {
-
-const disks::disk_spec &cheetah() {
-    static const disks::disk_spec s = disks::load_diskspec(std::string(RAIDTLM_SHARED_DIR) +
-                                                           "/reference/disksim/validation/cheetah9LP.diskspecs");
-    return s;
-}
-
-// A host that runs test code in SC_THREADs and sends commands through one initiator socket.
-class host_tester : public sc_core::sc_module {
-public:
-    tlm_utils::simple_initiator_socket<host_tester> socket;
-    explicit host_tester(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
-
-    // Runs `body` in its own thread, started at time 0.
-    void spawn(std::function<void()> body) { sc_core::sc_spawn(std::move(body)); }
-
-    // A blocking host command; returns the response status.
-    tlm::tlm_response_status send(bool read, uint64_t lbn, uint32_t blocks, uint64_t *tokens = nullptr) {
-        tlm::tlm_generic_payload *gp = m_pool.acquire();
-        gp->set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-        if (tokens) {
-            gp->set_data_ptr(reinterpret_cast<unsigned char *>(tokens));
-            gp->set_data_length(blocks * protocol::token_bytes);
-            gp->set_streaming_width(blocks * protocol::token_bytes);
-        }
-        auto *cmd = gp->get_extension<protocol::scsi_command>();
-        cmd->lbn = lbn;
-        cmd->blocks = blocks;
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        socket->b_transport(*gp, delay);
-        const auto status = gp->get_response_status();
-        gp->release();
-        return status;
-    }
-    size_t payloads_allocated() const { return m_pool.allocated(); }
-
-private:
-    payload_pool m_pool;
-};
 
 // Drives behind a host adapter, and a tester on its host socket.
 struct adapter_bench {
@@ -220,14 +184,14 @@ TEST(run_bench, closed_loop_completes_the_configured_requests) {
     EXPECT_EQ(m.errors(), 0u);
     EXPECT_GE(m.completed_total(), 320u);
     EXPECT_LE(bench.workload().peak_in_flight(), 6);
-    EXPECT_EQ(bench.host().peak_outstanding(), 6);
+    EXPECT_EQ(bench.host()->peak_outstanding(), 6);
     uint64_t drive_requests = 0, warm = 0;
     for (int i = 0; i < bench.disk_count(); ++i) {
         drive_requests += bench.disk(i).statistics().requests;
         warm += bench.warmup_snapshot()[i].requests;
     }
     // Requests still inside the adapter when the run stopped were issued but not completed.
-    EXPECT_EQ(drive_requests + static_cast<uint64_t>(bench.host().outstanding()), bench.host().disk_commands());
+    EXPECT_EQ(drive_requests + static_cast<uint64_t>(bench.host()->outstanding()), bench.host()->disk_commands());
     EXPECT_EQ(warm, 20u);  // snapshot taken when the 20th request completed
     EXPECT_GT(m.window_ms(), 0.0);
 }

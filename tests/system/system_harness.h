@@ -73,4 +73,19 @@ inline result raidtlm(const std::string &args, const fs::path &dir) {
     return r;
 }
 
+// Opens `gtkw` (in `dir`) in GTKWave under a virtual X server and returns how many signals it
+// displays, or -1 if xvfb-run or gtkwave is missing. `log` receives GTKWave's output.
+inline int gtkwave_displayed(const fs::path &dir, const std::string &gtkw, const fs::path &log) {
+    if (!fs::exists("/usr/bin/xvfb-run") || !fs::exists("/usr/bin/gtkwave")) return -1;
+    const fs::path tcl = write_temp(log.parent_path(), "gtkwave_check.tcl",
+                                    "puts \"DISPLAYED: [llength [gtkwave::getDisplayedSignals]]\"\n"
+                                    "gtkwave::/File/Quit\n");
+    const std::string cmd = "cd '" + dir.string() + "' && timeout 120 xvfb-run -a gtkwave -S '" + tcl.string() + "' '" +
+                            gtkw + "' > '" + log.string() + "' 2>&1";
+    if (std::system(cmd.c_str()) != 0) return -2;
+    const std::string out = read_file(log);
+    const auto at = out.find("DISPLAYED: ");
+    return at == std::string::npos ? -2 : std::stoi(out.substr(at + 11));
+}
+
 }  // namespace system_test

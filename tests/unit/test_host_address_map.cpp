@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/host_address_map.h"
+#include "controller/host_address_map.h"
 
-using namespace raidtlm::testbench;
+using namespace raidtlm::controller;
 
 TEST(host_address_map, jbod_concatenates_disks) {
     host_address_map m(host_layout::jbod, 64, {100, 200, 50});

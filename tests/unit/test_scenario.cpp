@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -56,9 +57,78 @@ TEST(scenario, default_yaml_loads_with_its_values) {
     // Every documented key is echoed by to_json.
     const auto j = s.to_json();
     for (const auto &k : scenario_keys()) {
-        const auto dot = k.key.find('.');
-        EXPECT_TRUE(j[k.key.substr(0, dot)].contains(k.key.substr(dot + 1))) << k.key;
+        std::string pointer = "/" + k.key;
+        std::replace(pointer.begin(), pointer.end(), '.', '/');
+        EXPECT_TRUE(j.contains(nlohmann::json::json_pointer(pointer))) << k.key;
     }
+}
+
+TEST(scenario, default_yaml_documents_every_key) {
+    std::ifstream in(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/default.yaml");
+    std::string comments;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("#", 0) == 0) comments += line + "\n";
+    for (const auto &k : scenario_keys()) {
+        const std::string leaf = k.key.substr(k.key.rfind('.') + 1);
+        EXPECT_NE(comments.find(" " + leaf + " "), std::string::npos) << k.key;
+    }
+}
+
+TEST(scenario, every_default_is_the_documented_fallback) {
+    // What an omitted key really gets (echoed by to_json) is what `raidtlm run --help` says.
+    const nlohmann::json j = load_scenario(write_temp("min.yaml", minimal())).to_json();
+    for (const auto &k : scenario_keys()) {
+        if (k.fallback.empty() || k.key == "disks.name") continue;
+        std::string pointer = "/" + k.key;
+        std::replace(pointer.begin(), pointer.end(), '.', '/');
+        const nlohmann::json v = j.at(nlohmann::json::json_pointer(pointer));
+        if (v.is_number()) EXPECT_DOUBLE_EQ(v.get<double>(), std::stod(k.fallback)) << k.key;
+        else if (v.is_boolean()) EXPECT_EQ(v.get<bool>() ? "true" : "false", k.fallback) << k.key;
+        else EXPECT_EQ(v.get<std::string>(), k.fallback) << k.key;
+    }
+}
+
+TEST(scenario, controller_keys_nest_and_check_what_applies) {
+    const scenario s = load_scenario(write_temp(
+        "c.yaml", minimal() + "controller:\n  enabled: true\n  channels: 2\n  cpu:\n    mhz: 250\n    cores: 2\n"
+                              "  bus:\n    preset: ultra2\n    fairness: true\n  host_link:\n    preset: pcie\n"
+                              "    lanes: 4\n    generation: 2\n"));
+    EXPECT_TRUE(s.controller.enabled);
+    EXPECT_EQ(s.controller.config.channels, 2);
+    EXPECT_DOUBLE_EQ(s.controller.config.cpu.mhz, 250);
+    EXPECT_EQ(s.controller.config.cpu.cores, 2);
+    EXPECT_DOUBLE_EQ(s.controller.config.bus.rate_mb_per_s(), 80);
+    EXPECT_TRUE(s.controller.config.bus.fairness);
+    EXPECT_DOUBLE_EQ(s.controller.config.host_link.mb_per_s(), 2000);
+    EXPECT_EQ(s.controller.config.firmware.stripe_unit_sectors, 64u);  // from host.stripe_unit_sectors
+
+    std::string m = error_of(minimal() + "controller:\n  cpu:\n    mhz: 0\n");
+    EXPECT_NE(m.find("s.yaml:5:10: key 'controller.cpu.mhz': 0 is out of range; expected a number > 0 (MHz)"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  cpu:\n    speed: 3\n");
+    EXPECT_NE(m.find("s.yaml:5:5: key 'controller.cpu.speed': unknown key; expected one of: mhz, cores, scheduling"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  cpu: 3\n");
+    EXPECT_NE(m.find("key 'controller.cpu': group is a scalar; expected a map of keys: mhz, cores, scheduling"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  bus:\n    width_bits: 8\n");
+    EXPECT_NE(m.find("key 'controller.bus.width_bits': set while controller.bus.preset is ultra160; expected it only "
+                     "with controller.bus.preset: custom"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  host_link:\n    lanes: 4\n");
+    EXPECT_NE(m.find("key 'controller.host_link.lanes': set while controller.host_link.preset is pcix"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "  count: 20\ncontroller:\n  enabled: true\n");
+    EXPECT_NE(m.find("key 'disks.count': 20 drives on 1 channel(s) put 20 on a 16-bit bus, which has IDs for 15"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal(), {parse_override("controller.bus=3")});
+    EXPECT_NE(m.find("--set controller.bus=3: key 'controller.bus': is a group, not a key"), std::string::npos) << m;
 }
 
 TEST(scenario, omitted_keys_take_documented_defaults) {
@@ -93,7 +163,7 @@ TEST(scenario, unknown_key_names_file_line_column_and_key) {
 
 TEST(scenario, unknown_section) {
     const std::string m = error_of(minimal() + "hots:\n  layout: jbod\n");
-    EXPECT_NE(m.find("s.yaml:3:1: key 'hots': unknown section; expected one of: disks, host, workload, output"),
+    EXPECT_NE(m.find("s.yaml:3:1: key 'hots': unknown section; expected one of: disks, host, controller, workload, output"),
               std::string::npos)
         << m;
 }

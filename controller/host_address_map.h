@@ -1,4 +1,5 @@
-// How the minimal host adapter lays host LBNs onto its disks. Plain C++, no SystemC.
+// How host LBNs are laid onto the disks, by the minimal host adapter or by the controller's RAID 0
+// firmware. Plain C++, no SystemC.
 //   jbod    the disks concatenated: disk 0's blocks, then disk 1's, ...
 //   stripe  round-robin units of stripe_unit_sectors: unit u is on disk u % N at disk unit u / N;
 //           every disk contributes the same whole number of units (of the smallest disk).
@@ -7,9 +8,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "testbench/scenario.h"
+namespace raidtlm::controller {
 
-namespace raidtlm::testbench {
+enum class host_layout { jbod, stripe };
+const char *to_string(host_layout v);
 
 struct disk_fragment {
     int disk = 0;
@@ -37,4 +39,4 @@ private:
     uint64_t m_capacity = 0;
 };
 
-}  // namespace raidtlm::testbench
+}  // namespace raidtlm::controller

@@ -13,7 +13,7 @@
 
 #include "tlm/scsi_command.h"
 
-namespace raidtlm::testbench {
+namespace raidtlm::protocol {
 
 class payload_pool final : public tlm::tlm_mm_interface {
 public:
@@ -61,4 +61,4 @@ private:
     std::vector<tlm::tlm_generic_payload *> m_free;
 };
 
-}  // namespace raidtlm::testbench
+}  // namespace raidtlm::protocol

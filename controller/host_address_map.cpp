@@ -1,9 +1,11 @@
-#include "testbench/host_address_map.h"
+#include "controller/host_address_map.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace raidtlm::testbench {
+namespace raidtlm::controller {
+
+const char *to_string(host_layout v) { return v == host_layout::jbod ? "jbod" : "stripe"; }
 
 host_address_map::host_address_map(host_layout layout, uint64_t stripe_unit_sectors,
                                    std::vector<uint64_t> disk_capacities)
@@ -58,4 +60,4 @@ void host_address_map::map(uint64_t lbn, uint32_t sectors, std::vector<disk_frag
     }
 }
 
-}  // namespace raidtlm::testbench
+}  // namespace raidtlm::controller

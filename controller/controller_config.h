@@ -1,0 +1,48 @@
+// Everything that configures a controller: its hardware blocks (rtl_models) and its firmware.
+// Plain data; testbench/scenario.h fills it from the `controller:` section of a scenario.
+#pragma once
+
+#include <cstdint>
+
+#include "controller/host_address_map.h"
+#include "rtl_models/cpu_cost.h"
+#include "rtl_models/dram_arbiter.h"
+#include "rtl_models/host_link_timing.h"
+#include "rtl_models/nvram.h"
+#include "rtl_models/scsi_bus_timing.h"
+#include "rtl_models/xor_logic.h"
+
+namespace raidtlm::controller {
+
+struct firmware_config {
+    host_layout layout = host_layout::stripe;
+    uint64_t stripe_unit_sectors = 64;
+    // Commands the firmware keeps outstanding at each drive (SCSI tagged queueing); 0: the drive's
+    // own "Max queue length". More wait in the firmware's per-disk queue.
+    int tags_per_disk = 0;
+    // Before a write goes to the disks the firmware records it in NVRAM (a table update and an
+    // NVRAM write of intent_record_bytes) and clears the record when the write is done, so after
+    // a power loss the records name the writes that may be torn.
+    bool write_intent_log = true;
+    // Each table update also writes this many bytes of the request table in buffer DRAM (CPU port).
+    uint32_t table_entry_bytes = 64;
+};
+
+struct controller_config {
+    int channels = 1;       // SCSI buses; drive i sits on channel i mod channels
+    int initiator_id = 7;   // the controller's SCSI ID on every bus (7: the highest priority)
+    rtl_models::cpu_config cpu;
+    rtl_models::scsi_bus_config bus = rtl_models::scsi_bus_config::with_preset(rtl_models::scsi_preset::ultra160);
+    rtl_models::dram_config dram;
+    rtl_models::nvram_config nvram;
+    rtl_models::xor_config xor_engine;
+    rtl_models::host_link_config host_link;
+    firmware_config firmware;
+};
+
+// SCSI IDs given to the drives of a channel, in order: 0, 1, 2, ... skipping the initiator's.
+int target_id(int position_on_channel, int initiator_id);
+// How many drives fit on one bus of this width beside the initiator.
+inline int max_targets(int width_bits) { return width_bits - 1; }
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,412 @@
+#include "controller/controller_top.h"
+#include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
+
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+
+#include <fmt/format.h>
+
+namespace raidtlm::controller {
+
+namespace {
+using rtl_models::now_s;
+const char *msg_type = "/raidtlm/controller/controller_top";
+
+// DRAM ports and their fixed priorities (higher first): the CPU's table accesses, host DMA, the
+// SCSI channels' DMA, the XOR engine.
+std::vector<rtl_models::dram_port> dram_ports(int channels) {
+    std::vector<rtl_models::dram_port> p{{"cpu", 3}, {"host", 2}};
+    for (int c = 0; c < channels; ++c) p.push_back({fmt::format("ch{}", c), 1});
+    p.push_back({"xor", 0});
+    return p;
+}
+
+std::vector<uint64_t> capacities(const std::vector<disk_info> &disks) {
+    if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
+    std::vector<uint64_t> c;
+    for (const auto &d : disks) c.push_back(d.capacity_blocks);
+    return c;
+}
+}  // namespace
+
+struct controller_top::disk_state {
+    struct waiter {
+        sc_core::sc_event go;
+        bool granted = false;
+        uint64_t n = 0;  // entries the scheduling decision looked at
+    };
+    int channel = 0;
+    int target = 0;
+    int tags = 1;
+    int in_use = 0;
+    std::deque<waiter *> queue;
+};
+
+// The DMA engine of a SCSI channel: follows each data phase the drive reports into or out of the
+// buffer DRAM, on the channel's port, from the data phase's start at the bus's pace at best.
+struct controller_top::channel_dma final : rtl_models::scsi_data_listener {
+    rtl_models::buffer_dram *dram = nullptr;
+    int port = 0;
+    tlm_utils::simple_initiator_socket<controller_top> socket;
+    std::vector<std::pair<const protocol::scsi_command *, rtl_models::dma_tracker *>> active;
+
+    explicit channel_dma(const std::string &name) : socket(name.c_str()) {}
+    void data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start, const sc_core::sc_time &end,
+                    uint32_t sectors) override {
+        for (auto &[c, tracker] : active)
+            if (c == &cmd) {
+                const double bytes = double(sectors) * protocol::sector_bytes;
+                const double span = (end - start).to_seconds();
+                dram->transfer_at(port, uint64_t(bytes), start, span > 0 ? bytes / span : 0.0, *tracker);
+                return;
+            }
+    }
+    void remove(const protocol::scsi_command *cmd) {
+        for (auto &a : active)
+            if (a.first == cmd) {
+                a = active.back();
+                active.pop_back();
+                return;
+            }
+    }
+};
+
+controller_top::controller_top(sc_core::sc_module_name name, const controller_config &config,
+                               const std::vector<disk_info> &disks)
+    : sc_module(name),
+      host("host"),
+      disk("disk", disks.size()),
+      m_config(config),
+      m_map(config.firmware.layout, config.firmware.stripe_unit_sectors, capacities(disks)) {
+    if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
+    host.register_b_transport(this, &controller_top::b_transport);
+    m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
+    m_dram = std::make_unique<rtl_models::buffer_dram>("dram", config.dram, dram_ports(config.channels));
+    m_nvram = std::make_unique<rtl_models::nvram>("nvram", config.nvram);
+    m_xor = std::make_unique<rtl_models::xor_engine>("xor", config.xor_engine);
+    m_link = std::make_unique<rtl_models::host_link>("host_link", config.host_link);
+    m_cpu_port = m_dram->port_index("cpu");
+    m_to_link.bind(m_link->dma);
+    m_link->dram.bind(m_dram->port[size_t(m_dram->port_index("host"))]);
+    m_to_xor.bind(m_xor->command);
+    m_xor->dram.bind(m_dram->port[size_t(m_dram->port_index("xor"))]);
+    m_to_nvram.bind(m_nvram->socket);
+    m_to_dram.bind(m_dram->port[size_t(m_cpu_port)]);
+    for (int c = 0; c < config.channels; ++c) {
+        m_buses.push_back(std::make_unique<rtl_models::scsi_bus>(fmt::format("ch{}", c).c_str(), config.bus,
+                                                                 config.initiator_id));
+        m_channel_dma.push_back(std::make_unique<channel_dma>(fmt::format("ch{}_dma", c)));
+        channel_dma &dma = *m_channel_dma.back();
+        dma.dram = m_dram.get();
+        dma.port = m_dram->port_index(fmt::format("ch{}", c));
+        dma.socket.bind(m_dram->port[size_t(dma.port)]);
+        m_buses.back()->set_listener(&dma);
+    }
+    m_disk.resize(disks.size());
+    for (size_t i = 0; i < disks.size(); ++i) {
+        disk_state &d = m_disk[i];
+        d.channel = int(i) % config.channels;
+        const int position = int(i) / config.channels;
+        if (position >= max_targets(config.bus.width_bits))
+            SC_REPORT_FATAL(msg_type, fmt::format("more drives on channel {} than a {}-bit bus has SCSI IDs", d.channel,
+                                                  config.bus.width_bits)
+                                          .c_str());
+        d.target = target_id(position, config.initiator_id);
+        d.tags = config.firmware.tags_per_disk > 0 ? config.firmware.tags_per_disk
+                                                   : std::max(1, disks[i].max_queue_length);
+        m_buses[size_t(d.channel)]->attach_target(d.target);
+    }
+}
+
+controller_top::~controller_top() = default;
+int controller_top::channel_of(int disk) const { return m_disk.at(size_t(disk)).channel; }
+int controller_top::target_id_of(int disk) const { return m_disk.at(size_t(disk)).target; }
+int controller_top::tags_of(int disk) const { return m_disk.at(size_t(disk)).tags; }
+
+void controller_top::check_power() {
+    if (!m_powered) sc_core::wait(m_never);  // never notified: the firmware thread is gone
+}
+
+// ---- a host request -------------------------------------------------------------------------
+
+void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    protocol::wait_annotated(delay);
+    check_power();
+    auto *cmd = trans.get_extension<protocol::scsi_command>();
+    if (!cmd) {
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
+    if (cmd->blocks == 0 || cmd->lbn >= m_map.capacity_sectors() || cmd->blocks > m_map.capacity_sectors() - cmd->lbn) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    const bool data = trans.get_data_length() != 0;
+    if (data && trans.get_data_length() != uint64_t(cmd->blocks) * protocol::token_bytes) {
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
+    }
+    const uint64_t seq = m_sequence++;
+    const int affinity = int(seq % 1024);
+    ++m_stats.requests;
+    m_stats.peak_outstanding = std::max(m_stats.peak_outstanding, ++m_outstanding);
+    const bool write = trans.is_write();
+    const uint64_t lbn = cmd->lbn;
+    const uint32_t sectors = cmd->blocks;
+    const uint64_t bytes = uint64_t(sectors) * protocol::sector_bytes;
+
+    m_cpu->run_priced(rtl_models::cpu_task::host_command, affinity);
+    check_power();
+    protocol::buffer_block *buffer = m_dram->allocate(bytes, data ? sectors : 0);
+    check_power();
+    int64_t intent = -1;
+    if (write) {
+        if (m_config.firmware.write_intent_log) intent = log_intent(lbn, sectors, seq, affinity);
+        host_dma(trans, buffer, bytes, affinity);
+    }
+
+    m_map.map(lbn, sectors, m_scratch);
+    bool ok;
+    if (m_scratch.size() == 1) {
+        const disk_fragment f = m_scratch.front();
+        ok = do_piece(trans, f, buffer, true);
+    } else {
+        const std::vector<disk_fragment> pieces = m_scratch;
+        worker_pool::group g;
+        bool all_ok = true;
+        for (size_t i = 1; i < pieces.size(); ++i)
+            m_workers.run(g, [this, &trans, &all_ok, buffer, f = pieces[i]] {
+                all_ok = do_piece(trans, f, buffer, false) && all_ok;
+            });
+        ok = do_piece(trans, pieces.front(), buffer, false);
+        g.wait();
+        ok = ok && all_ok;
+    }
+    check_power();
+
+    if (!write && ok) host_dma(trans, buffer, bytes, affinity);
+    if (intent >= 0) clear_intent(intent);
+    table_update(affinity);
+    m_dram->free(buffer);
+    --m_outstanding;
+    trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+// One disk's piece of a host request: a tag, the command over the channel, the drive, the DMA.
+bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_fragment &f,
+                              protocol::buffer_block *buffer, bool copy_timing) {
+    disk_state &ds = m_disk[size_t(f.disk)];
+    const uint64_t n = acquire_tag(f.disk);
+    check_power();
+    const rtl_models::cpu_cost_table &c = m_cpu->costs();
+    m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
+                {rtl_models::cpu_task::physical_command, c.physical_command_cycles},
+                {rtl_models::cpu_task::dma_setup, c.dma_setup_cycles}},
+               ds.channel);
+    check_power();
+
+    tlm::tlm_generic_payload *gp = m_pool.acquire();
+    gp->set_command(host_trans.get_command());
+    gp->set_address(f.lbn * protocol::sector_bytes);
+    if (!buffer->tokens.empty()) {
+        gp->set_data_ptr(reinterpret_cast<unsigned char *>(buffer->tokens.data() + f.host_offset));
+        gp->set_data_length(f.sectors * protocol::token_bytes);
+        gp->set_streaming_width(f.sectors * protocol::token_bytes);
+    }
+    auto *cmd = gp->get_extension<protocol::scsi_command>();
+    cmd->lbn = f.lbn;
+    cmd->blocks = f.sectors;
+    rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
+    cmd->link = &bus;
+    cmd->target_id = ds.target;
+    channel_dma &dma = *m_channel_dma[size_t(ds.channel)];
+    rtl_models::dma_tracker &tracker = m_trackers.get();
+    dma.active.emplace_back(cmd, &tracker);
+    ++m_stats.physical_commands;
+
+    bus.select(ds.target);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    disk[size_t(f.disk)]->b_transport(*gp, delay);
+    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    bus.await_status();
+    tracker.wait_all();  // the channel's DMA has drained the data
+    dma.remove(cmd);
+    m_trackers.put(tracker);
+    check_power();
+    m_cpu->run_priced(rtl_models::cpu_task::completion_interrupt, ds.channel);
+    check_power();
+
+    const bool ok = gp->is_response_ok();
+    if (copy_timing) host_trans.get_extension<protocol::scsi_command>()->timing = cmd->timing;
+    gp->release();
+    release_tag(f.disk);
+    return ok;
+}
+
+uint64_t controller_top::acquire_tag(int d) {
+    disk_state &ds = m_disk[size_t(d)];
+    if (ds.in_use < ds.tags && ds.queue.empty()) {
+        ++ds.in_use;
+        m_stats.tag_wait.add(0);
+        return 1;
+    }
+    const double t0 = now_s();
+    disk_state::waiter w;
+    ds.queue.push_back(&w);
+    while (!w.granted) sc_core::wait(w.go);
+    m_stats.tag_wait.add(now_s() - t0);
+    return w.n;
+}
+
+void controller_top::release_tag(int d) {
+    disk_state &ds = m_disk[size_t(d)];
+    if (ds.queue.empty()) {
+        --ds.in_use;
+        return;
+    }
+    // The tag goes to the next command in the firmware's queue (first come, first served); the
+    // decision looked at every entry queued.
+    disk_state::waiter *w = ds.queue.front();
+    w->n = ds.queue.size();
+    ds.queue.pop_front();
+    w->granted = true;
+    w->go.notify(sc_core::SC_ZERO_TIME);
+}
+
+void controller_top::host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes,
+                              int affinity) {
+    m_cpu->run_priced(rtl_models::cpu_task::dma_setup, affinity);
+    check_power();
+    tlm::tlm_generic_payload &gp = m_dma_payloads.get();
+    protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
+    d = protocol::dma_command{};
+    d.bytes = bytes;
+    d.buffer = buffer;
+    gp.set_command(host_trans.get_command());
+    gp.set_data_ptr(host_trans.get_data_ptr());
+    gp.set_data_length(host_trans.get_data_length());
+    gp.set_streaming_width(host_trans.get_data_length());
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    m_to_link->b_transport(gp, delay);
+    m_dma_payloads.put(gp);
+    check_power();
+}
+
+void controller_top::table_update(int affinity) {
+    m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    check_power();
+    if (m_config.firmware.table_entry_bytes == 0) return;
+    tlm::tlm_generic_payload &gp = m_dma_payloads.get();
+    protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
+    d = protocol::dma_command{};
+    d.bytes = m_config.firmware.table_entry_bytes;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_data_length(0);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    m_to_dram->b_transport(gp, delay);
+    m_dma_payloads.put(gp);
+    check_power();
+}
+
+// ---- NVRAM write-intent records ---------------------------------------------------------------
+
+int64_t controller_top::log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq, int affinity) {
+    m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    check_power();
+    int64_t addr;
+    while ((addr = m_nvram->allocate(sizeof(intent_record))) < 0) sc_core::wait(m_nvram_space);
+    intent_record r;
+    r.lbn = lbn;
+    r.sectors = sectors;
+    r.sequence = seq;
+    nvram_write(uint64_t(addr), &r, sizeof r);
+    return addr;
+}
+
+void controller_top::clear_intent(int64_t address) {
+    uint32_t invalid = 0;
+    nvram_write(uint64_t(address) + offsetof(intent_record, valid), &invalid, sizeof invalid);
+    m_nvram->release(address);
+    m_nvram_space.notify(sc_core::SC_ZERO_TIME);
+}
+
+void controller_top::nvram_write(uint64_t address, const void *data, unsigned bytes) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(address);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(const_cast<void *>(data)));
+    gp.set_data_length(bytes);
+    gp.set_streaming_width(bytes);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    m_to_nvram->b_transport(gp, delay);
+    check_power();
+}
+
+std::vector<intent_record> controller_top::intent_log() const {
+    std::vector<intent_record> out;
+    auto &socket = const_cast<tlm_utils::simple_initiator_socket<controller_top> &>(m_to_nvram);
+    for (const auto &[addr, size] : m_nvram->allocations()) {
+        if (size != sizeof(intent_record)) continue;
+        intent_record r;
+        tlm::tlm_generic_payload gp;
+        gp.set_command(tlm::TLM_READ_COMMAND);
+        gp.set_address(uint64_t(addr));
+        gp.set_data_ptr(reinterpret_cast<unsigned char *>(&r));
+        gp.set_data_length(sizeof r);
+        if (socket->transport_dbg(gp) == sizeof r && r.magic == intent_record::magic_value && r.valid) out.push_back(r);
+    }
+    return out;
+}
+
+// ---- XOR, power, statistics, tracing ------------------------------------------------------------
+
+void controller_top::xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
+                                uint64_t sectors, int affinity) {
+    m_cpu->run_priced(rtl_models::cpu_task::xor_setup, affinity);
+    check_power();
+    tlm::tlm_generic_payload gp;
+    protocol::xor_command x;
+    x.inputs = inputs;
+    x.output = output;
+    x.sectors = sectors;
+    gp.set_extension(&x);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    m_to_xor->b_transport(gp, delay);
+    gp.clear_extension(&x);
+    check_power();
+}
+
+void controller_top::power_fail() {
+    m_powered = false;
+    m_dram->power_fail();
+    m_nvram->power_fail();
+}
+
+void controller_top::reset_statistics() {
+    m_cpu->reset_statistics();
+    m_dram->reset_statistics();
+    m_nvram->reset_statistics();
+    m_xor->reset_statistics();
+    m_link->reset_statistics();
+    for (auto &b : m_buses) b->reset_statistics();
+    controller_statistics fresh;
+    fresh.peak_outstanding = m_outstanding;
+    m_stats = fresh;
+}
+
+void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    sc_core::sc_trace(tf, m_outstanding, prefix + ".outstanding");
+    m_cpu->trace(tf, prefix + ".cpu");
+    m_dram->trace(tf, prefix + ".dram");
+    m_nvram->trace(tf, prefix + ".nvram");
+    m_xor->trace(tf, prefix + ".xor");
+    m_link->trace(tf, prefix + ".host_link");
+    for (size_t c = 0; c < m_buses.size(); ++c) m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c));
+}
+
+}  // namespace raidtlm::controller

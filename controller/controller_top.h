@@ -1,0 +1,186 @@
+// The RAID controller: its hardware blocks wired together (rtl_models: CPU, buffer DRAM, NVRAM,
+// XOR engine, host link, one SCSI bus per channel) and a first firmware that stripes (RAID 0, or
+// JBOD) end to end:
+//
+//   host command -> CPU: host_command -> buffer allocated in DRAM (waits when full)
+//   write: CPU: table_update + NVRAM write-intent record; CPU: dma_setup; host link DMA into the buffer
+//   per disk piece, in parallel: a tag for the disk (FIFO firmware queue per disk) ->
+//        CPU: schedule (a + b*n over the disk's queue) + physical_command + dma_setup ->
+//        SCSI select over the drive's channel -> the drive (disconnects, reselects, data phases
+//        drained by the channel's DMA into/out of the buffer) -> status -> CPU: completion_interrupt
+//   read: CPU: dma_setup; host link DMA out of the buffer
+//   CPU: table_update (+ request table entry in DRAM), intent record cleared, buffer freed -> done
+//
+// Every step is charged on the block that does it, so the blocks contend with each other and the
+// firmware with itself; a step that costs nothing adds no kernel event. Data tokens go host ->
+// buffer -> drive and back, so a read returns what was written.
+//
+// Sockets: `host` takes host commands (generic payload + protocol::scsi_command with a host LBN
+// range, data_length = sectors * 8 for tokens or 0); `disk[i]` is bound to drive i's target.
+// The response is TLM_OK_RESPONSE when every piece succeeded; a range beyond the capacity gets
+// TLM_ADDRESS_ERROR_RESPONSE, a payload without scsi_command TLM_GENERIC_ERROR_RESPONSE.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "controller/controller_config.h"
+#include "controller/host_address_map.h"
+#include "controller/worker_pool.h"
+#include "rtl_models/buffer_dram.h"
+#include "rtl_models/controller_cpu.h"
+#include "rtl_models/host_link.h"
+#include "rtl_models/nvram.h"
+#include "rtl_models/scsi_bus.h"
+#include "rtl_models/xor_engine.h"
+#include "tlm/payload_pool.h"
+
+namespace raidtlm::controller {
+
+// A drive as the controller sees it.
+struct disk_info {
+    uint64_t capacity_blocks = 0;
+    int max_queue_length = 1;  // the drive's own command queue
+};
+
+// What the firmware knows about a write in flight, as kept in NVRAM.
+struct intent_record {
+    static constexpr uint32_t magic_value = 0x4e544e49;  // "INTN"
+    uint32_t magic = magic_value;
+    uint32_t valid = 1;
+    uint64_t lbn = 0;
+    uint32_t sectors = 0;
+    uint32_t reserved = 0;
+    uint64_t sequence = 0;
+};
+
+struct controller_statistics {
+    uint64_t requests = 0;
+    uint64_t physical_commands = 0;
+    rtl_models::wait_stats tag_wait;  // a piece waiting in the firmware's per-disk queue
+    int peak_outstanding = 0;
+};
+
+class controller_top : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<controller_top> host;
+    sc_core::sc_vector<tlm_utils::simple_initiator_socket<controller_top>> disk;
+
+    controller_top(sc_core::sc_module_name name, const controller_config &config, const std::vector<disk_info> &disks);
+    ~controller_top() override;
+
+    const controller_config &config() const { return m_config; }
+    const host_address_map &address_map() const { return m_map; }
+    uint64_t capacity_sectors() const { return m_map.capacity_sectors(); }
+    int channel_of(int disk) const;
+    int target_id_of(int disk) const;
+    int tags_of(int disk) const;
+
+    rtl_models::controller_cpu &cpu() { return *m_cpu; }
+    rtl_models::buffer_dram &dram() { return *m_dram; }
+    rtl_models::nvram &nvram() { return *m_nvram; }
+    rtl_models::xor_engine &xor_unit() { return *m_xor; }
+    rtl_models::host_link &link() { return *m_link; }
+    rtl_models::scsi_bus &bus(int channel) { return *m_buses.at(size_t(channel)); }
+    const rtl_models::controller_cpu &cpu() const { return *m_cpu; }
+    const rtl_models::buffer_dram &dram() const { return *m_dram; }
+    const rtl_models::nvram &nvram() const { return *m_nvram; }
+    const rtl_models::xor_engine &xor_unit() const { return *m_xor; }
+    const rtl_models::host_link &link() const { return *m_link; }
+    const rtl_models::scsi_bus &bus(int channel) const { return *m_buses.at(size_t(channel)); }
+    int channels() const { return int(m_buses.size()); }
+
+    // XOR of `inputs` into `output` over `sectors` sectors on the XOR engine, after the CPU has
+    // set it up (xor_setup). For firmware that keeps parity; blocks the calling SC_THREAD.
+    void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
+                    uint64_t sectors, int affinity = 0);
+
+    // Power loss: the firmware stops (requests in flight never complete), the buffer DRAM's
+    // contents are lost, the NVRAM keeps its contents. intent_log() then reads what survived.
+    void power_fail();
+    bool powered() const { return m_powered; }
+    std::vector<intent_record> intent_log() const;
+
+    int outstanding() const { return m_outstanding; }
+    const controller_statistics &statistics() const { return m_stats; }
+    // Restarts every block's statistics (at the end of a warm-up).
+    void reset_statistics();
+    // Adds every block's signals under `prefix`: <prefix>.outstanding, <prefix>.cpu.*,
+    // <prefix>.dram.*, <prefix>.nvram.*, <prefix>.xor.*, <prefix>.host_link.*, <prefix>.chN.*.
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+
+private:
+    struct disk_state;
+    struct channel_dma;
+    struct piece_job;
+
+    void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    bool do_piece(tlm::tlm_generic_payload &host_trans, const disk_fragment &f, protocol::buffer_block *buffer,
+                  bool copy_timing);
+    uint64_t acquire_tag(int d);
+    void release_tag(int d);
+    void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
+    void table_update(int affinity);
+    int64_t log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq, int affinity);
+    void clear_intent(int64_t address);
+    // A timed NVRAM write.
+    void nvram_write(uint64_t address, const void *data, unsigned bytes);
+    // After a power loss a firmware thread stops here for good.
+    void check_power();
+
+    controller_config m_config;
+    host_address_map m_map;
+    std::unique_ptr<rtl_models::controller_cpu> m_cpu;
+    std::unique_ptr<rtl_models::buffer_dram> m_dram;
+    std::unique_ptr<rtl_models::nvram> m_nvram;
+    std::unique_ptr<rtl_models::xor_engine> m_xor;
+    std::unique_ptr<rtl_models::host_link> m_link;
+    std::vector<std::unique_ptr<rtl_models::scsi_bus>> m_buses;
+    std::vector<std::unique_ptr<channel_dma>> m_channel_dma;
+    std::vector<disk_state> m_disk;
+    int m_cpu_port = 0;
+    // Sockets from the firmware to the blocks.
+    tlm_utils::simple_initiator_socket<controller_top> m_to_link{"to_link"};
+    tlm_utils::simple_initiator_socket<controller_top> m_to_xor{"to_xor"};
+    tlm_utils::simple_initiator_socket<controller_top> m_to_nvram{"to_nvram"};
+    tlm_utils::simple_initiator_socket<controller_top> m_to_dram{"to_dram"};
+    protocol::payload_pool m_pool;
+    // Reused objects (no allocation per request once grown to the peak in flight).
+    template <class T>
+    struct reuse {
+        std::vector<std::unique_ptr<T>> all;
+        std::vector<T *> idle;
+        T &get() {
+            if (idle.empty()) {
+                all.push_back(std::make_unique<T>());
+                if constexpr (std::is_same_v<T, tlm::tlm_generic_payload>)
+                    all.back()->set_extension(new protocol::dma_command);
+                return *all.back();
+            }
+            T *t = idle.back();
+            idle.pop_back();
+            return *t;
+        }
+        void put(T &t) { idle.push_back(&t); }
+    };
+    reuse<tlm::tlm_generic_payload> m_dma_payloads;  // each with a dma_command extension
+    reuse<rtl_models::dma_tracker> m_trackers;
+    worker_pool m_workers;
+    std::vector<disk_fragment> m_scratch;
+    bool m_powered = true;
+    sc_core::sc_event m_never;
+    sc_core::sc_event m_nvram_space;
+    uint64_t m_sequence = 0;
+    int m_outstanding = 0;  // traced
+    controller_statistics m_stats;
+};
+
+}  // namespace raidtlm::controller

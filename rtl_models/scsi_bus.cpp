@@ -1,0 +1,206 @@
+#include "rtl_models/scsi_bus.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rtl_models/sim_time.h"
+#include "waveforms/scheduled_trace.h"
+
+namespace raidtlm::rtl_models {
+
+namespace {
+constexpr double us = 1e-6;
+const char *msg_type = "/raidtlm/rtl_models/scsi_bus";
+}  // namespace
+
+const char *to_string(scsi_phase p) {
+    switch (p) {
+    case scsi_phase::bus_free: return "bus_free";
+    case scsi_phase::arbitration: return "arbitration";
+    case scsi_phase::selection: return "selection";
+    case scsi_phase::reselection: return "reselection";
+    case scsi_phase::message: return "message";
+    case scsi_phase::command: return "command";
+    case scsi_phase::connected: return "connected";
+    case scsi_phase::data: return "data";
+    case scsi_phase::closing: return "closing";
+    }
+    return "?";
+}
+
+struct scsi_bus::requester {
+    int id;         // arbitrates with this ID
+    int nexus;      // the target that holds the bus once connected
+    bool initiator;
+    double since_s;
+    sc_core::sc_event granted;
+    bool won = false;
+    double connected_s = 0;  // when its connection phases end
+};
+
+scsi_bus::scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id)
+    : sc_module(name),
+      m_config(config),
+      m_initiator(initiator_id),
+      m_arbiter(config.fairness),
+      m_sector_time(span_s(config.sector_us() * us)) {
+    if (config.width_bits != 8 && config.width_bits != 16) SC_REPORT_FATAL(msg_type, "bus width must be 8 or 16 bits");
+    if (initiator_id < 0 || initiator_id >= config.id_count())
+        SC_REPORT_FATAL(msg_type, "initiator SCSI ID outside the bus width");
+    m_free_running = config.phases.all_zero();
+    SC_METHOD(start_round);
+    sensitive << m_round;
+    dont_initialize();
+}
+
+scsi_bus::~scsi_bus() = default;
+
+void scsi_bus::attach_target(int id) {
+    if (id < 0 || id >= m_config.id_count() || id == m_initiator ||
+        std::find(m_targets.begin(), m_targets.end(), id) != m_targets.end())
+        SC_REPORT_FATAL(msg_type, fmt::format("SCSI ID {} is taken or outside the bus width", id).c_str());
+    m_targets.push_back(id);
+    m_free_running = m_config.phases.all_zero() && m_targets.size() <= 1;
+}
+
+void scsi_bus::trace_at(int &var, int value, double t_s) {
+    if (m_trace) m_trace->set_at(var, value, span_s(t_s));
+}
+
+// ---- arbitration ----------------------------------------------------------------------------
+
+void scsi_bus::request(requester &r) {
+    m_waiting.push_back(&r);
+    m_trace_waiting = int(m_waiting.size());
+    if (m_owner < 0 && !m_round_pending) schedule_round();
+    while (!r.won) sc_core::wait(r.granted);
+    // A round started from this very call has not waited for the connection phases yet.
+    const double now = now_s();
+    if (r.connected_s > now + 1e-12) sc_core::wait(span_s(r.connected_s - now));
+    r.granted.cancel();
+}
+
+void scsi_bus::schedule_round() {
+    // Everyone who asks in this time step arbitrates in the round (the next delta at the earliest).
+    m_round_pending = true;
+    m_round.notify(span_s(m_free_at_s - now_s()));
+}
+
+void scsi_bus::start_round() {
+    m_round_pending = false;
+    if (m_owner >= 0 || m_waiting.empty()) return;
+    const double now = now_s();
+    m_ids.clear();
+    for (requester *r : m_waiting) m_ids.push_back(r->id);
+    const int winner = m_arbiter.choose(m_ids);
+    auto it = std::find_if(m_waiting.begin(), m_waiting.end(), [&](requester *r) { return r->id == winner; });
+    requester &r = **it;
+    m_waiting.erase(it);
+    m_trace_waiting = int(m_waiting.size());
+    const double waited = now - r.since_s;
+    m_stats.wait.add(waited);
+    m_stats.wait_by_id[size_t(r.id & 15)].add(waited);
+    (r.initiator ? m_stats.selections : m_stats.reselections) += 1;
+    m_owner = r.nexus;
+    m_owner_since_s = now;
+    // The winner wakes when it is connected; the phases on the way are traced at their times.
+    const scsi_phase_costs &p = m_config.phases;
+    double t = now;
+    trace_at(m_trace_phase, int(scsi_phase::arbitration), t);
+    t += p.arbitration_us * us;
+    trace_at(m_trace_owner, r.id, t);
+    trace_at(m_trace_phase, int(r.initiator ? scsi_phase::selection : scsi_phase::reselection), t);
+    t += (r.initiator ? p.selection_us : p.reselection_us) * us;
+    trace_at(m_trace_phase, int(scsi_phase::message), t);
+    t += p.message_us * us;
+    if (r.initiator) {
+        trace_at(m_trace_phase, int(scsi_phase::command), t);
+        t += p.command_us * us;
+    }
+    trace_at(m_trace_owner, r.nexus, t);
+    trace_at(m_trace_phase, int(scsi_phase::connected), t);
+    r.won = true;
+    r.connected_s = t;
+    r.granted.notify(span_s(t - now));
+}
+
+// ---- initiator ------------------------------------------------------------------------------
+
+void scsi_bus::select(int target_id) {
+    if (m_free_running) {
+        ++m_stats.selections;
+        return;
+    }
+    requester r{m_initiator, target_id, true, now_s(), {}, false, 0};
+    request(r);
+}
+
+void scsi_bus::await_status() {
+    if (m_config.phases.status_us > 0) sc_core::wait(span_s(m_config.phases.status_us * us));
+}
+
+// ---- targets --------------------------------------------------------------------------------
+
+void scsi_bus::acquire(int target_id) {
+    if (m_free_running) return;
+    requester r{target_id, target_id, false, now_s(), {}, false, 0};
+    request(r);
+}
+
+void scsi_bus::release(int target_id) {
+    if (m_free_running) return;
+    if (m_owner != target_id)
+        SC_REPORT_ERROR(msg_type, fmt::format("SCSI ID {} let go of a bus it does not hold (owner {})", target_id,
+                                              m_owner)
+                                      .c_str());
+    const double now = now_s();
+    const double tail = m_config.release_tail_us() * us;
+    m_stats.busy_s += now + tail - m_owner_since_s;
+    m_owner = -1;
+    m_free_at_s = now + tail;
+    trace_at(m_trace_phase, int(scsi_phase::closing), now);
+    trace_at(m_trace_owner, no_owner, now + m_config.phases.status_us * us);
+    trace_at(m_trace_phase, int(scsi_phase::bus_free), now + m_config.phases.status_us * us);
+    if (!m_waiting.empty()) schedule_round();
+}
+
+void scsi_bus::data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start,
+                          const sc_core::sc_time &end, uint32_t sectors) {
+    const double s = start.to_seconds(), e = end.to_seconds();
+    m_stats.data_s += e - s;
+    m_stats.data_bytes += double(sectors) * protocol::sector_bytes;
+    if (m_free_running) {
+        m_stats.busy_s += e - s;
+        trace_at(m_trace_owner, cmd.target_id, s);
+        trace_at(m_trace_phase, int(scsi_phase::data), s);
+        trace_at(m_trace_owner, no_owner, e);
+        trace_at(m_trace_phase, int(scsi_phase::bus_free), e);
+    } else {
+        trace_at(m_trace_phase, int(scsi_phase::data), s);
+        trace_at(m_trace_phase, int(scsi_phase::connected), e);
+    }
+    if (m_listener) m_listener->data_phase(cmd, start, end, sectors);
+}
+
+// ---- statistics and tracing -----------------------------------------------------------------
+
+void scsi_bus::reset_statistics() {
+    const double now = now_s();
+    scsi_bus_statistics fresh;
+    fresh.since_s = now;
+    m_stats = fresh;
+    // The current owner's time counts from now in the new window.
+    if (m_owner >= 0) m_owner_since_s = std::max(m_owner_since_s, now);
+}
+
+double scsi_bus::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
+
+void scsi_bus::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(sc_core::sc_gen_unique_name("bus_trace"));
+    sc_core::sc_trace(tf, m_trace_owner, prefix + ".owner");
+    sc_core::sc_trace(tf, m_trace_phase, prefix + ".phase");
+    sc_core::sc_trace(tf, m_trace_waiting, prefix + ".waiting");
+}
+
+}  // namespace raidtlm::rtl_models

@@ -1,0 +1,58 @@
+// What the component benches share: the Cheetah 9LP drive spec and a host that runs test code in
+// SC_THREADs and sends host commands (with or without data tokens) through one initiator socket.
+#pragma once
+
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include <functional>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "disks/disk_spec.h"
+#include "disks/diskspec_loader.h"
+#include "tlm/payload_pool.h"
+#include "tlm/scsi_command.h"
+
+namespace component_test {
+
+inline const raidtlm::disks::disk_spec &cheetah() {
+    static const raidtlm::disks::disk_spec s = raidtlm::disks::load_diskspec(
+        std::string(RAIDTLM_SHARED_DIR) + "/reference/disksim/validation/cheetah9LP.diskspecs");
+    return s;
+}
+
+class host_tester : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<host_tester> socket;
+    explicit host_tester(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
+
+    // Runs `body` in its own thread, started at time 0.
+    void spawn(std::function<void()> body) { sc_core::sc_spawn(std::move(body)); }
+
+    // A blocking host command; returns the response status.
+    tlm::tlm_response_status send(bool read, uint64_t lbn, uint32_t blocks, uint64_t *tokens = nullptr) {
+        tlm::tlm_generic_payload *gp = m_pool.acquire();
+        gp->set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+        if (tokens) {
+            gp->set_data_ptr(reinterpret_cast<unsigned char *>(tokens));
+            gp->set_data_length(blocks * raidtlm::protocol::token_bytes);
+            gp->set_streaming_width(blocks * raidtlm::protocol::token_bytes);
+        }
+        auto *cmd = gp->get_extension<raidtlm::protocol::scsi_command>();
+        cmd->lbn = lbn;
+        cmd->blocks = blocks;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        socket->b_transport(*gp, delay);
+        const auto status = gp->get_response_status();
+        gp->release();
+        return status;
+    }
+    size_t payloads_allocated() const { return m_pool.allocated(); }
+
+private:
+    raidtlm::protocol::payload_pool m_pool;
+};
+
+}  // namespace component_test
