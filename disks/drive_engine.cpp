@@ -105,17 +105,27 @@ void drive_engine::start_prefetch(int seg, int64_t from_lbn, int64_t limit_lbn, 
     m_mech.access(t, head, m_runs, false, false, nullptr, m_prefetch.plan);
 }
 
+void drive_engine::extend_prefetch(int64_t limit_lbn) {
+    // The plan is a pure function of its start, so planning again from the same start with a
+    // further limit keeps what is already under way and appends the rest.
+    const prefetch p = m_prefetch;
+    start_prefetch(p.seg, p.next_lbn, std::min<int64_t>(limit_lbn, std::min<int64_t>(m_layout.lbn_count(), m_spec.block_count)),
+                   p.start_ms, p.start_head);
+}
+
 void drive_engine::settle_prefetch(double t) {
     if (!m_prefetch.active) return;
     segment &s = m_segs[m_prefetch.seg];
     int64_t done = 0;
     bool all = true;
     for (const media_segment &ms : m_prefetch.plan) {
-        if (ms.end_ms() <= t) {
+        if (ms.end_ms() <= t + 1e-6 * ms.sector_ms) {
             done += ms.count;
             continue;
         }
-        if (ms.first_done_ms <= t) done += int64_t(std::floor((t - ms.first_done_ms) / ms.sector_ms)) + 1;
+        // A sector that ends at t is done (with a millionth of a sector for rounding).
+        if (ms.first_done_ms <= t + 1e-6 * ms.sector_ms)
+            done += int64_t(std::floor((t - ms.first_done_ms) / ms.sector_ms + 1e-6)) + 1;
         all = false;
         break;
     }
@@ -157,8 +167,11 @@ double drive_engine::abort_prefetch(double t) {
             }
             need -= ms.count;
         }
-        settle_prefetch(free_at);
     }
+    // The sector under the head when the read-ahead stops is read to its end (unless the drive
+    // may stop mid-sector): it belongs to the segment, or the next access would miss it by a turn.
+    settle_prefetch(free_at);
+    if (!m_prefetch.active) return m_mech_free_ms;  // it ran to its end
     m_prefetch.active = false;
     m_head = where;
     m_mech_free_ms = std::max(m_mech_free_ms, free_at);
@@ -302,6 +315,10 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     if (almost) s = m_prefetch.seg;
     const bool hit_first = s >= 0;
     const bool full = hit_first && m_segs[s].end >= end;
+    // A read that continues the stream the read-ahead is reading extends the read-ahead instead
+    // of stopping it: the media never stops between the two.
+    if (hit_first && !full && m_prefetch.active && m_prefetch.seg == s && m_prefetch.limit_lbn < end)
+        extend_prefetch(std::max(end, prefetch_limit(req, s)));
     const bool rides_prefetch = hit_first && !full && m_prefetch.active && m_prefetch.seg == s &&
                                 m_prefetch.limit_lbn >= end;
     res.cache = full ? cache_outcome::full_hit : hit_first ? cache_outcome::partial_hit : cache_outcome::miss;
@@ -332,21 +349,30 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
             }
         res.transfer_ms = m_avail.back() - t;
     } else {
-        const int64_t cached = hit_first ? m_segs[s].end - a : 0;
+        // Stop read-ahead first, so its segment competes for reuse like any other. What it read
+        // while the command was processed counts: a read that follows the stream finds its first
+        // sectors there and the media carries on from the head's position.
+        if (m_prefetch.active) {
+            abort_prefetch(t);
+            if (s < 0) s = find_segment(a, t);
+        }
+        const bool cached_now = s >= 0;
+        const int64_t cached = cached_now ? std::min(end, m_segs[s].end) - a : 0;
         const int64_t from = a + cached;
-        // Stop read-ahead first, so its segment competes for reuse like any other.
-        if (m_prefetch.active) abort_prefetch(t);
-        if (!hit_first) {
+        if (!cached_now) {
             s = choose_segment(false, t);
             invalidate_overlaps(a, end, s);
             m_segs[s] = segment{a, a, true, false, 0, 0};
         }
         touch(s);
-        const media_access_result m = media_access(from, end - from, false, t, nullptr, res);
+        m_media.clear();
+        media_access_result m;
+        if (from < end) m = media_access(from, end - from, false, t, nullptr, res);
+        else m = {std::max(t, m_mech_free_ms), m_head};
         for (const media_segment &ms : m_media)
             for (int k = 0; k < ms.count; ++k) m_avail[size_t(ms.first_lbn + k - a)] = ms.done_ms(k);
         // Sectors that passed under the head before the first requested one were read too.
-        if (c.read_any_free_blocks && !hit_first && !m_runs.empty() && m.rotation_ms > 0) {
+        if (c.read_any_free_blocks && !cached_now && !m_runs.empty() && m.rotation_ms > 0) {
             const track_run &r0 = m_runs.front();
             const int spt = m_layout.sectors_per_track(r0.cyl);
             const double passed = std::floor(m.rotation_ms / m_mech.sector_ms(r0.cyl));

@@ -127,6 +127,7 @@ private:
     // mechanism is free, and the heads where the read-ahead left them, from the returned time.
     double abort_prefetch(double t);
     void start_prefetch(int seg, int64_t from_lbn, int64_t limit_lbn, double t, head_position head);
+    void extend_prefetch(int64_t limit_lbn);
     int64_t prefetch_limit(const drive_request &req, int seg) const;
     int find_segment(int64_t lbn, double t) const;
     int choose_segment(bool for_write, double t);

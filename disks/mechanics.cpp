@@ -24,9 +24,9 @@ double mechanics::angle_at(double t_ms) const { return frac(t_ms / m_period_ms +
 
 double mechanics::wait_for_angle(double t_ms, double a) const {
     double w = frac(a - angle_at(t_ms));
-    // Treat a hair's breadth short of the target as on target: floating-point residue must not
-    // cost a revolution.
-    if (w > 1.0 - 1e-9) w = 0.0;
+    // Treat a hair's breadth short of the target (a millionth of a turn, nanoseconds) as on
+    // target: floating-point residue in long runs must not cost a revolution.
+    if (w > 1.0 - 1e-6) w = 0.0;
     return w * m_period_ms;
 }
 
