@@ -15,14 +15,66 @@ namespace raidtlm::testbench {
 namespace fs = std::filesystem;
 
 const char *to_string(host_layout v) { return v == host_layout::jbod ? "jbod" : "stripe"; }
-const char *to_string(arrival_process v) { return v == arrival_process::open ? "open" : "closed"; }
+const char *to_string(arrival_process v) {
+    switch (v) {
+    case arrival_process::open: return "open";
+    case arrival_process::closed: return "closed";
+    case arrival_process::trace: return "trace";
+    }
+    return "?";
+}
 const char *to_string(address_pattern v) {
     switch (v) {
     case address_pattern::uniform: return "uniform";
     case address_pattern::sequential: return "sequential";
     case address_pattern::local: return "local";
+    case address_pattern::streams: return "streams";
+    case address_pattern::tracks: return "tracks";
+    case address_pattern::hot_cold: return "hot_cold";
     }
     return "?";
+}
+const char *to_string(size_dist v) {
+    switch (v) {
+    case size_dist::constant: return "constant";
+    case size_dist::uniform: return "uniform";
+    case size_dist::table: return "table";
+    case size_dist::zipf: return "zipf";
+    }
+    return "?";
+}
+const char *to_string(think_dist v) {
+    switch (v) {
+    case think_dist::constant: return "constant";
+    case think_dist::exponential: return "exponential";
+    case think_dist::gaussian: return "gaussian";
+    }
+    return "?";
+}
+const char *to_string(trace_format v) {
+    switch (v) {
+    case trace_format::disksim: return "disksim";
+    case trace_format::spc: return "spc";
+    case trace_format::msr: return "msr";
+    case trace_format::blkparse: return "blkparse";
+    }
+    return "?";
+}
+const char *to_string(beyond_capacity_policy v) {
+    switch (v) {
+    case beyond_capacity_policy::error: return "error";
+    case beyond_capacity_policy::wrap: return "wrap";
+    case beyond_capacity_policy::skip: return "skip";
+    }
+    return "?";
+}
+
+const std::vector<size_table_entry> &airline_size_table() {
+    // Fig 26: % of the workload, direction, size in KB (1 KB = 2 sectors).
+    static const std::vector<size_table_entry> t = {
+        {20, 2, 1}, {20, 4, 1}, {33, 8, 1}, {9, 48, 1}, {9, 2, 0}, {7, 16, 0}, {2, 48, 0},
+    };
+    return t;
 }
 
 std::string scenario::where(const std::string &key) const {
@@ -36,6 +88,16 @@ scenario_error scenario::error(const std::string &key, const std::string &proble
     return scenario_error(fmt::format("{}: key '{}': {}; expected {}", where(key), key, problem, expected));
 }
 
+static nlohmann::json size_table_json(const std::vector<size_table_entry> &table) {
+    nlohmann::json t = nlohmann::json::array();
+    for (const auto &e : table) {
+        nlohmann::json row = {e.weight, e.sectors};
+        if (e.direction >= 0) row.push_back(e.direction ? "read" : "write");
+        t.push_back(row);
+    }
+    return t;
+}
+
 nlohmann::json scenario::to_json() const {
     nlohmann::json j;
     j["disks"] = {{"spec", disks.spec_path},
@@ -44,21 +106,50 @@ nlohmann::json scenario::to_json() const {
                   {"spindle_sync", disks.spindle_sync}};
     j["host"] = {{"layout", to_string(host.layout)}, {"stripe_unit_sectors", host.stripe_unit_sectors}};
     const auto &w = workload;
+    nlohmann::json schedule = nlohmann::json::array();
+    for (const auto &r : w.rate_schedule) schedule.push_back({r.start_s, r.iops});
     j["workload"] = {{"arrival", to_string(w.arrival)},
                      {"mean_interarrival_ms", w.mean_interarrival_ms},
+                     {"rate_schedule", schedule},
                      {"outstanding", w.outstanding},
                      {"think_time_ms", w.think_time_ms},
+                     {"think_time_distribution", to_string(w.think_time_distribution)},
+                     {"think_time_cv", w.think_time_cv},
+                     {"target_iops", w.target_iops},
                      {"read_fraction", w.read_fraction},
+                     {"size_distribution", to_string(w.size_distribution)},
                      {"request_sectors", w.request_sectors},
+                     {"size_min_sectors", w.size_min_sectors},
+                     {"size_max_sectors", w.size_max_sectors},
+                     {"size_mean_sectors", w.size_mean_sectors},
+                     {"size_table", size_table_json(w.size_table)},
                      {"alignment_sectors", w.alignment_sectors},
                      {"address", to_string(w.address)},
                      {"local_stddev_sectors", w.local_stddev_sectors},
+                     {"locality_tracks", w.locality_tracks},
+                     {"hot_space_fraction", w.hot_space_fraction},
+                     {"hot_access_fraction", w.hot_access_fraction},
+                     {"random_fraction", w.random_fraction},
                      {"requests", w.requests},
                      {"warmup_requests", w.warmup_requests},
                      {"seed", w.seed}};
+    nlohmann::json device_map = nlohmann::json::object();
+    for (const auto &[dev, offset] : trace.device_map) device_map[dev] = offset;
+    j["trace"] = {{"file", trace.file},
+                  {"format", to_string(trace.format)},
+                  {"time_scale", trace.time_scale},
+                  {"device_map", device_map},
+                  {"beyond_capacity", to_string(trace.beyond_capacity)},
+                  {"blkparse_action", std::string(1, trace.blkparse_action)}};
+    j["measurement"] = {{"ci_target", measurement.ci_target},
+                        {"ci_level", measurement.ci_level},
+                        {"min_requests", measurement.min_requests},
+                        {"seeds", measurement.seeds}};
     j["output"] = {{"histogram_bucket_ms", output.histogram_bucket_ms},
                    {"histogram_max_ms", output.histogram_max_ms},
-                   {"waves", output.waves}};
+                   {"waves", output.waves},
+                   {"requests_csv", output.requests_csv},
+                   {"timeline", output.timeline}};
     return j;
 }
 
@@ -69,6 +160,7 @@ struct value_ref {
     YAML::Node node;
     std::string where;
     bool from_set = false;
+    std::string file;  // the scenario file, for the marks of list items (empty for --set)
 };
 
 struct load_context {
@@ -76,9 +168,25 @@ struct load_context {
     std::string repo_root;
 };
 
+std::string mark_str(const std::string &file, const YAML::Mark &m) {
+    if (m.is_null()) return file + ":1:1";
+    return fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
+}
+
+[[noreturn]] void fail_at(const std::string &where, const std::string &key, const std::string &problem,
+                          const std::string &expected) {
+    throw scenario_error(fmt::format("{}: key '{}': {}; expected {}", where, key, problem, expected));
+}
+
 [[noreturn]] void fail(const value_ref &v, const std::string &key, const std::string &problem,
                        const std::string &expected) {
-    throw scenario_error(fmt::format("{}: key '{}': {}; expected {}", v.where, key, problem, expected));
+    fail_at(v.where, key, problem, expected);
+}
+
+// Where a part of a (list or map) value is: its own mark in a file, the whole value for --set.
+std::string where_in(const value_ref &v, const YAML::Node &part) {
+    if (v.from_set || v.file.empty() || part.Mark().is_null()) return v.where;
+    return mark_str(v.file, part.Mark());
 }
 
 const char *kind_of(const YAML::Node &n) {
@@ -95,6 +203,9 @@ std::string scalar(const value_ref &v, const std::string &key, const std::string
     if (!v.node.IsScalar()) fail(v, key, fmt::format("value is {}", kind_of(v.node)), expected);
     return v.node.Scalar();
 }
+
+// A part of a list or map value as a value of its own (for the scalar readers below).
+value_ref part_of(const value_ref &v, const YAML::Node &part) { return {part, where_in(v, part), v.from_set, v.file}; }
 
 double get_double(const value_ref &v, const std::string &key, const std::string &expected, double lo,
                   bool lo_open, double hi) {
@@ -139,7 +250,7 @@ bool get_bool(const value_ref &v, const std::string &key, const std::string &exp
 
 template <class E>
 E get_enum(const value_ref &v, const std::string &key, const std::string &expected,
-           std::initializer_list<std::pair<const char *, E>> choices) {
+           const std::vector<std::pair<const char *, E>> &choices) {
     const std::string s = scalar(v, key, expected);
     for (const auto &c : choices)
         if (s == c.first) return c.second;
@@ -153,7 +264,7 @@ struct key_def {
     apply_fn apply;
 };
 
-std::string resolve_spec(const std::string &given, const value_ref &v, const std::string &key,
+std::string resolve_file(const std::string &given, const value_ref &v, const std::string &key,
                          const std::string &expected, const load_context &ctx) {
     const fs::path p(given);
     std::vector<fs::path> tries;
@@ -175,111 +286,238 @@ std::string resolve_spec(const std::string &given, const value_ref &v, const std
     fail(v, key, fmt::format("file '{}' not found (tried {})", given, tried), expected);
 }
 
+// A list value (an empty value is an empty list).
+const YAML::Node &list_of(const value_ref &v, const std::string &key, const std::string &expected) {
+    if (!v.node.IsNull() && !v.node.IsSequence()) fail(v, key, fmt::format("value is {}", kind_of(v.node)), expected);
+    return v.node;
+}
+
+std::vector<rate_step> get_rate_schedule(const value_ref &v, const std::string &key, const std::string &e) {
+    std::vector<rate_step> out;
+    for (const auto &item : list_of(v, key, e)) {
+        const value_ref iv = part_of(v, item);
+        if (!item.IsSequence() || item.size() != 2)
+            fail(iv, key, fmt::format("a step is {}", item.IsSequence() ? "not a pair" : kind_of(item)), e);
+        rate_step r;
+        r.start_s = get_double(part_of(v, item[0]), key, e, 0, false, 1e12);
+        r.iops = get_double(part_of(v, item[1]), key, e, 0, false, 1e12);
+        if (out.empty() && r.start_s != 0) fail(iv, key, "the first step does not start at 0", e);
+        if (!out.empty() && r.start_s <= out.back().start_s) fail(iv, key, "steps are not in ascending time", e);
+        out.push_back(r);
+    }
+    if (!out.empty()) {
+        bool any = false;
+        for (const auto &r : out) any = any || r.iops > 0;
+        if (!any) fail(v, key, "every rate is 0", e);
+    }
+    return out;
+}
+
+std::vector<size_table_entry> get_size_table(const value_ref &v, const std::string &key, const std::string &e) {
+    if (v.node.IsScalar()) {
+        if (v.node.Scalar() == "airline") return airline_size_table();
+        fail(v, key, fmt::format("'{}' is not a known table", v.node.Scalar()), e);
+    }
+    std::vector<size_table_entry> out;
+    double total = 0;
+    for (const auto &item : list_of(v, key, e)) {
+        const value_ref iv = part_of(v, item);
+        if (!item.IsSequence() || item.size() < 2 || item.size() > 3)
+            fail(iv, key, fmt::format("a row is {}", item.IsSequence() ? "not 2 or 3 items" : kind_of(item)), e);
+        size_table_entry r;
+        r.weight = get_double(part_of(v, item[0]), key, e, 0, false, 1e12);
+        r.sectors = static_cast<uint32_t>(get_int(part_of(v, item[1]), key, e, 1, 65536));
+        if (item.size() == 3)
+            r.direction = get_enum<int>(part_of(v, item[2]), key, e, {{"read", 1}, {"write", 0}});
+        total += r.weight;
+        out.push_back(r);
+    }
+    if (out.empty() || total <= 0) fail(v, key, "no row has a positive weight", e);
+    return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>> get_device_map(const value_ref &v, const std::string &key,
+                                                             const std::string &e) {
+    if (!v.node.IsNull() && !v.node.IsMap()) fail(v, key, fmt::format("value is {}", kind_of(v.node)), e);
+    std::vector<std::pair<std::string, uint64_t>> out;
+    for (const auto &it : v.node) {
+        if (!it.first.IsScalar()) fail(part_of(v, it.first), key, "a device name is not a scalar", e);
+        const std::string dev = it.first.Scalar();
+        for (const auto &o : out)
+            if (o.first == dev) fail(part_of(v, it.first), key, fmt::format("device '{}' given twice", dev), e);
+        out.emplace_back(dev, get_uint64(part_of(v, it.second), key, e));
+    }
+    return out;
+}
+
+// The key table. Each row: dotted key, default (YAML text, "" = required), accepted form, and how
+// the value lands in the scenario.
+class key_table {
+public:
+    template <class Fn>
+    void add(const char *key, const char *fallback, const char *expected, Fn fn) {
+        const std::string k = key, e = expected;
+        m_defs.push_back({{key, fallback, expected}, [k, e, fn](scenario &s, const value_ref &v,
+                                                                const load_context &ctx) { fn(s, v, k, e, ctx); }});
+    }
+    // A number in [lo, hi] (lo excluded when lo_open).
+    template <class Ref>
+    void number(const char *key, const char *fallback, const char *expected, double lo, bool lo_open, double hi,
+                Ref ref) {
+        add(key, fallback, expected, [=](scenario &s, const value_ref &v, const std::string &k, const std::string &e,
+                                         const load_context &) { ref(s) = get_double(v, k, e, lo, lo_open, hi); });
+    }
+    template <class Ref>
+    void integer(const char *key, const char *fallback, const char *expected, int64_t lo, int64_t hi, Ref ref) {
+        add(key, fallback, expected, [=](scenario &s, const value_ref &v, const std::string &k, const std::string &e,
+                                         const load_context &) {
+            ref(s) = static_cast<std::remove_reference_t<decltype(ref(s))>>(get_int(v, k, e, lo, hi));
+        });
+    }
+    template <class Ref>
+    void boolean(const char *key, const char *fallback, Ref ref) {
+        add(key, fallback, "true or false", [=](scenario &s, const value_ref &v, const std::string &k,
+                                                const std::string &e, const load_context &) { ref(s) = get_bool(v, k, e); });
+    }
+    template <class E, class Ref>
+    void choice(const char *key, const char *fallback, const char *expected,
+                std::vector<std::pair<const char *, E>> choices, Ref ref) {
+        add(key, fallback, expected, [=](scenario &s, const value_ref &v, const std::string &k, const std::string &e,
+                                         const load_context &) { ref(s) = get_enum<E>(v, k, e, choices); });
+    }
+    std::vector<key_def> take() { return std::move(m_defs); }
+
+private:
+    std::vector<key_def> m_defs;
+};
+
+#define FIELD(path) [](scenario & s_) -> auto & { return s_.path; }
+
 const std::vector<key_def> &key_defs() {
     static const std::vector<key_def> defs = [] {
-        std::vector<key_def> d;
-        auto add = [&d](const char *key, const char *fallback, const char *expected, apply_fn fn) {
-            d.push_back({{key, fallback, expected}, std::move(fn)});
-        };
-        add("disks.spec", "", "a path to a DiskSim .diskspecs file, relative to the scenario file or the repo root",
-            [](scenario &s, const value_ref &v, const load_context &ctx) {
-                const std::string k = "disks.spec", e = "a path to a DiskSim .diskspecs file, relative to the "
-                                                       "scenario file or the repo root";
-                s.disks.spec_path = resolve_spec(scalar(v, k, e), v, k, e, ctx);
-            });
-        add("disks.name", "\"\"", "the name of a disksim_disk block in the spec file, or \"\" when it holds one",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.disks.spec_name = v.node.IsNull() ? std::string()
-                                                    : scalar(v, "disks.name", "a disk name or \"\"");
-            });
-        add("disks.count", "4", "an integer in [1, 256]", [](scenario &s, const value_ref &v, const load_context &) {
-            s.disks.count = static_cast<int>(get_int(v, "disks.count", "an integer in [1, 256]", 1, 256));
-        });
-        add("disks.spindle_sync", "false", "true or false", [](scenario &s, const value_ref &v, const load_context &) {
-            s.disks.spindle_sync = get_bool(v, "disks.spindle_sync", "true or false");
-        });
-        add("host.layout", "stripe", "jbod or stripe", [](scenario &s, const value_ref &v, const load_context &) {
-            s.host.layout = get_enum<host_layout>(v, "host.layout", "jbod or stripe",
-                                                  {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}});
-        });
-        add("host.stripe_unit_sectors", "64", "an integer in [1, 2^31)",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.host.stripe_unit_sectors = static_cast<uint64_t>(
-                    get_int(v, "host.stripe_unit_sectors", "an integer in [1, 2^31)", 1, INT32_MAX));
-            });
-        add("workload.arrival", "closed", "open or closed", [](scenario &s, const value_ref &v, const load_context &) {
-            s.workload.arrival = get_enum<arrival_process>(
-                v, "workload.arrival", "open or closed",
-                {{"open", arrival_process::open}, {"closed", arrival_process::closed}});
-        });
-        add("workload.mean_interarrival_ms", "10", "a number > 0",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.mean_interarrival_ms =
-                    get_double(v, "workload.mean_interarrival_ms", "a number > 0", 0, true, 1e12);
-            });
-        add("workload.outstanding", "8", "an integer in [1, 100000]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.outstanding =
-                    static_cast<int>(get_int(v, "workload.outstanding", "an integer in [1, 100000]", 1, 100000));
-            });
-        add("workload.think_time_ms", "0", "a number >= 0", [](scenario &s, const value_ref &v, const load_context &) {
-            s.workload.think_time_ms = get_double(v, "workload.think_time_ms", "a number >= 0", 0, false, 1e12);
-        });
-        add("workload.read_fraction", "0.67", "a number in [0, 1]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.read_fraction = get_double(v, "workload.read_fraction", "a number in [0, 1]", 0, false, 1);
-            });
-        add("workload.request_sectors", "8", "an integer in [1, 65536]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.request_sectors = static_cast<uint32_t>(
-                    get_int(v, "workload.request_sectors", "an integer in [1, 65536]", 1, 65536));
-            });
-        add("workload.alignment_sectors", "8", "an integer in [1, 2^31)",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.alignment_sectors = static_cast<uint32_t>(
-                    get_int(v, "workload.alignment_sectors", "an integer in [1, 2^31)", 1, INT32_MAX));
-            });
-        add("workload.address", "uniform", "uniform, sequential or local",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.address = get_enum<address_pattern>(v, "workload.address", "uniform, sequential or local",
-                                                               {{"uniform", address_pattern::uniform},
-                                                                {"sequential", address_pattern::sequential},
-                                                                {"local", address_pattern::local}});
-            });
-        add("workload.local_stddev_sectors", "10000", "a number >= 0",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.local_stddev_sectors =
-                    get_double(v, "workload.local_stddev_sectors", "a number >= 0", 0, false, 1e15);
-            });
-        add("workload.requests", "20000", "an integer in [1, 10^12]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.requests = static_cast<uint64_t>(
-                    get_int(v, "workload.requests", "an integer in [1, 10^12]", 1, 1000000000000LL));
-            });
-        add("workload.warmup_requests", "500", "an integer in [0, 10^12]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.warmup_requests = static_cast<uint64_t>(
-                    get_int(v, "workload.warmup_requests", "an integer in [0, 10^12]", 0, 1000000000000LL));
-            });
-        add("workload.seed", "1", "a non-negative integer", [](scenario &s, const value_ref &v, const load_context &) {
-            s.workload.seed = get_uint64(v, "workload.seed", "a non-negative integer");
-        });
-        add("output.histogram_bucket_ms", "0.5", "a number > 0",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.output.histogram_bucket_ms = get_double(v, "output.histogram_bucket_ms", "a number > 0", 0, true, 1e9);
-            });
-        add("output.histogram_max_ms", "200", "a number > 0, at most 100000 buckets",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.output.histogram_max_ms =
-                    get_double(v, "output.histogram_max_ms", "a number > 0, at most 100000 buckets", 0, true, 1e12);
-            });
-        add("output.waves", "true", "true or false", [](scenario &s, const value_ref &v, const load_context &) {
-            s.output.waves = get_bool(v, "output.waves", "true or false");
-        });
-        return d;
+        key_table t;
+        using ctx_t = const load_context &;
+        using str = const std::string &;
+        t.add("disks.spec", "", "a path to a DiskSim .diskspecs file, relative to the scenario file or the repo root",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t ctx) {
+                  s.disks.spec_path = resolve_file(scalar(v, k, e), v, k, e, ctx);
+              });
+        t.add("disks.name", "\"\"", "the name of a disksim_disk block in the spec file, or \"\" when it holds one",
+              [](scenario &s, const value_ref &v, str k, str, ctx_t) {
+                  s.disks.spec_name = v.node.IsNull() ? std::string() : scalar(v, k, "a disk name or \"\"");
+              });
+        t.integer("disks.count", "4", "an integer in [1, 256]", 1, 256, FIELD(disks.count));
+        t.boolean("disks.spindle_sync", "false", FIELD(disks.spindle_sync));
+        t.choice<host_layout>("host.layout", "stripe", "jbod or stripe",
+                              {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}}, FIELD(host.layout));
+        t.integer("host.stripe_unit_sectors", "64", "an integer in [1, 2^31)", 1, INT32_MAX,
+                  FIELD(host.stripe_unit_sectors));
+
+        t.choice<arrival_process>("workload.arrival", "closed", "open, closed or trace",
+                                  {{"open", arrival_process::open},
+                                   {"closed", arrival_process::closed},
+                                   {"trace", arrival_process::trace}},
+                                  FIELD(workload.arrival));
+        t.number("workload.mean_interarrival_ms", "10", "a number > 0", 0, true, 1e12,
+                 FIELD(workload.mean_interarrival_ms));
+        t.add("workload.rate_schedule", "[]",
+              "a list of [start_s, iops] steps, the first at 0, in ascending time, e.g. [[0, 50], [60, 100]]",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  s.workload.rate_schedule = get_rate_schedule(v, k, e);
+              });
+        t.integer("workload.outstanding", "8", "an integer in [1, 100000]", 1, 100000, FIELD(workload.outstanding));
+        t.number("workload.think_time_ms", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.think_time_ms));
+        t.choice<think_dist>("workload.think_time_distribution", "constant", "constant, exponential or gaussian",
+                             {{"constant", think_dist::constant},
+                              {"exponential", think_dist::exponential},
+                              {"gaussian", think_dist::gaussian}},
+                             FIELD(workload.think_time_distribution));
+        t.number("workload.think_time_cv", "0.25", "a number in [0, 10]", 0, false, 10, FIELD(workload.think_time_cv));
+        t.number("workload.target_iops", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.target_iops));
+        t.number("workload.read_fraction", "0.67", "a number in [0, 1]", 0, false, 1, FIELD(workload.read_fraction));
+        t.choice<size_dist>("workload.size_distribution", "constant", "constant, uniform, table or zipf",
+                            {{"constant", size_dist::constant},
+                             {"uniform", size_dist::uniform},
+                             {"table", size_dist::table},
+                             {"zipf", size_dist::zipf}},
+                            FIELD(workload.size_distribution));
+        t.integer("workload.request_sectors", "8", "an integer in [1, 65536]", 1, 65536,
+                  FIELD(workload.request_sectors));
+        t.integer("workload.size_min_sectors", "1", "an integer in [1, 65536]", 1, 65536,
+                  FIELD(workload.size_min_sectors));
+        t.integer("workload.size_max_sectors", "256", "an integer in [1, 65536]", 1, 65536,
+                  FIELD(workload.size_max_sectors));
+        t.number("workload.size_mean_sectors", "8", "a number > 1", 1, true, 65536, FIELD(workload.size_mean_sectors));
+        t.add("workload.size_table", "airline",
+              "airline, or a list of [weight, sectors] or [weight, sectors, read|write] rows",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.workload.size_table = get_size_table(v, k, e); });
+        t.integer("workload.alignment_sectors", "8", "an integer in [0, 2^31) (0: the request's own size)", 0,
+                  INT32_MAX, FIELD(workload.alignment_sectors));
+        t.choice<address_pattern>("workload.address", "uniform",
+                                  "uniform, sequential, local, streams, tracks or hot_cold",
+                                  {{"uniform", address_pattern::uniform},
+                                   {"sequential", address_pattern::sequential},
+                                   {"local", address_pattern::local},
+                                   {"streams", address_pattern::streams},
+                                   {"tracks", address_pattern::tracks},
+                                   {"hot_cold", address_pattern::hot_cold}},
+                                  FIELD(workload.address));
+        t.number("workload.local_stddev_sectors", "10000", "a number >= 0", 0, false, 1e15,
+                 FIELD(workload.local_stddev_sectors));
+        t.number("workload.locality_tracks", "1", "a number >= 0", 0, false, 1e9, FIELD(workload.locality_tracks));
+        t.number("workload.hot_space_fraction", "0.2", "a number in (0, 1]", 0, true, 1,
+                 FIELD(workload.hot_space_fraction));
+        t.number("workload.hot_access_fraction", "0.8", "a number in [0, 1]", 0, false, 1,
+                 FIELD(workload.hot_access_fraction));
+        t.number("workload.random_fraction", "1", "a number in [0, 1]", 0, false, 1, FIELD(workload.random_fraction));
+        t.integer("workload.requests", "20000", "an integer in [1, 10^12] (0: to the end of the trace)", 0,
+                  1000000000000LL, FIELD(workload.requests));
+        t.integer("workload.warmup_requests", "500", "an integer in [0, 10^12]", 0, 1000000000000LL,
+                  FIELD(workload.warmup_requests));
+        t.add("workload.seed", "1", "a non-negative integer",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.workload.seed = get_uint64(v, k, e); });
+
+        t.add("trace.file", "\"\"", "a path to a trace file, relative to the scenario file or the repo root",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t ctx) {
+                  const std::string given = v.node.IsNull() ? std::string() : scalar(v, k, e);
+                  s.trace.file = given.empty() ? given : resolve_file(given, v, k, e, ctx);
+              });
+        t.choice<trace_format>("trace.format", "disksim", "disksim, spc, msr or blkparse",
+                               {{"disksim", trace_format::disksim},
+                                {"spc", trace_format::spc},
+                                {"msr", trace_format::msr},
+                                {"blkparse", trace_format::blkparse}},
+                               FIELD(trace.format));
+        t.number("trace.time_scale", "1", "a number > 0", 0, true, 1e12, FIELD(trace.time_scale));
+        t.add("trace.device_map", "{}", "a map from trace device name to the first host sector of its slice",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.trace.device_map = get_device_map(v, k, e); });
+        t.choice<beyond_capacity_policy>("trace.beyond_capacity", "error", "error, wrap or skip",
+                                         {{"error", beyond_capacity_policy::error},
+                                          {"wrap", beyond_capacity_policy::wrap},
+                                          {"skip", beyond_capacity_policy::skip}},
+                                         FIELD(trace.beyond_capacity));
+        t.choice<char>("trace.blkparse_action", "D", "D or Q", {{"D", 'D'}, {"Q", 'Q'}}, FIELD(trace.blkparse_action));
+
+        t.number("measurement.ci_target", "0", "a number in [0, 1) (0: off)", 0, false, 0.999999,
+                 FIELD(measurement.ci_target));
+        t.number("measurement.ci_level", "0.95", "a number in (0.5, 1)", 0.5, true, 0.999999,
+                 FIELD(measurement.ci_level));
+        t.integer("measurement.min_requests", "2000", "an integer in [0, 10^12]", 0, 1000000000000LL,
+                  FIELD(measurement.min_requests));
+        t.integer("measurement.seeds", "1", "an integer in [1, 1000]", 1, 1000, FIELD(measurement.seeds));
+
+        t.number("output.histogram_bucket_ms", "0.5", "a number > 0", 0, true, 1e9, FIELD(output.histogram_bucket_ms));
+        t.number("output.histogram_max_ms", "200", "a number > 0, at most 100000 buckets", 0, true, 1e12,
+                 FIELD(output.histogram_max_ms));
+        t.boolean("output.waves", "true", FIELD(output.waves));
+        t.boolean("output.requests_csv", "false", FIELD(output.requests_csv));
+        t.boolean("output.timeline", "true", FIELD(output.timeline));
+        return t.take();
     }();
     return defs;
 }
+
+#undef FIELD
 
 const key_def *find_key(const std::string &key) {
     for (const auto &d : key_defs())
@@ -309,10 +547,6 @@ std::vector<std::string> keys_of_section(const std::string &sec) {
     return out;
 }
 
-std::string mark_str(const std::string &file, const YAML::Mark &m) {
-    if (m.is_null()) return file + ":1:1";
-    return fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
-}
 
 // The mark of a value, or of its key when the value carries none (an empty value).
 std::string where_of(const std::string &file, const YAML::Node &key, const YAML::Node &value) {
@@ -391,7 +625,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             if (found.count(dotted))
                 throw scenario_error(fmt::format("{}: key '{}': given twice (first at {}); expected it once",
                                                  key_where, dotted, found[dotted].where));
-            found[dotted] = value_ref{it.second, where_of(path, it.first, it.second), false};
+            found[dotted] = value_ref{it.second, where_of(path, it.first, it.second), false, path};
         }
     }
 
@@ -412,7 +646,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             throw scenario_error(fmt::format("{}: key '{}': not a YAML value ({}); expected {}", where, o.key, e.msg,
                                              find_key(o.key)->info.expected));
         }
-        found[o.key] = value_ref{node, where, true};
+        found[o.key] = value_ref{node, where, true, ""};
     }
 
     scenario s;
@@ -443,6 +677,23 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     if (s.output.histogram_max_ms < s.output.histogram_bucket_ms)
         throw s.error("output.histogram_max_ms", "smaller than output.histogram_bucket_ms",
                       "a number >= output.histogram_bucket_ms");
+    const workload_config &w = s.workload;
+    if (w.size_distribution == size_dist::uniform && w.size_min_sectors > w.size_max_sectors)
+        throw s.error("workload.size_min_sectors",
+                      fmt::format("{} is above workload.size_max_sectors ({})", w.size_min_sectors, w.size_max_sectors),
+                      "a minimum no larger than the maximum");
+    if (w.size_distribution == size_dist::zipf && !(w.size_mean_sectors < (w.size_max_sectors + 1) / 2.0))
+        throw s.error("workload.size_mean_sectors",
+                      fmt::format("a Zipf mean of {} over sizes 1..{} would need a rising distribution",
+                                  w.size_mean_sectors, w.size_max_sectors),
+                      fmt::format("a mean below (size_max_sectors + 1) / 2 = {}", (w.size_max_sectors + 1) / 2.0));
+    if (w.arrival == arrival_process::trace && s.trace.file.empty())
+        throw s.error("trace.file", "missing while workload.arrival is trace", "a path to a trace file");
+    if (w.requests == 0 && w.arrival != arrival_process::trace)
+        throw s.error("workload.requests", "0 is only for trace replay", "an integer in [1, 10^12]");
+    if (w.target_iops > 0 && w.arrival != arrival_process::closed)
+        throw s.error("workload.target_iops", fmt::format("set while workload.arrival is {}", to_string(w.arrival)),
+                      "0, or workload.arrival closed (the think time is what is tuned)");
     return s;
 }
 

@@ -93,7 +93,7 @@ TEST(scenario, unknown_key_names_file_line_column_and_key) {
 
 TEST(scenario, unknown_section) {
     const std::string m = error_of(minimal() + "hots:\n  layout: jbod\n");
-    EXPECT_NE(m.find("s.yaml:3:1: key 'hots': unknown section; expected one of: disks, host, workload, output"),
+    EXPECT_NE(m.find("s.yaml:3:1: key 'hots': unknown section; expected one of: disks, host, workload, trace, measurement, output"),
               std::string::npos)
         << m;
 }
@@ -108,7 +108,7 @@ TEST(scenario, wrong_type_and_out_of_range_values) {
               std::string::npos)
         << m;
     m = error_of(minimal() + "workload:\n  arrival: sometimes\n");
-    EXPECT_NE(m.find("key 'workload.arrival': 'sometimes' is not a valid choice; expected open or closed"),
+    EXPECT_NE(m.find("key 'workload.arrival': 'sometimes' is not a valid choice; expected open, closed or trace"),
               std::string::npos)
         << m;
     m = error_of(minimal() + "output:\n  waves: [1, 2]\n");
