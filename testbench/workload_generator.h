@@ -29,16 +29,11 @@
 #include <vector>
 
 #include "testbench/distributions.h"
+#include "testbench/host_request.h"
 #include "testbench/random.h"
 #include "testbench/scenario.h"
 
 namespace raidtlm::testbench {
-
-struct host_request {
-    uint64_t lbn = 0;
-    uint32_t sectors = 0;
-    bool read = true;
-};
 
 class workload_generator {
 public:
