@@ -9,6 +9,7 @@
 // data and status, so a shared bus sees the drive's data phases.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -62,6 +63,9 @@ public:
 
     const disk_spec &spec() const;
     const drive_statistics &statistics() const { return m_stats; }
+    // Busy time from 0 to now_ms. statistics().busy_ms counts a command's whole service (and the
+    // media work it leaves behind) when service starts; this takes off what lies after now_ms.
+    double busy_ms_at(double now_ms) const { return m_stats.busy_ms - std::max(0.0, m_busy_until_ms - now_ms); }
     int64_t capacity_blocks() const;
     // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,
     // 3 transfer), <prefix>.cmd_state (0 idle, 1 overhead, 2 waiting for media, 3 on the bus),

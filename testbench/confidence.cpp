@@ -158,8 +158,8 @@ double batch_means::lag1_autocorrelation() const {
     return den > 0 ? num / den : 0;
 }
 
-sample_summary summarize(const std::vector<double> &v) {
-    sample_summary s;
+spread_summary summarize(const std::vector<double> &v) {
+    spread_summary s;
     s.n = static_cast<int>(v.size());
     if (v.empty()) return s;
     s.min = *std::min_element(v.begin(), v.end());

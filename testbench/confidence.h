@@ -68,7 +68,7 @@ private:
 };
 
 // Mean and spread of a few independent values (e.g. one per seed).
-struct sample_summary {
+struct spread_summary {
     int n = 0;
     double mean = 0;
     double stddev = 0;       // sample standard deviation (n - 1)
@@ -76,6 +76,6 @@ struct sample_summary {
     double spread = 0;       // (max - min) / |mean|; 0 when the mean is 0
     double ci95_half_width = 0;  // t(n-1) * stddev / sqrt(n); 0 with n < 2
 };
-sample_summary summarize(const std::vector<double> &values);
+spread_summary summarize(const std::vector<double> &values);
 
 }  // namespace raidtlm::testbench

@@ -6,11 +6,6 @@
 
 namespace raidtlm::testbench {
 
-namespace {
-// Seeds of the streams added after the first three, far from seed * 3 + {0, 1, 2}.
-constexpr uint64_t extra_streams = 1ULL << 62;
-}  // namespace
-
 workload_generator::workload_generator(const workload_config &config, uint64_t capacity_sectors,
                                        double host_track_sectors)
     : m_config(config),
@@ -21,8 +16,8 @@ workload_generator::workload_generator(const workload_config &config, uint64_t c
       m_addresses(config.seed * 3 + 0),
       m_directions(config.seed * 3 + 1),
       m_arrivals(config, config.seed * 3 + 2),
-      m_size_rng(config.seed * 3 + extra_streams),
-      m_pattern_rng(config.seed * 3 + extra_streams + 1) {
+      m_size_rng(extra_stream_seed(config.seed, 0)),
+      m_pattern_rng(extra_stream_seed(config.seed, 1)) {
     if (m_sizes.max_sectors() > capacity_sectors) {
         const bool constant = m_sizes.is_constant();
         throw scenario_error(fmt::format("key 'workload.{}': {} is larger than the host capacity of {} "

@@ -213,7 +213,7 @@ scenario small_scenario() {
 TEST(run_bench, closed_loop_completes_the_configured_requests) {
     const scenario s = small_scenario();
     run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     sc_core::sc_start();
     EXPECT_TRUE(m.done());
     EXPECT_EQ(m.measured(), 300u);
@@ -237,7 +237,7 @@ TEST(run_bench, open_loop_reuses_its_workers) {
     s.workload.arrival = arrival_process::open;
     s.workload.mean_interarrival_ms = 15;
     run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     sc_core::sc_start();
     EXPECT_TRUE(m.done());
     EXPECT_EQ(m.measured(), 300u);
@@ -251,7 +251,7 @@ TEST(run_bench, open_loop_overload_stops_the_run) {
     s.workload.arrival = arrival_process::open;
     s.workload.mean_interarrival_ms = 0.05;
     run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     bench.workload().set_max_in_flight(50);
     sc_core::sc_start();
     EXPECT_TRUE(bench.workload().overloaded());
@@ -263,7 +263,7 @@ TEST(run_bench, synchronized_spindles_share_one_phase) {
     scenario s = small_scenario();
     s.disks.spindle_sync = true;
     run_measurement m(0, 1, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     EXPECT_EQ(bench.spindle_phase(0), bench.spindle_phase(1));
     EXPECT_EQ(bench.spindle_phase(1), bench.spindle_phase(2));
 }
@@ -271,7 +271,7 @@ TEST(run_bench, synchronized_spindles_share_one_phase) {
 TEST(run_bench, free_spindles_get_their_own_phases) {
     const scenario s = small_scenario();
     run_measurement m(0, 1, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     EXPECT_NE(bench.spindle_phase(0), bench.spindle_phase(1));
     EXPECT_NE(bench.spindle_phase(1), bench.spindle_phase(2));
     for (int i = 0; i < 3; ++i) {

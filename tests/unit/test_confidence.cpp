@@ -74,7 +74,7 @@ TEST(confidence, relative_width_shrinks_like_one_over_root_n) {
 }
 
 TEST(confidence, summary_of_values) {
-    const sample_summary s = summarize({10, 11, 12, 13});
+    const spread_summary s = summarize({10, 11, 12, 13});
     EXPECT_EQ(s.n, 4);
     EXPECT_DOUBLE_EQ(s.mean, 11.5);
     EXPECT_NEAR(s.stddev, std::sqrt(5.0 / 3), 1e-12);
