@@ -119,11 +119,18 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
         return;
     }
     // "Max queue length" counts commands queued and in service; beyond it the initiator holds
-    // the command (as after a SCSI QUEUE FULL) until one completes.
+    // the command (as after a SCSI QUEUE FULL) until one completes. Held commands go in, in the
+    // order they were held: a command arriving while others are held waits behind them, so an
+    // initiator that re-issues at once when its command completes cannot starve the others.
     const int capacity = m_engine->spec().interface.max_queue_length;
-    while (m_in_drive >= capacity) sc_core::wait(m_slot_freed);
+    pending p{&trans, cmd, {}, 0.0};
+    if (m_in_drive >= capacity || !m_held.empty()) {
+        m_held.push_back(&p);
+        while (m_in_drive >= capacity || m_held.front() != &p) sc_core::wait(p.done);
+        m_held.pop_front();
+    }
     ++m_in_drive;
-    pending p{&trans, cmd, {}, now_ms()};
+    p.arrival_ms = now_ms();
     m_queue.push_back(&p);
     m_queue_depth = int(m_queue.size());
     m_arrival.notify(sc_core::SC_ZERO_TIME);
@@ -177,7 +184,7 @@ void disk_drive::service_thread() {
         serve(*p);
         m_queue_depth = int(m_queue.size());
         --m_in_drive;
-        m_slot_freed.notify(sc_core::SC_ZERO_TIME);
+        if (!m_held.empty()) m_held.front()->done.notify(sc_core::SC_ZERO_TIME);
         p->done.notify(sc_core::SC_ZERO_TIME);
     }
 }

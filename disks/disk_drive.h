@@ -87,7 +87,7 @@ private:
     drive_options m_options;
     std::deque<pending *> m_queue;
     sc_core::sc_event m_arrival;
-    sc_core::sc_event m_slot_freed;
+    std::deque<pending *> m_held;  // commands beyond Max queue length, in arrival order
     int m_in_drive = 0;  // queued + in service
     protocol::private_link m_private_link;
     drive_statistics m_stats;

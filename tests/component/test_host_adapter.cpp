@@ -232,6 +232,24 @@ TEST(run_bench, closed_loop_completes_the_configured_requests) {
     EXPECT_GT(m.window_ms(), 0.0);
 }
 
+TEST(run_bench, closed_loop_on_one_drive_serves_every_client) {
+    // Eight clients with no think time on one drive that holds one command (Cheetah 9LP: Max
+    // queue length 1). Held commands go in in order, so a client that re-issues at once cannot
+    // starve the others: every client completes requests and Little's law holds, N = X * R.
+    scenario s = small_scenario();
+    s.disks.count = 1;
+    s.host.layout = host_layout::jbod;
+    s.workload.outstanding = 8;
+    s.workload.requests = 800;
+    s.workload.warmup_requests = 40;
+    run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 2000);
+    run_bench bench("bench", s, cheetah(), m);
+    sc_core::sc_start();
+    ASSERT_TRUE(m.done());
+    EXPECT_NEAR(m.all().mean_ms() * m.iops() / 1000.0, 8.0, 0.4);
+    EXPECT_EQ(bench.workload().peak_in_flight(), 8);
+}
+
 TEST(run_bench, open_loop_reuses_its_workers) {
     scenario s = small_scenario();
     s.workload.arrival = arrival_process::open;
