@@ -467,8 +467,8 @@ int run_sustainable_rate(const rate_options &o) {
         };
         try {
             ss.result = find_sustainable_rate(cfg, evaluate, [&](double service_ms) {
-                // Half of what the drives could do if each served one request per mean service time.
-                return 0.5 * s.disks.count * 1000.0 / service_ms;
+                // What the drives could do if each served one request per mean service time.
+                return s.disks.count * 1000.0 / service_ms;
             });
         } catch (const child_error &e) {
             ss.error = e.what();

@@ -177,9 +177,10 @@ int sc_main(int argc, char **argv) {
         "Each seed runs its own search; every evaluation is a child 'raidtlm run' of the scenario with open\n"
         "Poisson arrivals at the rate tried, the seed fixed (the same arrivals stretched in time, so the\n"
         "response grows with the rate), stopping on --ci. A light-load probe (1 IO/s per drive) gives the\n"
-        "service time; the search brackets the threshold by factors of 1.5 from half the drives' capacity,\n"
-        "bisects the bracket to --precision and interpolates the rate between its ends. A run that cannot\n"
-        "keep up counts as above the threshold. Prints the rate per seed and the mean and spread across\n"
+        "service time S and a first guess (M/M/1 with the drives' capacity 1/S each); secant steps on\n"
+        "1/response (nearly linear in the rate for a queue) bracket the threshold, regula falsi narrows the\n"
+        "bracket to --precision, and the rate is interpolated between its ends. A run that cannot keep up\n"
+        "counts as above the threshold. Prints the rate per seed and the mean and spread across\n"
         "seeds; writes OUT/sustainable_rate.json (every evaluation: rate, achieved IO/s, mean and CI) and\n"
         "OUT/seed_<seed>/eval_<k>/stats.json. Plot it with scripts/plot OUT/sustainable_rate.json.");
     rate.run.repo_root = RAIDTLM_SOURCE_DIR;

@@ -2,14 +2,18 @@
 // below a threshold (the SR-Array paper's "rate at <= 15 ms"). Plain C++, no SystemC: the caller
 // supplies the evaluation (a simulation at a given rate), so the search is tested on functions.
 //
-// The search, for a mean response time that grows with the rate:
+// For a single queue 1/R falls nearly linearly with the rate (exactly for M/M/1: 1/R = (1 - rho)/S),
+// so the search works on g(rate) = 1/R(rate) - 1/threshold:
 //   1. a light-load probe at probe_iops gives the service time S; if S is above the threshold
 //      already, the sustainable rate is 0;
-//   2. bracketing from capacity_guess (e.g. drives / S) by factors of `step` until one rate is
-//      below the threshold and one above it (an overloaded run counts as above);
-//   3. bisection of the bracket until its width is below `precision` of its lower end;
-//   4. the answer interpolates the response linearly between the bracket's ends (or, when the
-//      upper end was overloaded, takes the bisection point).
+//   2. the first guess is where M/M/1 with capacity_guess(S) would reach the threshold;
+//   3. then secant steps on g through the last two points (at most doubling or halving the
+//      rate), until the threshold is bracketed: a point below and one above it (an overloaded run
+//      counts as above: g = -1/threshold there, the bracket is then bisected instead);
+//   4. regula falsi inside the bracket (Illinois variant, so neither end sticks) until the bracket
+//      is narrower than `precision` of its lower end or a step moves the rate by less than half of
+//      that;
+//   5. the answer is the zero of g interpolated between the bracket's ends.
 // Evaluations are noisy: each should stop on a confidence interval narrower than the precision
 // asks for, and all evaluations of one search should use the same seed (common random numbers:
 // the same arrivals stretched in time), so the response is monotone in the rate.
@@ -31,10 +35,9 @@ struct rate_point {
 
 struct rate_search_config {
     double threshold_ms = 15;
-    double precision = 0.01;     // relative width of the final bracket
-    double probe_iops = 1;       // light load
-    double step = 1.5;           // bracketing factor
-    int max_evaluations = 60;
+    double precision = 0.01;  // relative width of the final bracket, or of the last step
+    double probe_iops = 1;    // light load
+    int max_evaluations = 30;
 };
 
 struct rate_search_result {
@@ -44,7 +47,7 @@ struct rate_search_result {
     std::vector<rate_point> points;  // every evaluation, in order
 };
 
-// capacity_guess(service_ms) -> the first rate to try after the probe.
+// capacity_guess(service_ms) -> the rate the system could serve at most (e.g. drives / S).
 rate_search_result find_sustainable_rate(const rate_search_config &config,
                                          const std::function<rate_point(double)> &evaluate,
                                          const std::function<double(double)> &capacity_guess);
