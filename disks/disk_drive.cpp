@@ -194,6 +194,7 @@ void disk_drive::serve(pending &p) {
     protocol::scsi_link_if &link = cmd.link ? *cmd.link : m_private_link;
     port bus(link, cmd.link ? cmd.target_id : m_options.scsi_id);
     const double start = now_ms();
+    m_serve_start_ms = start;
     drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks)};
     const drive_result r = m_engine->serve(req, start, bus);
     wait_until_ms(r.complete_ms);
@@ -240,6 +241,7 @@ void disk_drive::serve(pending &p) {
     // Busy: the command's own service plus media work that outlives it (write-back).
     s.busy_ms += std::max(r.complete_ms, m_engine->mechanism_free_ms()) - std::max(start, m_busy_until_ms);
     m_busy_until_ms = std::max(r.complete_ms, m_engine->mechanism_free_ms());
+    m_serve_start_ms = -1;
 }
 
 void disk_drive::move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks) {

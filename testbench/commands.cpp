@@ -190,14 +190,17 @@ int run_scenario(const run_options &o) {
     run_measurement measurement(s.workload.warmup_requests, s.workload.requests, s.output.histogram_bucket_ms,
                                 s.output.histogram_max_ms, rule);
     const bool tty = isatty(fileno(stderr));
-    const uint64_t total = s.workload.requests ? s.workload.warmup_requests + s.workload.requests : 0;
-    progress_meter progress(!o.quiet && (tty || o.progress), total, stderr, !tty);
-    progress.set_detail([&measurement] {
+    progress_meter progress(!o.quiet && (tty || o.progress), stderr, !tty);
+    progress.set_detail([&measurement, &s] {
+        const std::string measured = s.workload.requests
+                                         ? fmt::format("{} / {} measured", measurement.measured(), s.workload.requests)
+                                         : fmt::format("{} measured", measurement.measured());
         const double w = measurement.ci_relative();
         const std::string target = measurement.rule().ci_target > 0
                                        ? fmt::format(" (target {:.1f}%)", 100 * measurement.rule().ci_target)
                                        : std::string();
-        return std::isfinite(w) ? fmt::format("CI +-{:.2f}%{}", 100 * w, target) : "CI: too few requests" + target;
+        return measured + " | " +
+               (std::isfinite(w) ? fmt::format("CI +-{:.2f}%{}", 100 * w, target) : "CI: too few requests" + target);
     });
     bench_options bopts;
     bopts.progress = &progress;

@@ -4,14 +4,12 @@
 
 namespace raidtlm::testbench {
 
-progress_meter::progress_meter(bool enabled, uint64_t target_requests, std::FILE *out, bool lines)
-    : m_enabled(enabled), m_target(target_requests), m_out(out), m_lines(lines),
+progress_meter::progress_meter(bool enabled, std::FILE *out, bool lines)
+    : m_enabled(enabled), m_out(out), m_lines(lines),
       m_start(std::chrono::steady_clock::now()), m_last(m_start) {}
 
 std::string progress_meter::text(double sim_ms, uint64_t completed, double wall_s) const {
-    const std::string done = m_target ? fmt::format("{} / {} requests", completed, m_target)
-                                      : fmt::format("{} requests", completed);
-    std::string line = fmt::format("  sim {:.3f} s | {} | {:.0f} req/s wall", sim_ms / 1000.0, done,
+    std::string line = fmt::format("  sim {:.3f} s | {} requests done | {:.0f} req/s wall", sim_ms / 1000.0, completed,
                                    wall_s > 0 ? static_cast<double>(completed) / wall_s : 0.0);
     if (m_detail) line += " | " + m_detail();
     return line;

@@ -1,5 +1,6 @@
 // The progress line on stderr during long runs: simulated time, requests done, the rate and a
-// detail the command supplies (the current width of the confidence interval), rewritten in place
+// detail the command supplies (requests measured, the current width of the confidence interval),
+// rewritten in place
 // with '\r'. Plain C++. It shows nothing during the first second of wall time, and nothing at all
 // when disabled (stderr not a terminal, or --quiet). In `lines` mode (--progress on a pipe) each
 // update is a line of its own and finish() prints a final one. The wall clock is read only every
@@ -16,11 +17,10 @@ namespace raidtlm::testbench {
 
 class progress_meter {
 public:
-    // target_requests 0: no known total.
-    progress_meter(bool enabled, uint64_t target_requests, std::FILE *out = stderr, bool lines = false);
+    progress_meter(bool enabled, std::FILE *out = stderr, bool lines = false);
     ~progress_meter() { finish(); }
 
-    // Appended to the line, e.g. "CI +-3.1% (target 5%)".
+    // Appended to the line, e.g. "2000 / 20000 measured | CI +-3.1% (target 5%)".
     void set_detail(std::function<std::string()> fn) { m_detail = std::move(fn); }
 
     // One completed request (warm-up included).
@@ -35,7 +35,6 @@ private:
     std::string text(double sim_ms, uint64_t completed, double wall_s) const;
 
     bool m_enabled;
-    uint64_t m_target;
     std::FILE *m_out;
     bool m_lines;
     uint64_t m_ticks = 0;
