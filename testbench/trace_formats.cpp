@@ -70,10 +70,17 @@ std::string shown(std::string_view s) {
 // Sectors covered by a byte range: start rounded down, end rounded up.
 bool byte_range(uint64_t offset, uint64_t bytes, uint64_t &lbn, uint64_t &sectors) {
     lbn = offset / 512;
-    if (bytes > std::numeric_limits<uint64_t>::max() - offset) return false;
-    const uint64_t end = (offset + bytes + 511) / 512;
-    sectors = end - lbn;
+    const uint64_t rem = offset % 512;
+    if (bytes > std::numeric_limits<uint64_t>::max() - rem - 511) return false;
+    sectors = (rem + bytes + 511) / 512;
     return true;
+}
+
+// origin + a count of clock units rounded from a double, saturating instead of wrapping.
+uint64_t add_units(uint64_t origin, double units) {
+    const double max = 18446744073709549568.0;  // the largest double below 2^64
+    const uint64_t u = static_cast<uint64_t>(std::nearbyint(std::clamp(units, 0.0, max)));
+    return u > std::numeric_limits<uint64_t>::max() - origin ? std::numeric_limits<uint64_t>::max() : origin + u;
 }
 
 }  // namespace
@@ -326,13 +333,13 @@ void trace_writer::write(const trace_record &r) {
         const size_t us = dev.rfind('_');
         const std::string host = us == std::string::npos ? dev : dev.substr(0, us);
         const std::string disk = us == std::string::npos ? "0" : dev.substr(us + 1);
-        m_out << fmt::format("{},{},{},{},{},{},{}\n", m_origin.integer + std::llround(r.time_ms * 1e4), host, disk,
+        m_out << fmt::format("{},{},{},{},{},{},{}\n", add_units(m_origin.integer, r.time_ms * 1e4), host, disk,
                              r.read ? "Read" : "Write", r.lbn * 512, uint64_t(r.sectors) * 512,
-                             r.response_ms >= 0 ? std::llround(r.response_ms * 1e4) : 0);
+                             r.response_ms >= 0 ? add_units(0, r.response_ms * 1e4) : 0);
         break;
     }
     case trace_format::blkparse: {
-        const uint64_t ns = m_origin.integer + static_cast<uint64_t>(std::llround(r.time_ms * 1e6));
+        const uint64_t ns = add_units(m_origin.integer, r.time_ms * 1e6);
         const size_t comma = dev.find(',');
         const std::string major = comma == std::string::npos ? dev : dev.substr(0, comma);
         const std::string minor = comma == std::string::npos ? "0" : dev.substr(comma + 1);
