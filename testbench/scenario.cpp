@@ -14,60 +14,59 @@ namespace raidtlm::testbench {
 
 namespace fs = std::filesystem;
 
-const char *to_string(host_layout v) { return v == host_layout::jbod ? "jbod" : "stripe"; }
-const char *to_string(arrival_process v) {
-    switch (v) {
-    case arrival_process::open: return "open";
-    case arrival_process::closed: return "closed";
-    case arrival_process::trace: return "trace";
-    }
+namespace {
+
+// The names of each enumeration, in the order the help lists them: to_string and the scenario
+// keys' choices both read them.
+template <class E>
+using names = std::vector<std::pair<const char *, E>>;
+const names<host_layout> layout_names = {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}};
+const names<arrival_process> arrival_names = {
+    {"open", arrival_process::open}, {"closed", arrival_process::closed}, {"trace", arrival_process::trace}};
+const names<address_pattern> address_names = {
+    {"uniform", address_pattern::uniform}, {"sequential", address_pattern::sequential},
+    {"local", address_pattern::local},     {"streams", address_pattern::streams},
+    {"tracks", address_pattern::tracks},   {"hot_cold", address_pattern::hot_cold}};
+const names<size_dist> size_names = {{"constant", size_dist::constant},
+                                     {"uniform", size_dist::uniform},
+                                     {"table", size_dist::table},
+                                     {"zipf", size_dist::zipf}};
+const names<think_dist> think_names = {
+    {"constant", think_dist::constant}, {"exponential", think_dist::exponential}, {"gaussian", think_dist::gaussian}};
+const names<trace_format> format_names = {{"disksim", trace_format::disksim},
+                                          {"spc", trace_format::spc},
+                                          {"msr", trace_format::msr},
+                                          {"blkparse", trace_format::blkparse}};
+const names<beyond_capacity_policy> beyond_names = {{"error", beyond_capacity_policy::error},
+                                                    {"wrap", beyond_capacity_policy::wrap},
+                                                    {"skip", beyond_capacity_policy::skip}};
+const names<char> action_names = {{"D", 'D'}, {"Q", 'Q'}};
+
+template <class E>
+const char *name_of(const names<E> &table, E v) {
+    for (const auto &n : table)
+        if (n.second == v) return n.first;
     return "?";
 }
-const char *to_string(address_pattern v) {
-    switch (v) {
-    case address_pattern::uniform: return "uniform";
-    case address_pattern::sequential: return "sequential";
-    case address_pattern::local: return "local";
-    case address_pattern::streams: return "streams";
-    case address_pattern::tracks: return "tracks";
-    case address_pattern::hot_cold: return "hot_cold";
-    }
-    return "?";
+
+// "a, b or c"
+template <class E>
+std::string one_of(const names<E> &table) {
+    std::string s;
+    for (size_t i = 0; i < table.size(); ++i)
+        s += std::string(i == 0 ? "" : i + 1 == table.size() ? " or " : ", ") + table[i].first;
+    return s;
 }
-const char *to_string(size_dist v) {
-    switch (v) {
-    case size_dist::constant: return "constant";
-    case size_dist::uniform: return "uniform";
-    case size_dist::table: return "table";
-    case size_dist::zipf: return "zipf";
-    }
-    return "?";
-}
-const char *to_string(think_dist v) {
-    switch (v) {
-    case think_dist::constant: return "constant";
-    case think_dist::exponential: return "exponential";
-    case think_dist::gaussian: return "gaussian";
-    }
-    return "?";
-}
-const char *to_string(trace_format v) {
-    switch (v) {
-    case trace_format::disksim: return "disksim";
-    case trace_format::spc: return "spc";
-    case trace_format::msr: return "msr";
-    case trace_format::blkparse: return "blkparse";
-    }
-    return "?";
-}
-const char *to_string(beyond_capacity_policy v) {
-    switch (v) {
-    case beyond_capacity_policy::error: return "error";
-    case beyond_capacity_policy::wrap: return "wrap";
-    case beyond_capacity_policy::skip: return "skip";
-    }
-    return "?";
-}
+
+}  // namespace
+
+const char *to_string(host_layout v) { return name_of(layout_names, v); }
+const char *to_string(arrival_process v) { return name_of(arrival_names, v); }
+const char *to_string(address_pattern v) { return name_of(address_names, v); }
+const char *to_string(size_dist v) { return name_of(size_names, v); }
+const char *to_string(think_dist v) { return name_of(think_names, v); }
+const char *to_string(trace_format v) { return name_of(format_names, v); }
+const char *to_string(beyond_capacity_policy v) { return name_of(beyond_names, v); }
 
 const std::vector<size_table_entry> &airline_size_table() {
     // Fig 26: % of the workload, direction, size in KB (1 KB = 2 sectors).
@@ -328,7 +327,7 @@ std::vector<size_table_entry> get_size_table(const value_ref &v, const std::stri
         r.weight = get_double(part_of(v, item[0]), key, e, 0, false, 1e12);
         r.sectors = static_cast<uint32_t>(get_int(part_of(v, item[1]), key, e, 1, 65536));
         if (item.size() == 3)
-            r.direction = get_enum<int>(part_of(v, item[2]), key, e, {{"read", 1}, {"write", 0}});
+            r.direction = get_enum<int>(part_of(v, item[2]), key, e, names<int>{{"read", 1}, {"write", 0}});
         total += r.weight;
         out.push_back(r);
     }
@@ -355,7 +354,7 @@ std::vector<std::pair<std::string, uint64_t>> get_device_map(const value_ref &v,
 class key_table {
 public:
     template <class Fn>
-    void add(const char *key, const char *fallback, const char *expected, Fn fn) {
+    void add(const char *key, const char *fallback, const std::string &expected, Fn fn) {
         const std::string k = key, e = expected;
         m_defs.push_back({{key, fallback, expected}, [k, e, fn](scenario &s, const value_ref &v,
                                                                 const load_context &ctx) { fn(s, v, k, e, ctx); }});
@@ -380,10 +379,10 @@ public:
                                                 const std::string &e, const load_context &) { ref(s) = get_bool(v, k, e); });
     }
     template <class E, class Ref>
-    void choice(const char *key, const char *fallback, const char *expected,
-                std::vector<std::pair<const char *, E>> choices, Ref ref) {
-        add(key, fallback, expected, [=](scenario &s, const value_ref &v, const std::string &k, const std::string &e,
-                                         const load_context &) { ref(s) = get_enum<E>(v, k, e, choices); });
+    void choice(const char *key, const char *fallback, const names<E> &choices, Ref ref) {
+        add(key, fallback, one_of(choices), [=](scenario &s, const value_ref &v, const std::string &k,
+                                                const std::string &e,
+                                                const load_context &) { ref(s) = get_enum<E>(v, k, e, choices); });
     }
     std::vector<key_def> take() { return std::move(m_defs); }
 
@@ -408,16 +407,11 @@ const std::vector<key_def> &key_defs() {
               });
         t.integer("disks.count", "4", "an integer in [1, 256]", 1, 256, FIELD(disks.count));
         t.boolean("disks.spindle_sync", "false", FIELD(disks.spindle_sync));
-        t.choice<host_layout>("host.layout", "stripe", "jbod or stripe",
-                              {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}}, FIELD(host.layout));
+        t.choice("host.layout", "stripe", layout_names, FIELD(host.layout));
         t.integer("host.stripe_unit_sectors", "64", "an integer in [1, 2^31)", 1, INT32_MAX,
                   FIELD(host.stripe_unit_sectors));
 
-        t.choice<arrival_process>("workload.arrival", "closed", "open, closed or trace",
-                                  {{"open", arrival_process::open},
-                                   {"closed", arrival_process::closed},
-                                   {"trace", arrival_process::trace}},
-                                  FIELD(workload.arrival));
+        t.choice("workload.arrival", "closed", arrival_names, FIELD(workload.arrival));
         t.number("workload.mean_interarrival_ms", "10", "a number > 0", 0, true, 1e12,
                  FIELD(workload.mean_interarrival_ms));
         t.add("workload.rate_schedule", "[]",
@@ -427,20 +421,11 @@ const std::vector<key_def> &key_defs() {
               });
         t.integer("workload.outstanding", "8", "an integer in [1, 100000]", 1, 100000, FIELD(workload.outstanding));
         t.number("workload.think_time_ms", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.think_time_ms));
-        t.choice<think_dist>("workload.think_time_distribution", "constant", "constant, exponential or gaussian",
-                             {{"constant", think_dist::constant},
-                              {"exponential", think_dist::exponential},
-                              {"gaussian", think_dist::gaussian}},
-                             FIELD(workload.think_time_distribution));
+        t.choice("workload.think_time_distribution", "constant", think_names, FIELD(workload.think_time_distribution));
         t.number("workload.think_time_cv", "0.25", "a number in [0, 10]", 0, false, 10, FIELD(workload.think_time_cv));
         t.number("workload.target_iops", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.target_iops));
         t.number("workload.read_fraction", "0.67", "a number in [0, 1]", 0, false, 1, FIELD(workload.read_fraction));
-        t.choice<size_dist>("workload.size_distribution", "constant", "constant, uniform, table or zipf",
-                            {{"constant", size_dist::constant},
-                             {"uniform", size_dist::uniform},
-                             {"table", size_dist::table},
-                             {"zipf", size_dist::zipf}},
-                            FIELD(workload.size_distribution));
+        t.choice("workload.size_distribution", "constant", size_names, FIELD(workload.size_distribution));
         t.integer("workload.request_sectors", "8", "an integer in [1, 65536]", 1, 65536,
                   FIELD(workload.request_sectors));
         t.integer("workload.size_min_sectors", "1", "an integer in [1, 65536]", 1, 65536,
@@ -453,15 +438,7 @@ const std::vector<key_def> &key_defs() {
               [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.workload.size_table = get_size_table(v, k, e); });
         t.integer("workload.alignment_sectors", "8", "an integer in [0, 2^31) (0: the request's own size)", 0,
                   INT32_MAX, FIELD(workload.alignment_sectors));
-        t.choice<address_pattern>("workload.address", "uniform",
-                                  "uniform, sequential, local, streams, tracks or hot_cold",
-                                  {{"uniform", address_pattern::uniform},
-                                   {"sequential", address_pattern::sequential},
-                                   {"local", address_pattern::local},
-                                   {"streams", address_pattern::streams},
-                                   {"tracks", address_pattern::tracks},
-                                   {"hot_cold", address_pattern::hot_cold}},
-                                  FIELD(workload.address));
+        t.choice("workload.address", "uniform", address_names, FIELD(workload.address));
         t.number("workload.local_stddev_sectors", "10000", "a number >= 0", 0, false, 1e15,
                  FIELD(workload.local_stddev_sectors));
         t.number("workload.locality_tracks", "1", "a number >= 0", 0, false, 1e9, FIELD(workload.locality_tracks));
@@ -482,21 +459,12 @@ const std::vector<key_def> &key_defs() {
                   const std::string given = v.node.IsNull() ? std::string() : scalar(v, k, e);
                   s.trace.file = given.empty() ? given : resolve_file(given, v, k, e, ctx);
               });
-        t.choice<trace_format>("trace.format", "disksim", "disksim, spc, msr or blkparse",
-                               {{"disksim", trace_format::disksim},
-                                {"spc", trace_format::spc},
-                                {"msr", trace_format::msr},
-                                {"blkparse", trace_format::blkparse}},
-                               FIELD(trace.format));
+        t.choice("trace.format", "disksim", format_names, FIELD(trace.format));
         t.number("trace.time_scale", "1", "a number > 0", 0, true, 1e12, FIELD(trace.time_scale));
         t.add("trace.device_map", "{}", "a map from trace device name to the first host sector of its slice",
               [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.trace.device_map = get_device_map(v, k, e); });
-        t.choice<beyond_capacity_policy>("trace.beyond_capacity", "error", "error, wrap or skip",
-                                         {{"error", beyond_capacity_policy::error},
-                                          {"wrap", beyond_capacity_policy::wrap},
-                                          {"skip", beyond_capacity_policy::skip}},
-                                         FIELD(trace.beyond_capacity));
-        t.choice<char>("trace.blkparse_action", "D", "D or Q", {{"D", 'D'}, {"Q", 'Q'}}, FIELD(trace.blkparse_action));
+        t.choice("trace.beyond_capacity", "error", beyond_names, FIELD(trace.beyond_capacity));
+        t.choice("trace.blkparse_action", "D", action_names, FIELD(trace.blkparse_action));
 
         t.number("measurement.ci_target", "0", "a number in [0, 1) (0: off)", 0, false, 0.999999,
                  FIELD(measurement.ci_target));
