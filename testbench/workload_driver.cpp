@@ -69,7 +69,7 @@ void workload_driver::issue(const host_request &r) {
     if (m_options.samples && m_options.samples->due(done_ms)) m_options.sample(done_ms);
     if (m_measurement.complete(measured, r.read, r.sectors, issue_ms, done_ms, ok)) {
         sc_core::sc_stop();
-    } else if (m_source_done && m_in_flight == 0) {
+    } else if (m_source_done && m_in_flight == 0 && m_dispatched == 0) {
         m_measurement.finish(done_ms);
         sc_core::sc_stop();
     }
@@ -124,13 +124,14 @@ void workload_driver::arrival_loop() {
     }
     if (m_measurement.done()) return;
     m_source_done = true;
-    if (m_in_flight == 0) {
+    if (m_in_flight == 0 && m_dispatched == 0) {
         m_measurement.finish(now_ms());
         sc_core::sc_stop();
     }
 }
 
 void workload_driver::dispatch(const host_request &r) {
+    ++m_dispatched;
     if (m_idle.empty()) {
         sc_core::sc_spawn_options opts;
         opts.set_stack_size(thread_stack_bytes);
@@ -152,6 +153,7 @@ void workload_driver::dispatch(const host_request &r) {
 void workload_driver::worker_loop(worker *w) {
     for (;;) {
         while (!w->busy) sc_core::wait(w->go);
+        --m_dispatched;
         issue(w->request);
         w->busy = false;
         m_idle.push_back(w);

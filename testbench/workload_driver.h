@@ -94,6 +94,7 @@ private:
     int m_peak_in_flight = 0;
     bool m_overloaded = false;
     bool m_source_done = false;
+    int m_dispatched = 0;  // handed to a worker that has not issued it yet
     int m_max_in_flight = default_max_in_flight;
     uint64_t m_completed = 0;
     double m_response_sum_ms = 0;

@@ -7,6 +7,11 @@
 #include <memory>
 #include <vector>
 
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <systemc>
 #include <tlm>
@@ -275,6 +280,26 @@ TEST(run_bench, open_loop_overload_stops_the_run) {
     EXPECT_TRUE(bench.workload().overloaded());
     EXPECT_FALSE(m.done());
     EXPECT_EQ(bench.workload().in_flight(), 50);
+}
+
+TEST(run_bench, trace_replay_ends_after_its_last_request_completes) {
+    // Sparse arrivals: every request finds the drive idle, so the last one is still on its way to
+    // a worker when the trace runs dry. It must be waited for.
+    const auto path = std::filesystem::temp_directory_path() / ("raidtlm_sparse_" + std::to_string(getpid()) + ".trace");
+    std::ofstream(path) << "0 0 1000 8 1\n100 0 900000 8 0\n200 0 5000000 8 1\n";
+    scenario s = small_scenario();
+    s.workload.arrival = arrival_process::trace;
+    s.workload.requests = 0;
+    s.workload.warmup_requests = 0;
+    s.trace.file = path.string();
+    run_measurement m(0, 0, 0.5, 200);
+    run_bench bench("bench", s, cheetah(), m);
+    sc_core::sc_start();
+    std::filesystem::remove(path);
+    EXPECT_TRUE(m.done());
+    EXPECT_EQ(m.stopped_by(), stop_reason::source_end);
+    EXPECT_EQ(m.measured(), 3u);
+    EXPECT_GT(m.window_end_ms(), 200.0);
 }
 
 TEST(run_bench, synchronized_spindles_share_one_phase) {
