@@ -441,6 +441,7 @@ int run_sustainable_rate(const rate_options &o) {
                 "measurement.seeds=1",
                 "workload.arrival=open",
                 "workload.rate_schedule=[]",
+                "workload.target_iops=0",
                 fmt::format("workload.mean_interarrival_ms={:.17g}", 1000.0 / rate),
                 fmt::format("measurement.ci_target={}", o.ci_target),
                 fmt::format("workload.requests={}", o.max_requests),

@@ -138,8 +138,10 @@ std::string workload_text(const scenario &s) {
     case size_dist::table: size = "sizes from a table"; break;
     case size_dist::zipf: size = fmt::format("Zipf sizes, mean {} sectors", w.size_mean_sectors); break;
     }
-    const std::string reads = w.size_distribution == size_dist::table ? std::string("directions from the table")
-                                                                       : fmt::format("{:.0f}% reads", w.read_fraction * 100);
+    bool table_directions = w.size_distribution == size_dist::table;
+    for (const auto &row : w.size_table) table_directions = table_directions && row.direction >= 0;
+    const std::string reads = table_directions ? std::string("directions from the table")
+                                               : fmt::format("{:.0f}% reads", w.read_fraction * 100);
     return fmt::format("{}; {}, {}, {} addresses, seed {}", arrival, reads, size, to_string(w.address), w.seed);
 }
 
