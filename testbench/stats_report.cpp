@@ -123,7 +123,9 @@ std::string workload_text(const scenario &s) {
         return fmt::format("trace {} ({}), time scale {}", s.trace.file, to_string(s.trace.format), s.trace.time_scale);
     std::string arrival;
     if (w.arrival == arrival_process::closed)
-        arrival = fmt::format("closed, {} outstanding, think {} ms{}", w.outstanding, w.think_time_ms,
+        arrival = fmt::format("closed, {} outstanding, think {}{}", w.outstanding,
+                              w.target_iops > 0 ? fmt::format("tuned for {} IO/s", w.target_iops)
+                                                : fmt::format("{} ms", w.think_time_ms),
                               w.think_time_distribution != think_dist::constant
                                   ? fmt::format(" ({})", to_string(w.think_time_distribution))
                                   : std::string());
