@@ -470,7 +470,7 @@ const std::vector<key_def> &key_defs() {
                  FIELD(measurement.ci_target));
         t.number("measurement.ci_level", "0.95", "a number in (0.5, 1)", 0.5, true, 0.999999,
                  FIELD(measurement.ci_level));
-        t.integer("measurement.min_requests", "2000", "an integer in [0, 10^12]", 0, 1000000000000LL,
+        t.integer("measurement.min_requests", "10000", "an integer in [0, 10^12]", 0, 1000000000000LL,
                   FIELD(measurement.min_requests));
         t.integer("measurement.seeds", "1", "an integer in [1, 1000]", 1, 1000, FIELD(measurement.seeds));
 

@@ -112,7 +112,7 @@ struct trace_config {
 struct measurement_config {
     double ci_target = 0;       // > 0: stop when the CI half-width <= ci_target * mean
     double ci_level = 0.95;
-    uint64_t min_requests = 2000;  // the stopping rule is not applied before this many are measured
+    uint64_t min_requests = 10000;  // the stopping rule is not applied before this many are measured
     int seeds = 1;              // > 1: that many runs, seeds seed .. seed + seeds - 1
 };
 
