@@ -127,18 +127,27 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
         return;
     }
     // "Max queue length" counts commands queued and in service; beyond it the initiator holds
-    // the command (as after a SCSI QUEUE FULL) until one completes.
+    // the command (as after a SCSI QUEUE FULL) until one completes. Held commands go in, in the
+    // order they were held: a command arriving while others are held waits behind them, so an
+    // initiator that re-issues at once when its command completes cannot starve the others.
     const int capacity = m_engine->spec().interface.max_queue_length;
     // On a shared bus a command the drive cannot start at once is taken into the queue (or, when
-    // the queue is full, refused) and the drive disconnects: it reselects when it starts on it.
+    // the queue is full, held) and the drive disconnects: it reselects when it starts on it.
     bool connected = true;
     if (cmd->link && cmd->link->contended() && (m_serving || !m_queue.empty() || m_in_drive >= capacity)) {
         connected = false;
         cmd->link->release(cmd->target_id);
     }
-    while (m_in_drive >= capacity) sc_core::wait(m_slot_freed);
+    pending p{&trans, cmd, {}, 0.0, connected};
+    // Commands held beyond Max queue length go in in the order they were held: a client that
+    // re-issues at once must not win every freed slot.
+    if (m_in_drive >= capacity || !m_held.empty()) {
+        m_held.push_back(&p);
+        while (m_in_drive >= capacity || m_held.front() != &p) sc_core::wait(p.done);
+        m_held.pop_front();
+    }
     ++m_in_drive;
-    pending p{&trans, cmd, {}, now_ms(), connected};
+    p.arrival_ms = now_ms();
     m_queue.push_back(&p);
     m_queue_depth = m_in_drive;
     m_arrival.notify(sc_core::SC_ZERO_TIME);
@@ -194,7 +203,7 @@ void disk_drive::service_thread() {
         m_serving = false;
         --m_in_drive;
         m_queue_depth = m_in_drive;
-        m_slot_freed.notify(sc_core::SC_ZERO_TIME);
+        if (!m_held.empty()) m_held.front()->done.notify(sc_core::SC_ZERO_TIME);
         p->done.notify(sc_core::SC_ZERO_TIME);
     }
 }
@@ -204,6 +213,7 @@ void disk_drive::serve(pending &p) {
     protocol::scsi_link_if &link = cmd.link ? *cmd.link : m_private_link;
     port bus(link, cmd, cmd.link ? cmd.target_id : m_options.scsi_id);
     const double start = now_ms();
+    m_serve_start_ms = start;
     drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected};
     const drive_result r = m_engine->serve(req, start, bus);
     wait_until_ms(r.complete_ms);
@@ -250,6 +260,7 @@ void disk_drive::serve(pending &p) {
     // Busy: the command's own service plus media work that outlives it (write-back).
     s.busy_ms += std::max(r.complete_ms, m_engine->mechanism_free_ms()) - std::max(start, m_busy_until_ms);
     m_busy_until_ms = std::max(r.complete_ms, m_engine->mechanism_free_ms());
+    m_serve_start_ms = -1;
 }
 
 void disk_drive::move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks) {

@@ -9,6 +9,7 @@
 // data and status, so a shared bus sees the drive's data phases.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -65,6 +66,14 @@ public:
 
     const disk_spec &spec() const;
     const drive_statistics &statistics() const { return m_stats; }
+    // Busy time from 0 to now_ms. statistics().busy_ms counts a command's whole service (and the
+    // media work it leaves behind) when it completes; this adds the command in service so far and
+    // takes off media work planned past now_ms.
+    double busy_ms_at(double now_ms) const {
+        double busy = m_stats.busy_ms - std::max(0.0, m_busy_until_ms - now_ms);
+        if (m_serve_start_ms >= 0) busy += std::max(0.0, now_ms - std::max(m_serve_start_ms, m_busy_until_ms));
+        return busy;
+    }
     int64_t capacity_blocks() const;
     // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,
     // 3 transfer), <prefix>.cmd_state (0 idle, 1 overhead, 2 waiting for media, 3 on the bus),
@@ -87,12 +96,13 @@ private:
     drive_options m_options;
     std::deque<pending *> m_queue;
     sc_core::sc_event m_arrival;
-    sc_core::sc_event m_slot_freed;
+    std::deque<pending *> m_held;  // commands beyond Max queue length, in arrival order
     int m_in_drive = 0;  // queued + in service
     bool m_serving = false;
     protocol::private_link m_private_link;
     drive_statistics m_stats;
     double m_busy_until_ms = 0;
+    double m_serve_start_ms = -1;  // start of the command in service, -1 when none
     int64_t m_last_lbn = 0;  // for the LBN-ordered queue policies
     bool m_ascending = true;
     // Tokens of sectors written so far; never-written sectors read as token 0.

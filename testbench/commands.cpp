@@ -1,6 +1,9 @@
 #include "testbench/commands.h"
 
 #include <chrono>
+#include <cmath>
+#include <functional>
+#include <mutex>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,12 +15,17 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <systemc>
 
 #include "disks/disk_drive.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
 #include "controller/host_address_map.h"
+#include "testbench/child_runs.h"
+#include "testbench/confidence.h"
+#include "testbench/distributions.h"
+#include "testbench/rate_search.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_bench.h"
 #include "testbench/run_measurement.h"
@@ -60,12 +68,29 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
                       fmt::format("at most {}", blocks));
     const controller::host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
                                std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
-    if (s.workload.request_sectors > map.capacity_sectors())
-        throw s.error("workload.request_sectors",
-                      fmt::format("{} is larger than the host capacity of {} sectors", s.workload.request_sectors,
+    const uint32_t largest = size_sampler(s.workload).max_sectors();
+    const char *key = s.workload.size_distribution == size_dist::constant ? "workload.request_sectors"
+                      : s.workload.size_distribution == size_dist::table  ? "workload.size_table"
+                                                                          : "workload.size_max_sectors";
+    if (s.workload.arrival != arrival_process::trace && largest > map.capacity_sectors())
+        throw s.error(key,
+                      fmt::format("a request of {} sectors is larger than the host capacity of {} sectors", largest,
                                   map.capacity_sectors()),
-                      fmt::format("at most {}", map.capacity_sectors()));
+                      fmt::format("requests of at most {} sectors", map.capacity_sectors()));
 }
+
+std::vector<scenario_override> parse_overrides(const std::vector<std::string> &texts) {
+    std::vector<scenario_override> out;
+    for (const auto &text : texts) out.push_back(parse_override(text));
+    return out;
+}
+
+fs::path out_dir_of(const run_options &o) {
+    return o.out_dir.empty() ? fs::path("out") / fs::path(o.scenario_file).stem() : fs::path(o.out_dir);
+}
+
+// The first line of every overload error, so a parent can tell overload from other failures.
+constexpr const char *overload_text = "the disks cannot keep up";
 
 void prepare_out_dir(const fs::path &dir) {
     std::error_code ec;
@@ -191,24 +216,46 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
 
 }  // namespace
 
+namespace {
+
+int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir);
+
+}  // namespace
+
 int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
-    std::vector<scenario_override> overrides;
-    for (const auto &text : o.overrides) overrides.push_back(parse_override(text));
-    const scenario s = load_scenario(o.scenario_file, overrides, o.repo_root);
+    const scenario s = load_scenario(o.scenario_file, parse_overrides(o.overrides), o.repo_root);
     disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
     if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     check_fits(s, spec);
 
-    const fs::path out_dir =
-        o.out_dir.empty() ? fs::path("out") / fs::path(o.scenario_file).stem() : fs::path(o.out_dir);
+    const fs::path out_dir = out_dir_of(o);
     prepare_out_dir(out_dir);
+    if (s.measurement.seeds > 1) return run_seeds(o, s, out_dir);
 
+    stopping_rule rule;
+    rule.ci_target = s.measurement.ci_target;
+    rule.ci_level = s.measurement.ci_level;
+    rule.min_requests = s.measurement.min_requests;
     run_measurement measurement(s.workload.warmup_requests, s.workload.requests, s.output.histogram_bucket_ms,
-                                s.output.histogram_max_ms);
-    const bool show_progress = !o.quiet && isatty(fileno(stderr));
-    progress_meter progress(show_progress, s.workload.warmup_requests + s.workload.requests);
-    run_bench bench("bench", s, spec, measurement, &progress);
+                                s.output.histogram_max_ms, rule);
+    const bool tty = isatty(fileno(stderr));
+    progress_meter progress(!o.quiet && (tty || o.progress), stderr, !tty);
+    progress.set_detail([&measurement, &s] {
+        const std::string measured = s.workload.requests
+                                         ? fmt::format("{} / {} measured", measurement.measured(), s.workload.requests)
+                                         : fmt::format("{} measured", measurement.measured());
+        const double w = measurement.ci_relative();
+        const std::string target = measurement.rule().ci_target > 0
+                                       ? fmt::format(" (target {:.1f}%)", 100 * measurement.rule().ci_target)
+                                       : std::string();
+        return measured + " | " +
+               (std::isfinite(w) ? fmt::format("CI +-{:.2f}%{}", 100 * w, target) : "CI: too few requests" + target);
+    });
+    bench_options bopts;
+    bopts.progress = &progress;
+    if (s.output.requests_csv) bopts.requests_csv = (out_dir / "requests.csv").string();
+    run_bench bench("bench", s, spec, measurement, bopts);
     std::unique_ptr<waveforms::vcd_tracer> vcd;
     if (s.output.waves) {
         vcd = std::make_unique<waveforms::vcd_tracer>((out_dir / "waves.vcd").string());
@@ -217,18 +264,28 @@ int run_scenario(const run_options &o) {
 
     sc_core::sc_start();
     const double end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
-    progress.finish();
+    progress.finish(end_ms, measurement.completed_total());
     if (vcd) vcd->close();
 
+    if (!bench.workload().error().empty()) throw trace_error(bench.workload().error());
     if (bench.workload().overloaded())
-        throw s.error(s.workload.arrival == arrival_process::open ? "workload.mean_interarrival_ms" : "workload.arrival",
-                      fmt::format("the disks cannot keep up: {} requests in flight at {:.3f} s simulated",
+        throw s.error(s.workload.arrival == arrival_process::closed ? "workload.arrival"
+                      : s.workload.arrival == arrival_process::trace ? "trace.time_scale"
+                      : s.workload.rate_schedule.empty()             ? "workload.mean_interarrival_ms"
+                                                                     : "workload.rate_schedule",
+                      fmt::format("{}: {} requests in flight at {:.3f} s simulated", overload_text,
                                   bench.workload().in_flight(), end_ms / 1000.0),
-                      "an arrival rate the disks can sustain (a larger mean_interarrival_ms)");
+                      "an arrival rate the disks can sustain (fewer arrivals per second)");
     if (!measurement.done())
         throw std::runtime_error(fmt::format("the simulation ended after {} of {} measured requests (no more events "
                                              "at {:.3f} s simulated)",
                                              measurement.measured(), s.workload.requests, end_ms / 1000.0));
+    if (measurement.measured() == 0)
+        throw s.error(s.workload.arrival == arrival_process::trace ? "trace.file" : "workload.rate_schedule",
+                      fmt::format("the requests ran out after {} completed, all within the warm-up",
+                                  measurement.completed_total()),
+                      fmt::format("more requests than workload.warmup_requests ({})", s.workload.warmup_requests));
+    bench.close_timeline(end_ms);
 
     run_report report;
     report.config = &s;
@@ -241,16 +298,294 @@ int run_scenario(const run_options &o) {
     report.host_peak_outstanding = bench.peak_outstanding();
     report.host_disk_commands = bench.disk_commands();
     report.sim_end_ms = end_ms;
+    report.think = bench.think();
+    report.trace = bench.trace_replay();
+    report.samples = bench.samples();
     report.outputs.push_back((out_dir / "stats.json").string());
     if (vcd) {
         write_wave_layout(out_dir, bench, end_ms);
         report.outputs.push_back((out_dir / "waves.vcd").string());
         report.outputs.push_back((out_dir / "waves.gtkw").string());
     }
+    if (bench.log()) {
+        try {
+            bench.log()->close();
+        } catch (const std::runtime_error &e) {
+            throw output_error(std::string(e.what()) + "; expected a writable output directory");
+        }
+        report.outputs.push_back(bopts.requests_csv);
+    }
     report.wall_s = seconds_since(wall_start);
     write_text(out_dir / "stats.json", make_stats_json(report).dump(2) + "\n");
     std::cout << summary_table(report) << std::flush;
     return measurement.errors() ? 1 : 0;
+}
+
+namespace {
+
+// The arguments of a child `raidtlm run` of this scenario with extra overrides.
+std::vector<std::string> child_run_args(const run_options &o, const fs::path &dir,
+                                        const std::vector<std::string> &extra) {
+    std::vector<std::string> a = {"run", o.scenario_file, "--out", dir.string(), "--quiet"};
+    for (const auto &ov : o.overrides) a.insert(a.end(), {"--set", ov});
+    for (const auto &ov : extra) a.insert(a.end(), {"--set", ov});
+    return a;
+}
+
+nlohmann::json read_json(const fs::path &p) {
+    std::ifstream in(p);
+    if (!in) throw std::runtime_error(fmt::format("{}: missing after a successful child run", p.string()));
+    return nlohmann::json::parse(in);
+}
+
+// The figures compared across seeds, by their place in stats.json.
+struct seed_metric {
+    const char *name;
+    std::function<double(const nlohmann::json &)> get;
+};
+const std::vector<seed_metric> &seed_metrics() {
+    static const std::vector<seed_metric> m = {
+        {"mean_response_ms", [](const nlohmann::json &j) { return j["response_time"]["mean_ms"].get<double>(); }},
+        {"p90_response_ms", [](const nlohmann::json &j) { return j["response_time"]["p90_ms"].get<double>(); }},
+        {"p99_response_ms", [](const nlohmann::json &j) { return j["response_time"]["p99_ms"].get<double>(); }},
+        {"read_mean_response_ms",
+         [](const nlohmann::json &j) { return j["read_response_time"]["mean_ms"].get<double>(); }},
+        {"write_mean_response_ms",
+         [](const nlohmann::json &j) { return j["write_response_time"]["mean_ms"].get<double>(); }},
+        {"iops", [](const nlohmann::json &j) { return j["throughput"]["iops"].get<double>(); }},
+        {"mb_per_s", [](const nlohmann::json &j) { return j["throughput"]["mb_per_s"].get<double>(); }},
+        {"ci_relative",
+         [](const nlohmann::json &j) {
+             const auto &v = j["measurement"]["ci"]["relative"];
+             return v.is_null() ? std::nan("") : v.get<double>();
+         }},
+        {"mean_disk_utilisation",
+         [](const nlohmann::json &j) {
+             double sum = 0;
+             for (const auto &d : j["disks"]) sum += d["utilisation"].get<double>();
+             return j["disks"].empty() ? 0.0 : sum / static_cast<double>(j["disks"].size());
+         }},
+    };
+    return m;
+}
+
+nlohmann::json summary_json(const spread_summary &x, const std::vector<double> &values) {
+    return {{"n", x.n},           {"mean", x.mean}, {"stddev", x.stddev}, {"min", x.min},
+            {"max", x.max},       {"spread", x.spread}, {"ci95_half_width", x.ci95_half_width},
+            {"values", values}};
+}
+
+// Per-seed progress on stderr ("seeds: 2 / 5 done"), when it is a terminal.
+struct child_progress {
+    bool shown;
+    size_t total;
+    size_t done = 0;
+    const char *what;
+    void tick() {
+        ++done;
+        if (!shown) return;
+        std::fprintf(stderr, "\r  %s: %zu / %zu done\033[K", what, done, total);
+        if (done == total) std::fprintf(stderr, "\r\033[K");
+        std::fflush(stderr);
+    }
+};
+
+int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) {
+    const auto wall_start = clock_type::now();
+    const int n = s.measurement.seeds;
+    std::vector<uint64_t> seeds;
+    std::vector<child_job> jobs;
+    for (int i = 0; i < n; ++i) {
+        const uint64_t seed = s.workload.seed + static_cast<uint64_t>(i);
+        const fs::path dir = out_dir / fmt::format("seed_{}", seed);
+        prepare_out_dir(dir);
+        seeds.push_back(seed);
+        jobs.push_back({child_run_args(o, dir, {fmt::format("workload.seed={}", seed), "measurement.seeds=1"}),
+                        dir.string()});
+    }
+    child_progress progress{!o.quiet && isatty(fileno(stderr)), jobs.size(), 0, "seeds"};
+    const auto outcomes =
+        run_children(jobs, o.jobs > 0 ? o.jobs : available_processors(), [&](size_t) { progress.tick(); });
+    for (size_t i = 0; i < outcomes.size(); ++i)
+        if (outcomes[i].exit_code != 0) {
+            std::string e = outcomes[i].error;
+            if (e.rfind("raidtlm: ", 0) == 0) e = e.substr(9);
+            throw child_error(fmt::format("seed {}: {}", seeds[i], e), outcomes[i].exit_code);
+        }
+    std::vector<nlohmann::json> stats;
+    for (const auto &j : jobs) stats.push_back(read_json(fs::path(j.dir) / "stats.json"));
+
+    nlohmann::json out;
+    out["scenario"] = s.to_json();
+    out["seeds"] = seeds;
+    out["runs"] = nlohmann::json::array();
+    for (const auto &j : jobs) out["runs"].push_back(fs::path(j.dir).filename().string() + "/stats.json");
+    out["across_seeds"] = nlohmann::json::object();
+    std::map<std::string, spread_summary> sums;
+    for (const auto &m : seed_metrics()) {
+        std::vector<double> v;
+        for (const auto &st : stats) v.push_back(m.get(st));
+        sums[m.name] = summarize(v);
+        out["across_seeds"][m.name] = summary_json(sums[m.name], v);
+    }
+    out["simulation"] = {{"wall_s", seconds_since(wall_start)}};
+    write_text(out_dir / "stats.json", out.dump(2) + "\n");
+
+    std::string t = fmt::format("raidtlm run {} over {} seeds ({} .. {})\n\n", s.file, n, seeds.front(), seeds.back());
+    t += fmt::format("  {:<8}{:>10}{:>12}{:>12}{:>12}{:>10}\n", "seed", "measured", "mean_ms", "p90_ms", "iops", "CI%");
+    for (size_t i = 0; i < stats.size(); ++i) {
+        const double ci = seed_metrics()[7].get(stats[i]);
+        t += fmt::format("  {:<8}{:>10}{:>12.3f}{:>12.3f}{:>12.1f}{:>10}\n", seeds[i],
+                         stats[i]["requests"]["measured"].get<uint64_t>(), seed_metrics()[0].get(stats[i]),
+                         seed_metrics()[1].get(stats[i]), seed_metrics()[5].get(stats[i]),
+                         std::isfinite(ci) ? fmt::format("{:.2f}", 100 * ci) : std::string("?"));
+    }
+    auto across = [&](const char *label, const char *name, const char *unit) {
+        const spread_summary &x = sums[name];
+        t += fmt::format("  {:<22} {:.3f} {} +- {:.3f} (95% CI over seeds), sd {:.3f}, spread {:.2f}%\n", label, x.mean,
+                         unit, x.ci95_half_width, x.stddev, 100 * x.spread);
+    };
+    t += "\n";
+    across("mean response", "mean_response_ms", "ms");
+    across("throughput", "iops", "IO/s");
+    t += fmt::format("\n  wall {:.2f} s\n  wrote {}\n", seconds_since(wall_start), (out_dir / "stats.json").string());
+    std::cout << t << std::flush;
+    return 0;
+}
+
+}  // namespace
+
+int run_sustainable_rate(const rate_options &o) {
+    const auto wall_start = clock_type::now();
+    const scenario s = load_scenario(o.run.scenario_file, parse_overrides(o.run.overrides), o.run.repo_root);
+    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
+    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    check_fits(s, spec);
+    if (s.workload.arrival == arrival_process::trace)
+        throw s.error("workload.arrival", "trace: a trace fixes its own arrival times",
+                      "open or closed (the search drives open-loop Poisson arrivals)");
+    const fs::path out_dir = out_dir_of(o.run);
+    prepare_out_dir(out_dir);
+    const bool chatty = !o.run.quiet;
+
+    rate_search_config cfg;
+    cfg.threshold_ms = o.threshold_ms;
+    cfg.precision = o.precision;
+    cfg.probe_iops = s.disks.count;  // 1 IO/s per drive: light load
+    struct seed_search {
+        uint64_t seed = 0;
+        rate_search_result result;
+        std::vector<std::string> dirs;
+        std::string error;
+        int code = 0;
+    };
+    std::vector<seed_search> searches(static_cast<size_t>(o.seeds));
+    std::mutex log;
+    parallel_for(searches.size(), o.run.jobs > 0 ? o.run.jobs : available_processors(), [&](size_t i) {
+        seed_search &ss = searches[i];
+        ss.seed = s.workload.seed + i;
+        int k = 0;
+        auto evaluate = [&](double rate) {
+            const fs::path dir = out_dir / fmt::format("seed_{}", ss.seed) / fmt::format("eval_{:02d}", k++);
+            prepare_out_dir(dir);
+            const std::vector<std::string> extra = {
+                fmt::format("workload.seed={}", ss.seed),
+                "measurement.seeds=1",
+                "workload.arrival=open",
+                "workload.rate_schedule=[]",
+                "workload.target_iops=0",
+                fmt::format("workload.mean_interarrival_ms={:.17g}", 1000.0 / rate),
+                fmt::format("measurement.ci_target={}", o.ci_target),
+                fmt::format("workload.requests={}", o.max_requests),
+                "output.waves=false",
+                "output.timeline=false"};
+            const child_outcome c = run_child({child_run_args(o.run, dir, extra), dir.string()});
+            rate_point p;
+            p.rate_iops = rate;
+            if (c.exit_code != 0) {
+                if (c.error.find(overload_text) == std::string::npos) throw child_error(c.error, c.exit_code);
+                p.overloaded = true;
+            } else {
+                const nlohmann::json j = read_json(dir / "stats.json");
+                p.achieved_iops = j["throughput"]["iops"].get<double>();
+                p.mean_ms = j["response_time"]["mean_ms"].get<double>();
+                const auto &hw = j["measurement"]["ci"]["half_width_ms"];
+                p.ci_half_width_ms = hw.is_null() ? std::nan("") : hw.get<double>();
+            }
+            ss.dirs.push_back(dir.string());
+            if (chatty) {
+                std::lock_guard<std::mutex> lock(log);
+                std::fprintf(stderr, "  seed %llu: %9.3f IO/s -> %s\n", static_cast<unsigned long long>(ss.seed), rate,
+                             p.overloaded ? "overloaded"
+                                          : fmt::format("mean {:.3f} ms +- {:.3f}", p.mean_ms, p.ci_half_width_ms).c_str());
+            }
+            return p;
+        };
+        try {
+            ss.result = find_sustainable_rate(cfg, evaluate, [&](double service_ms) {
+                // What the drives could do if each served one request per mean service time.
+                return s.disks.count * 1000.0 / service_ms;
+            });
+        } catch (const child_error &e) {
+            ss.error = e.what();
+            ss.code = e.code();
+        }
+    });
+    for (const auto &ss : searches)
+        if (!ss.error.empty()) {
+            std::string e = ss.error;
+            if (e.rfind("raidtlm: ", 0) == 0) e = e.substr(9);
+            throw child_error(fmt::format("seed {}: {}", ss.seed, e), ss.code);
+        }
+
+    std::vector<double> rates;
+    nlohmann::json out;
+    out["scenario"] = s.to_json();
+    out["threshold_ms"] = o.threshold_ms;
+    out["precision"] = o.precision;
+    out["evaluation"] = {{"ci_target", o.ci_target}, {"max_requests", o.max_requests}, {"arrivals", "open Poisson"}};
+    out["seeds"] = nlohmann::json::array();
+    for (const auto &ss : searches) {
+        rates.push_back(ss.result.rate_iops);
+        nlohmann::json points = nlohmann::json::array();
+        for (size_t k = 0; k < ss.result.points.size(); ++k) {
+            const rate_point &p = ss.result.points[k];
+            points.push_back({{"rate_iops", p.rate_iops},
+                              {"achieved_iops", p.achieved_iops},
+                              {"mean_ms", p.mean_ms},
+                              {"ci_half_width_ms", std::isfinite(p.ci_half_width_ms) ? nlohmann::json(p.ci_half_width_ms)
+                                                                                      : nlohmann::json()},
+                              {"overloaded", p.overloaded},
+                              {"stats", p.overloaded ? std::string()
+                                                     : (fs::path(ss.dirs[k]).lexically_relative(out_dir) / "stats.json")
+                                                           .string()}});
+        }
+        out["seeds"].push_back({{"seed", ss.seed},
+                                {"rate_iops", ss.result.rate_iops},
+                                {"found", ss.result.found},
+                                {"service_ms", ss.result.service_ms},
+                                {"points", points}});
+    }
+    const spread_summary x = summarize(rates);
+    out["rate_iops"] = summary_json(x, rates);
+    out["simulation"] = {{"wall_s", seconds_since(wall_start)}};
+    write_text(out_dir / "sustainable_rate.json", out.dump(2) + "\n");
+
+    std::string t = fmt::format("raidtlm sustainable-rate {}: open Poisson arrivals, mean response <= {} ms\n",
+                                s.file, o.threshold_ms);
+    t += fmt::format("  {} x {}; each evaluation stops at a {:.1f}% CI (cap {} requests); bracket {:.1f}%\n\n",
+                     s.disks.count, spec.name, 100 * o.ci_target, o.max_requests, 100 * o.precision);
+    t += fmt::format("  {:<8}{:>14}{:>14}{:>13}\n", "seed", "rate_iops", "service_ms", "evaluations");
+    for (const auto &ss : searches)
+        t += fmt::format("  {:<8}{:>14.2f}{:>14.3f}{:>13}{}\n", ss.seed, ss.result.rate_iops, ss.result.service_ms,
+                         ss.result.points.size(),
+                         ss.result.found ? "" : ss.result.rate_iops == 0 ? "  (light load already above)" : "  (not narrowed)");
+    t += fmt::format("\n  sustainable rate {:.2f} IO/s +- {:.2f} (95% CI over {} seeds), spread {:.2f}%\n", x.mean,
+                     x.ci95_half_width, x.n, 100 * x.spread);
+    t += fmt::format("  wall {:.2f} s\n  wrote {}\n", seconds_since(wall_start),
+                     (out_dir / "sustainable_rate.json").string());
+    std::cout << t << std::flush;
+    return 0;
 }
 
 int run_validation(const validate_options &o) {

@@ -1,5 +1,6 @@
 // The `raidtlm` command: `raidtlm run` simulates a scenario, `raidtlm validate` replays a DiskSim
-// validate trace on one drive. Exit codes: 0 success, 1 the simulation failed, 2 bad input (command
+// validate trace on one drive, `raidtlm sustainable-rate` searches the load at a response-time
+// threshold. Exit codes: 0 success, 1 the simulation failed, 2 bad input (command
 // line, scenario, disk spec, trace, output directory); errors are one line on stderr.
 #include <cstdlib>
 #include <exception>
@@ -77,6 +78,13 @@ int sc_main(int argc, char **argv) {
     run_cmd->add_flag("-q,--quiet", run.quiet,
                       "No progress line on stderr (it is shown only when stderr is a terminal and the run "
                       "takes over a second)");
+    run_cmd->add_flag("--progress", run.progress,
+                      "Progress lines on stderr even when it is not a terminal (one line a second and a final "
+                      "one): simulated time, requests done, the CI width of the mean response time");
+    run_cmd->add_option("-j,--jobs", run.jobs,
+                        "With measurement.seeds > 1: runs at once (default: the number of processors)")
+        ->check(CLI::PositiveNumber)
+        ->type_name("N");
     run_cmd->footer(
         "Simulates disks of one DiskSim model behind a minimal host adapter or the RAID controller\n"
         "(controller.enabled: CPU, buffer DRAM, NVRAM, XOR engine, host link and SCSI buses, striping\n"
@@ -89,7 +97,18 @@ int sc_main(int argc, char **argv) {
         "               XOR busy/queue, NVRAM occupancy, host link busy\n"
         "  waves.gtkw   GTKWave layout for waves.vcd, grouped per block, channel and disk:\n"
         "               gtkwave OUT/waves.gtkw\n"
-        "and prints a summary table on stdout.\n\n" +
+        "  requests.csv with output.requests_csv: issue_ms,complete_ms,response_ms,op,lbn,sectors,measured,ok\n"
+        "and prints a summary table on stdout.\n\n"
+        "Workloads: closed loop (N clients, think time constant/exponential/gaussian, or tuned to reach\n"
+        "workload.target_iops), open loop (Poisson, or workload.rate_schedule), or a trace replayed\n"
+        "(workload.arrival trace; trace.format disksim, spc, msr or blkparse). Sizes: constant, uniform,\n"
+        "table (airline = the parity-logging paper's Fig 26 mix), zipf. Addresses: uniform, sequential,\n"
+        "local, streams, tracks, hot_cold; random_fraction < 1 mixes sequential runs in (Iometer).\n"
+        "Measurement: warm-up excluded; measurement.ci_target > 0 stops the run when the 95% confidence\n"
+        "interval of the mean response time (batch means, so autocorrelated responses are handled) is\n"
+        "within that fraction of the mean, workload.requests being the cap; measurement.seeds > 1 runs\n"
+        "that many seeds as child processes into OUT/seed_<seed>/ and writes mean and spread across\n"
+        "them to OUT/stats.json. Plots: scripts/plot OUT/stats.json.\n\n" +
         scenario_key_help());
     run.repo_root = RAIDTLM_SOURCE_DIR;
 
@@ -122,6 +141,56 @@ int sc_main(int argc, char **argv) {
                         "(default: the file's only one)")
         ->type_name("NAME");
 
+    rate_options rate;
+    CLI::App *rate_cmd = app.add_subcommand(
+        "sustainable-rate",
+        "Search the open-loop arrival rate at which the mean response time reaches a threshold (SR-Array's "
+        "'rate at <= 15 ms')");
+    rate_cmd->add_option("scenario", rate.run.scenario_file, "Scenario YAML file (its arrivals become open Poisson)")
+        ->required()
+        ->type_name("SCENARIO.yaml");
+    rate_cmd->add_option("--threshold-ms", rate.threshold_ms, "Mean response time threshold, ms (default 15)")
+        ->check(CLI::PositiveNumber)
+        ->type_name("MS");
+    rate_cmd->add_option("--seeds", rate.seeds, "Independent searches, seeds workload.seed .. + N-1 (default 3)")
+        ->check(CLI::Range(1, 1000))
+        ->type_name("N");
+    rate_cmd->add_option("--precision", rate.precision,
+                         "Stop when the bracket is narrower than this fraction of the rate (default 0.01)")
+        ->check(CLI::Range(1e-6, 1.0))
+        ->type_name("FRACTION");
+    rate_cmd->add_option("--ci", rate.ci_target,
+                         "Each evaluation runs until its 95% CI of the mean response is within this fraction of "
+                         "the mean (default 0.01)")
+        ->check(CLI::Range(1e-6, 0.999))
+        ->type_name("FRACTION");
+    rate_cmd->add_option("--max-requests", rate.max_requests,
+                         "Cap on the measured requests of each evaluation (default 2000000)")
+        ->check(CLI::PositiveNumber)
+        ->type_name("N");
+    rate_cmd->add_option("-o,--out", rate.run.out_dir,
+                         "Directory for sustainable_rate.json and the evaluations (default: out/<scenario name>)")
+        ->type_name("DIR");
+    rate_cmd->add_option("-s,--set", rate.run.overrides, "Override a scenario key, as for run")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    rate_cmd->add_option("-j,--jobs", rate.run.jobs, "Searches at once (default: the number of processors)")
+        ->check(CLI::PositiveNumber)
+        ->type_name("N");
+    rate_cmd->add_flag("-q,--quiet", rate.run.quiet, "No line per evaluation on stderr");
+    rate_cmd->footer(
+        "Each seed runs its own search; every evaluation is a child 'raidtlm run' of the scenario with open\n"
+        "Poisson arrivals at the rate tried, the seed fixed (the same arrivals stretched in time, so the\n"
+        "response grows with the rate), stopping on --ci. A light-load probe (1 IO/s per drive) gives the\n"
+        "service time S and a first guess (M/M/1 with the drives' capacity 1/S each); secant steps on\n"
+        "1/response (nearly linear in the rate for a queue) bracket the threshold, regula falsi narrows the\n"
+        "bracket to --precision, and the rate is interpolated between its ends. A run that cannot keep up\n"
+        "counts as above the threshold. Prints the rate per seed and the mean and spread across\n"
+        "seeds; writes OUT/sustainable_rate.json (every evaluation: rate, achieved IO/s, mean and CI) and\n"
+        "OUT/seed_<seed>/eval_<k>/stats.json. Plot it with scripts/plot OUT/sustainable_rate.json.");
+    rate.run.repo_root = RAIDTLM_SOURCE_DIR;
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
@@ -129,7 +198,10 @@ int sc_main(int argc, char **argv) {
     } catch (const CLI::CallForAllHelp &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
-        const CLI::App *sub = run_cmd->parsed() ? run_cmd : val_cmd->parsed() ? val_cmd : nullptr;
+        const CLI::App *sub = run_cmd->parsed()    ? run_cmd
+                              : val_cmd->parsed()  ? val_cmd
+                              : rate_cmd->parsed() ? rate_cmd
+                                                   : nullptr;
         return fail(fmt::format("{}; expected the usage in 'raidtlm {}--help'", e.what(),
                                 sub ? sub->get_name() + " " : std::string()),
                     exit_bad_input);
@@ -137,7 +209,10 @@ int sc_main(int argc, char **argv) {
 
     try {
         if (run_cmd->parsed()) return run_scenario(run);
+        if (rate_cmd->parsed()) return run_sustainable_rate(rate);
         return run_validation(val);
+    } catch (const child_error &e) {
+        return fail(e.what(), e.code());
     } catch (const scenario_error &e) {
         return fail(e.what(), exit_bad_input);
     } catch (const trace_error &e) {

@@ -8,6 +8,11 @@
 
 namespace raidtlm::testbench {
 
+// Seeds of a workload's random streams. The first three (addresses, directions, arrivals) are
+// seed * 3 + 0, 1, 2; streams added later (sizes, sequential choice, think times) take k = 0, 1,
+// 2 here, far from those, so adding them moved no existing sequence.
+constexpr uint64_t extra_stream_seed(uint64_t seed, int k) { return seed * 3 + (1ULL << 62) + static_cast<uint64_t>(k); }
+
 class random_source {
 public:
     explicit random_source(uint64_t seed) {

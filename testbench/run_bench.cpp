@@ -7,7 +7,7 @@
 namespace raidtlm::testbench {
 
 run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disks::disk_spec &spec,
-                     run_measurement &measurement, progress_meter *progress)
+                     run_measurement &measurement, const bench_options &options)
     : sc_module(name) {
     if (spec.block_count <= 0)
         throw s.error("disks.spec", fmt::format("disk '{}' has no blocks", spec.name),
@@ -42,13 +42,39 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
         throw s.error("host.stripe_unit_sectors",
                       fmt::format("{} is larger than a disk ({} blocks)", s.host.stripe_unit_sectors, capacities[0]),
                       "a stripe unit no larger than the disks");
-    if (s.workload.request_sectors > capacity)
-        throw s.error("workload.request_sectors",
-                      fmt::format("{} is larger than the host capacity of {} sectors", s.workload.request_sectors,
-                                  capacity),
-                      fmt::format("at most {}", capacity));
-    m_generator = std::make_unique<workload_generator>(s.workload, capacity);
-    m_workload = std::make_unique<workload_driver>("workload", s.workload, *m_generator, measurement, progress);
+    // What one track spans in the host space: a drive's mean track, times the drives a stripe
+    // runs across.
+    const double track_sectors = spec.cylinders > 0 && spec.surfaces > 0
+                                     ? static_cast<double>(spec.block_count) / (double(spec.cylinders) * spec.surfaces)
+                                     : 0.0;
+    const double host_track = track_sectors * (s.host.layout == host_layout::stripe ? s.disks.count : 1);
+    m_generator = std::make_unique<workload_generator>(s.workload, capacity, host_track);
+
+    driver_options d;
+    d.progress = options.progress;
+    const workload_config &w = s.workload;
+    if (w.arrival == arrival_process::closed &&
+        (w.target_iops > 0 || (w.think_time_distribution != think_dist::constant && w.think_time_ms > 0))) {
+        m_think = std::make_unique<think_time_source>(w, extra_stream_seed(w.seed, 2));
+        d.think = m_think.get();
+        measurement.on_warmup_end([this](double) { m_think->reset_counts(); });
+    }
+    if (w.arrival == arrival_process::trace) {
+        m_trace = std::make_unique<trace_source>(s.trace, capacity);
+        d.trace = m_trace.get();
+    }
+    if (s.output.timeline) {
+        m_timeline = std::make_unique<timeline>(m_disk_names);
+        m_busy.resize(m_disks.size());
+        d.samples = m_timeline.get();
+        d.sample = [this](double now_ms) { sample(now_ms); };
+        measurement.on_warmup_end([this](double t) { m_timeline->note_warmup_end(t); });
+    }
+    if (!options.requests_csv.empty()) {
+        m_log = std::make_unique<request_log>(options.requests_csv);
+        d.log = m_log.get();
+    }
+    m_workload = std::make_unique<workload_driver>("workload", s.workload, *m_generator, measurement, d);
     if (m_controller) {
         m_workload->socket.bind(m_controller->host);
         for (int i = 0; i < s.disks.count; ++i) m_controller->disk[i].bind(m_disks[i]->target);
@@ -70,6 +96,15 @@ int run_bench::peak_outstanding() const {
 
 uint64_t run_bench::disk_commands() const {
     return m_controller ? m_controller->statistics().physical_commands : m_host->disk_commands();
+}
+
+void run_bench::sample(double now_ms) {
+    for (size_t i = 0; i < m_disks.size(); ++i) m_busy[i] = m_disks[i]->busy_ms_at(now_ms);
+    m_timeline->sample(now_ms, m_busy, m_workload->completed(), m_workload->response_sum_ms());
+}
+
+void run_bench::close_timeline(double now_ms) {
+    if (m_timeline) sample(now_ms);
 }
 
 void run_bench::trace(sc_core::sc_trace_file *tf) {

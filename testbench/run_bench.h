@@ -1,8 +1,10 @@
 // The bench of `raidtlm run`: `count` drives of one disk_spec behind the RAID controller (when
-// controller.enabled) or the minimal host adapter, driven by the scenario's workload. Module names:
-// disk0.., controller or host, workload (children of the bench). Traced signals (see trace()):
-// diskN.{mech_state,cmd_state,cylinder,head,queue_depth}, controller.* (controller_top::trace) or
-// host.outstanding, workload.in_flight.
+// controller.enabled) or the minimal host adapter, driven by the scenario's workload (synthetic, or
+// a trace replayed). Module names: disk0.., controller or host, workload (children of the bench).
+// Traced signals (see trace()): diskN.{mech_state,cmd_state,cylinder,head,queue_depth},
+// controller.* (controller_top::trace) or host.outstanding, workload.in_flight.
+// The bench also owns the run's optional recorders: the think-time source of a closed loop, the
+// trace source, the timeline of utilisation (output.timeline) and the per-request CSV.
 #pragma once
 
 #include <memory>
@@ -13,19 +15,29 @@
 
 #include "controller/controller_top.h"
 #include "disks/disk_drive.h"
+#include "testbench/distributions.h"
 #include "testbench/host_adapter.h"
+#include "testbench/request_log.h"
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
+#include "testbench/timeline.h"
+#include "testbench/trace_formats.h"
 #include "testbench/workload_driver.h"
 #include "testbench/workload_generator.h"
 
 namespace raidtlm::testbench {
 
+struct bench_options {
+    progress_meter *progress = nullptr;
+    std::string requests_csv;  // path of the per-request CSV; empty: none
+};
+
 class run_bench : public sc_core::sc_module {
 public:
-    // Throws scenario_error when the workload does not fit on the disks. `progress` may be null.
+    // Throws scenario_error when the workload does not fit on the disks, trace_error when the
+    // trace cannot be opened.
     run_bench(sc_core::sc_module_name name, const scenario &s, const disks::disk_spec &spec,
-              run_measurement &measurement, progress_meter *progress);
+              run_measurement &measurement, const bench_options &options = {});
 
     int disk_count() const { return static_cast<int>(m_disks.size()); }
     const disks::disk_drive &disk(int i) const { return *m_disks.at(i); }
@@ -38,21 +50,35 @@ public:
     uint64_t disk_commands() const;
     const workload_driver &workload() const { return *m_workload; }
     workload_driver &workload() { return *m_workload; }
+    const workload_generator &generator() const { return *m_generator; }
+    const think_time_source *think() const { return m_think.get(); }
+    const trace_source *trace_replay() const { return m_trace.get(); }
+    const timeline *samples() const { return m_timeline.get(); }
+    request_log *log() { return m_log.get(); }
     // Drive statistics at the end of the warm-up (zeros without warm-up).
     const std::vector<disks::drive_statistics> &warmup_snapshot() const { return m_snapshot; }
+    // Takes a last timeline sample at the end of the run.
+    void close_timeline(double now_ms);
 
     // Adds every traced signal under names "<disk_name>.state", "host.outstanding", ...
     void trace(sc_core::sc_trace_file *tf);
 
 private:
+    void sample(double now_ms);
+
     std::vector<std::unique_ptr<disks::disk_drive>> m_disks;
     std::vector<std::string> m_disk_names;
     std::vector<double> m_phases;
     std::unique_ptr<workload_generator> m_generator;
+    std::unique_ptr<think_time_source> m_think;
+    std::unique_ptr<trace_source> m_trace;
+    std::unique_ptr<timeline> m_timeline;
+    std::unique_ptr<request_log> m_log;
     std::unique_ptr<host_adapter> m_host;
     std::unique_ptr<controller::controller_top> m_controller;
     std::unique_ptr<workload_driver> m_workload;
     std::vector<disks::drive_statistics> m_snapshot;
+    std::vector<double> m_busy;  // scratch for samples
 };
 
 }  // namespace raidtlm::testbench

@@ -1,5 +1,7 @@
 #include "testbench/scenario.h"
 
+#include "testbench/distributions.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -14,14 +16,76 @@ namespace raidtlm::testbench {
 
 namespace fs = std::filesystem;
 
-const char *to_string(arrival_process v) { return v == arrival_process::open ? "open" : "closed"; }
-const char *to_string(address_pattern v) {
-    switch (v) {
-    case address_pattern::uniform: return "uniform";
-    case address_pattern::sequential: return "sequential";
-    case address_pattern::local: return "local";
-    }
+namespace {
+
+// The names of each enumeration, in the order the help lists them: to_string and the scenario
+// keys' choices both read them.
+template <class E>
+using names = std::vector<std::pair<const char *, E>>;
+const names<host_layout> layout_names = {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}};
+const names<arrival_process> arrival_names = {
+    {"open", arrival_process::open}, {"closed", arrival_process::closed}, {"trace", arrival_process::trace}};
+const names<address_pattern> address_names = {
+    {"uniform", address_pattern::uniform}, {"sequential", address_pattern::sequential},
+    {"local", address_pattern::local},     {"streams", address_pattern::streams},
+    {"tracks", address_pattern::tracks},   {"hot_cold", address_pattern::hot_cold}};
+const names<size_dist> size_names = {{"constant", size_dist::constant},
+                                     {"uniform", size_dist::uniform},
+                                     {"table", size_dist::table},
+                                     {"zipf", size_dist::zipf}};
+const names<think_dist> think_names = {
+    {"constant", think_dist::constant}, {"exponential", think_dist::exponential}, {"gaussian", think_dist::gaussian}};
+const names<trace_format> format_names = {{"disksim", trace_format::disksim},
+                                          {"spc", trace_format::spc},
+                                          {"msr", trace_format::msr},
+                                          {"blkparse", trace_format::blkparse}};
+const names<beyond_capacity_policy> beyond_names = {{"error", beyond_capacity_policy::error},
+                                                    {"wrap", beyond_capacity_policy::wrap},
+                                                    {"skip", beyond_capacity_policy::skip}};
+const names<char> action_names = {{"D", 'D'}, {"Q", 'Q'}};
+const names<rtl_models::cpu_scheduling> cpu_scheduling_names = {{"shared", rtl_models::cpu_scheduling::shared},
+                                                                {"per_core", rtl_models::cpu_scheduling::per_core}};
+const names<rtl_models::scsi_preset> scsi_preset_names = {{"fast20", rtl_models::scsi_preset::fast20},
+                                                          {"ultra2", rtl_models::scsi_preset::ultra2},
+                                                          {"ultra160", rtl_models::scsi_preset::ultra160},
+                                                          {"ultra320", rtl_models::scsi_preset::ultra320},
+                                                          {"custom", rtl_models::scsi_preset::custom}};
+const names<rtl_models::dram_arbitration> dram_arbitration_names = {
+    {"round_robin", rtl_models::dram_arbitration::round_robin},
+    {"fixed_priority", rtl_models::dram_arbitration::fixed_priority}};
+const names<rtl_models::host_link_kind> host_link_names = {{"pcix", rtl_models::host_link_kind::pcix},
+                                                           {"pcie", rtl_models::host_link_kind::pcie},
+                                                           {"unlimited", rtl_models::host_link_kind::unlimited}};
+
+template <class E>
+const char *name_of(const names<E> &table, E v) {
+    for (const auto &n : table)
+        if (n.second == v) return n.first;
     return "?";
+}
+
+// "a, b or c"
+template <class E>
+std::string one_of(const names<E> &table) {
+    std::string s;
+    for (size_t i = 0; i < table.size(); ++i)
+        s += std::string(i == 0 ? "" : i + 1 == table.size() ? " or " : ", ") + table[i].first;
+    return s;
+}
+
+}  // namespace
+
+const char *to_string(arrival_process v) { return name_of(arrival_names, v); }
+const char *to_string(address_pattern v) { return name_of(address_names, v); }
+const char *to_string(size_dist v) { return name_of(size_names, v); }
+const char *to_string(think_dist v) { return name_of(think_names, v); }
+
+const std::vector<size_table_entry> &airline_size_table() {
+    // Fig 26: % of the workload, direction, size in KB (1 KB = 2 sectors).
+    static const std::vector<size_table_entry> t = {
+        {20, 2, 1}, {20, 4, 1}, {33, 8, 1}, {9, 48, 1}, {9, 2, 0}, {7, 16, 0}, {2, 48, 0},
+    };
+    return t;
 }
 
 std::string scenario::where(const std::string &key) const {
@@ -33,6 +97,16 @@ std::string scenario::where(const std::string &key) const {
 scenario_error scenario::error(const std::string &key, const std::string &problem,
                                const std::string &expected) const {
     return scenario_error(fmt::format("{}: key '{}': {}; expected {}", where(key), key, problem, expected));
+}
+
+static nlohmann::json size_table_json(const std::vector<size_table_entry> &table) {
+    nlohmann::json t = nlohmann::json::array();
+    for (const auto &e : table) {
+        nlohmann::json row = {e.weight, e.sectors};
+        if (e.direction >= 0) row.push_back(e.direction ? "read" : "write");
+        t.push_back(row);
+    }
+    return t;
 }
 
 nlohmann::json scenario::to_json() const {
@@ -90,22 +164,52 @@ nlohmann::json scenario::to_json() const {
                                     {"lanes", c.host_link.lanes},
                                     {"generation", c.host_link.generation},
                                     {"dma_latency_us", c.host_link.dma_latency_us}};
+    j["host"] = {{"layout", to_string(host.layout)}, {"stripe_unit_sectors", host.stripe_unit_sectors}};
     const auto &w = workload;
+    nlohmann::json schedule = nlohmann::json::array();
+    for (const auto &r : w.rate_schedule) schedule.push_back({r.start_s, r.iops});
     j["workload"] = {{"arrival", to_string(w.arrival)},
                      {"mean_interarrival_ms", w.mean_interarrival_ms},
+                     {"rate_schedule", schedule},
                      {"outstanding", w.outstanding},
                      {"think_time_ms", w.think_time_ms},
+                     {"think_time_distribution", to_string(w.think_time_distribution)},
+                     {"think_time_cv", w.think_time_cv},
+                     {"target_iops", w.target_iops},
                      {"read_fraction", w.read_fraction},
+                     {"size_distribution", to_string(w.size_distribution)},
                      {"request_sectors", w.request_sectors},
+                     {"size_min_sectors", w.size_min_sectors},
+                     {"size_max_sectors", w.size_max_sectors},
+                     {"size_mean_sectors", w.size_mean_sectors},
+                     {"size_table", size_table_json(w.size_table)},
                      {"alignment_sectors", w.alignment_sectors},
                      {"address", to_string(w.address)},
                      {"local_stddev_sectors", w.local_stddev_sectors},
+                     {"locality_tracks", w.locality_tracks},
+                     {"hot_space_fraction", w.hot_space_fraction},
+                     {"hot_access_fraction", w.hot_access_fraction},
+                     {"random_fraction", w.random_fraction},
                      {"requests", w.requests},
                      {"warmup_requests", w.warmup_requests},
                      {"seed", w.seed}};
+    nlohmann::json device_map = nlohmann::json::object();
+    for (const auto &[dev, offset] : trace.device_map) device_map[dev] = offset;
+    j["trace"] = {{"file", trace.file},
+                  {"format", to_string(trace.format)},
+                  {"time_scale", trace.time_scale},
+                  {"device_map", device_map},
+                  {"beyond_capacity", to_string(trace.beyond_capacity)},
+                  {"blkparse_action", std::string(1, trace.blkparse_action)}};
+    j["measurement"] = {{"ci_target", measurement.ci_target},
+                        {"ci_level", measurement.ci_level},
+                        {"min_requests", measurement.min_requests},
+                        {"seeds", measurement.seeds}};
     j["output"] = {{"histogram_bucket_ms", output.histogram_bucket_ms},
                    {"histogram_max_ms", output.histogram_max_ms},
-                   {"waves", output.waves}};
+                   {"waves", output.waves},
+                   {"requests_csv", output.requests_csv},
+                   {"timeline", output.timeline}};
     return j;
 }
 
@@ -116,6 +220,7 @@ struct value_ref {
     YAML::Node node;
     std::string where;
     bool from_set = false;
+    std::string file;  // the scenario file, for the marks of list items (empty for --set)
 };
 
 struct load_context {
@@ -123,9 +228,25 @@ struct load_context {
     std::string repo_root;
 };
 
+std::string mark_str(const std::string &file, const YAML::Mark &m) {
+    if (m.is_null()) return file + ":1:1";
+    return fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
+}
+
+[[noreturn]] void fail_at(const std::string &where, const std::string &key, const std::string &problem,
+                          const std::string &expected) {
+    throw scenario_error(fmt::format("{}: key '{}': {}; expected {}", where, key, problem, expected));
+}
+
 [[noreturn]] void fail(const value_ref &v, const std::string &key, const std::string &problem,
                        const std::string &expected) {
-    throw scenario_error(fmt::format("{}: key '{}': {}; expected {}", v.where, key, problem, expected));
+    fail_at(v.where, key, problem, expected);
+}
+
+// Where a part of a (list or map) value is: its own mark in a file, the whole value for --set.
+std::string where_in(const value_ref &v, const YAML::Node &part) {
+    if (v.from_set || v.file.empty() || part.Mark().is_null()) return v.where;
+    return mark_str(v.file, part.Mark());
 }
 
 const char *kind_of(const YAML::Node &n) {
@@ -142,6 +263,9 @@ std::string scalar(const value_ref &v, const std::string &key, const std::string
     if (!v.node.IsScalar()) fail(v, key, fmt::format("value is {}", kind_of(v.node)), expected);
     return v.node.Scalar();
 }
+
+// A part of a list or map value as a value of its own (for the scalar readers below).
+value_ref part_of(const value_ref &v, const YAML::Node &part) { return {part, where_in(v, part), v.from_set, v.file}; }
 
 double get_double(const value_ref &v, const std::string &key, const std::string &expected, double lo,
                   bool lo_open, double hi) {
@@ -186,7 +310,7 @@ bool get_bool(const value_ref &v, const std::string &key, const std::string &exp
 
 template <class E>
 E get_enum(const value_ref &v, const std::string &key, const std::string &expected,
-           std::initializer_list<std::pair<const char *, E>> choices) {
+           const std::vector<std::pair<const char *, E>> &choices) {
     const std::string s = scalar(v, key, expected);
     for (const auto &c : choices)
         if (s == c.first) return c.second;
@@ -200,7 +324,7 @@ struct key_def {
     apply_fn apply;
 };
 
-std::string resolve_spec(const std::string &given, const value_ref &v, const std::string &key,
+std::string resolve_file(const std::string &given, const value_ref &v, const std::string &key,
                          const std::string &expected, const load_context &ctx) {
     const fs::path p(given);
     std::vector<fs::path> tries;
@@ -222,268 +346,314 @@ std::string resolve_spec(const std::string &given, const value_ref &v, const std
     fail(v, key, fmt::format("file '{}' not found (tried {})", given, tried), expected);
 }
 
+// A list value (an empty value is an empty list).
+const YAML::Node &list_of(const value_ref &v, const std::string &key, const std::string &expected) {
+    if (!v.node.IsNull() && !v.node.IsSequence()) fail(v, key, fmt::format("value is {}", kind_of(v.node)), expected);
+    return v.node;
+}
+
+std::vector<rate_step> get_rate_schedule(const value_ref &v, const std::string &key, const std::string &e) {
+    std::vector<rate_step> out;
+    for (const auto &item : list_of(v, key, e)) {
+        const value_ref iv = part_of(v, item);
+        if (!item.IsSequence() || item.size() != 2)
+            fail(iv, key, fmt::format("a step is {}", item.IsSequence() ? "not a pair" : kind_of(item)), e);
+        rate_step r;
+        r.start_s = get_double(part_of(v, item[0]), key, e, 0, false, 1e12);
+        r.iops = get_double(part_of(v, item[1]), key, e, 0, false, 1e12);
+        if (out.empty() && r.start_s != 0) fail(iv, key, "the first step does not start at 0", e);
+        if (!out.empty() && r.start_s <= out.back().start_s) fail(iv, key, "steps are not in ascending time", e);
+        out.push_back(r);
+    }
+    if (!out.empty()) {
+        bool any = false;
+        for (const auto &r : out) any = any || r.iops > 0;
+        if (!any) fail(v, key, "every rate is 0", e);
+    }
+    return out;
+}
+
+std::vector<size_table_entry> get_size_table(const value_ref &v, const std::string &key, const std::string &e) {
+    if (v.node.IsScalar()) {
+        if (v.node.Scalar() == "airline") return airline_size_table();
+        fail(v, key, fmt::format("'{}' is not a known table", v.node.Scalar()), e);
+    }
+    std::vector<size_table_entry> out;
+    double total = 0;
+    for (const auto &item : list_of(v, key, e)) {
+        const value_ref iv = part_of(v, item);
+        if (!item.IsSequence() || item.size() < 2 || item.size() > 3)
+            fail(iv, key, fmt::format("a row is {}", item.IsSequence() ? "not 2 or 3 items" : kind_of(item)), e);
+        size_table_entry r;
+        r.weight = get_double(part_of(v, item[0]), key, e, 0, false, 1e12);
+        r.sectors = static_cast<uint32_t>(get_int(part_of(v, item[1]), key, e, 1, 65536));
+        if (item.size() == 3)
+            r.direction = get_enum<int>(part_of(v, item[2]), key, e, names<int>{{"read", 1}, {"write", 0}});
+        total += r.weight;
+        out.push_back(r);
+    }
+    if (out.empty() || total <= 0) fail(v, key, "no row has a positive weight", e);
+    return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>> get_device_map(const value_ref &v, const std::string &key,
+                                                             const std::string &e) {
+    if (!v.node.IsNull() && !v.node.IsMap()) fail(v, key, fmt::format("value is {}", kind_of(v.node)), e);
+    std::vector<std::pair<std::string, uint64_t>> out;
+    for (const auto &it : v.node) {
+        if (!it.first.IsScalar()) fail(part_of(v, it.first), key, "a device name is not a scalar", e);
+        const std::string dev = it.first.Scalar();
+        for (const auto &o : out)
+            if (o.first == dev) fail(part_of(v, it.first), key, fmt::format("device '{}' given twice", dev), e);
+        out.emplace_back(dev, get_uint64(part_of(v, it.second), key, e));
+    }
+    return out;
+}
+
+// The key table. Each row: dotted key, default (YAML text, "" = required), accepted form, and how
+// the value lands in the scenario.
+class key_table {
+public:
+    template <class Fn>
+    void add(const char *key, const char *fallback, const std::string &expected, Fn fn) {
+        const std::string k = key, e = expected;
+        m_defs.push_back({{key, fallback, expected}, [k, e, fn](scenario &s, const value_ref &v,
+                                                                const load_context &ctx) { fn(s, v, k, e, ctx); }});
+    }
+    // A number in [lo, hi] (lo excluded when lo_open).
+    template <class Ref>
+    void number(const char *key, const char *fallback, const char *expected, double lo, bool lo_open, double hi,
+                Ref ref) {
+        add(key, fallback, expected, [=](scenario &s, const value_ref &v, const std::string &k, const std::string &e,
+                                         const load_context &) { ref(s) = get_double(v, k, e, lo, lo_open, hi); });
+    }
+    template <class Ref>
+    void integer(const char *key, const char *fallback, const char *expected, int64_t lo, int64_t hi, Ref ref) {
+        add(key, fallback, expected, [=](scenario &s, const value_ref &v, const std::string &k, const std::string &e,
+                                         const load_context &) {
+            ref(s) = static_cast<std::remove_reference_t<decltype(ref(s))>>(get_int(v, k, e, lo, hi));
+        });
+    }
+    template <class Ref>
+    void boolean(const char *key, const char *fallback, Ref ref) {
+        add(key, fallback, "true or false", [=](scenario &s, const value_ref &v, const std::string &k,
+                                                const std::string &e, const load_context &) { ref(s) = get_bool(v, k, e); });
+    }
+    template <class E, class Ref>
+    void choice(const char *key, const char *fallback, const names<E> &choices, Ref ref) {
+        add(key, fallback, one_of(choices), [=](scenario &s, const value_ref &v, const std::string &k,
+                                                const std::string &e,
+                                                const load_context &) { ref(s) = get_enum<E>(v, k, e, choices); });
+    }
+    std::vector<key_def> take() { return std::move(m_defs); }
+
+private:
+    std::vector<key_def> m_defs;
+};
+
+#define FIELD(path) [](scenario & s_) -> auto & { return s_.path; }
+
 const std::vector<key_def> &key_defs() {
     static const std::vector<key_def> defs = [] {
-        std::vector<key_def> d;
-        auto add = [&d](const char *key, const char *fallback, const char *expected, apply_fn fn) {
-            d.push_back({{key, fallback, expected}, std::move(fn)});
-        };
-        add("disks.spec", "", "a path to a DiskSim .diskspecs file, relative to the scenario file or the repo root",
-            [](scenario &s, const value_ref &v, const load_context &ctx) {
-                const std::string k = "disks.spec", e = "a path to a DiskSim .diskspecs file, relative to the "
-                                                       "scenario file or the repo root";
-                s.disks.spec_path = resolve_spec(scalar(v, k, e), v, k, e, ctx);
-            });
-        add("disks.name", "\"\"", "the name of a disksim_disk block in the spec file, or \"\" when it holds one",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.disks.spec_name = v.node.IsNull() ? std::string()
-                                                    : scalar(v, "disks.name", "a disk name or \"\"");
-            });
-        add("disks.count", "4", "an integer in [1, 256]", [](scenario &s, const value_ref &v, const load_context &) {
-            s.disks.count = static_cast<int>(get_int(v, "disks.count", "an integer in [1, 256]", 1, 256));
-        });
-        add("disks.spindle_sync", "false", "true or false", [](scenario &s, const value_ref &v, const load_context &) {
-            s.disks.spindle_sync = get_bool(v, "disks.spindle_sync", "true or false");
-        });
-        add("disks.bulk_sector_transfer_ms", "spec",
-            "spec (the spec's Bulk sector transfer time) or a number >= 0 (ms per sector)",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                const std::string k = "disks.bulk_sector_transfer_ms",
-                                  e = "spec (the spec's Bulk sector transfer time) or a number >= 0 (ms per sector)";
-                if (scalar(v, k, e) == "spec") s.disks.bulk_sector_transfer_ms = -1;
-                else s.disks.bulk_sector_transfer_ms = get_double(v, k, e, 0, false, 1e6);
-            });
-        add("host.layout", "stripe", "jbod or stripe", [](scenario &s, const value_ref &v, const load_context &) {
-            s.host.layout = get_enum<host_layout>(v, "host.layout", "jbod or stripe",
-                                                  {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}});
-        });
-        add("host.stripe_unit_sectors", "64", "an integer in [1, 2^31)",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.host.stripe_unit_sectors = static_cast<uint64_t>(
-                    get_int(v, "host.stripe_unit_sectors", "an integer in [1, 2^31)", 1, INT32_MAX));
-            });
-        // Typed keys: the value is checked, then handed to `set`.
-        auto number = [&d](const char *key, const char *fallback, const char *expected, double lo, bool lo_open,
-                           double hi, std::function<void(scenario &, double)> set) {
-            d.push_back({{key, fallback, expected},
-                         [k = std::string(key), e = std::string(expected), lo, lo_open, hi,
-                          set](scenario &s, const value_ref &v, const load_context &) {
-                             set(s, get_double(v, k, e, lo, lo_open, hi));
-                         }});
-        };
-        auto integer = [&d](const char *key, const char *fallback, const char *expected, int64_t lo, int64_t hi,
-                            std::function<void(scenario &, int64_t)> set) {
-            d.push_back({{key, fallback, expected},
-                         [k = std::string(key), e = std::string(expected), lo, hi,
-                          set](scenario &s, const value_ref &v, const load_context &) {
-                             set(s, get_int(v, k, e, lo, hi));
-                         }});
-        };
-        auto boolean = [&d](const char *key, const char *fallback, std::function<void(scenario &, bool)> set) {
-            d.push_back({{key, fallback, "true or false"},
-                         [k = std::string(key), set](scenario &s, const value_ref &v, const load_context &) {
-                             set(s, get_bool(v, k, "true or false"));
-                         }});
-        };
-        using controller_config = controller::controller_config;
-        auto cfg = [](scenario &s) -> controller_config & { return s.controller.config; };
-        boolean("controller.enabled", "false", [](scenario &s, bool b) { s.controller.enabled = b; });
-        integer("controller.channels", "1", "an integer in [1, 16]", 1, 16,
-                [cfg](scenario &s, int64_t v) { cfg(s).channels = int(v); });
-        integer("controller.initiator_id", "7", "an integer in [0, 15] (a SCSI ID)", 0, 15,
-                [cfg](scenario &s, int64_t v) { cfg(s).initiator_id = int(v); });
-        integer("controller.tags_per_disk", "0", "an integer in [0, 256] (0: the drive's Max queue length)", 0, 256,
-                [cfg](scenario &s, int64_t v) { cfg(s).firmware.tags_per_disk = int(v); });
-        boolean("controller.write_intent_log", "true",
-                [cfg](scenario &s, bool b) { cfg(s).firmware.write_intent_log = b; });
-        integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
-                [cfg](scenario &s, int64_t v) { cfg(s).firmware.table_entry_bytes = uint32_t(v); });
-        number("controller.cpu.mhz", "600", "a number > 0 (MHz)", 0, true, 1e6,
-               [cfg](scenario &s, double v) { cfg(s).cpu.mhz = v; });
-        integer("controller.cpu.cores", "1", "an integer in [1, 64]", 1, 64,
-                [cfg](scenario &s, int64_t v) { cfg(s).cpu.cores = int(v); });
-        add("controller.cpu.scheduling", "shared", "shared or per_core",
-            [cfg](scenario &s, const value_ref &v, const load_context &) {
-                cfg(s).cpu.scheduling = get_enum<rtl_models::cpu_scheduling>(
-                    v, "controller.cpu.scheduling", "shared or per_core",
-                    {{"shared", rtl_models::cpu_scheduling::shared}, {"per_core", rtl_models::cpu_scheduling::per_core}});
-            });
+        key_table t;
+        using ctx_t = const load_context &;
+        using str = const std::string &;
+        t.add("disks.spec", "", "a path to a DiskSim .diskspecs file, relative to the scenario file or the repo root",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t ctx) {
+                  s.disks.spec_path = resolve_file(scalar(v, k, e), v, k, e, ctx);
+              });
+        t.add("disks.name", "\"\"", "the name of a disksim_disk block in the spec file, or \"\" when it holds one",
+              [](scenario &s, const value_ref &v, str k, str, ctx_t) {
+                  s.disks.spec_name = v.node.IsNull() ? std::string() : scalar(v, k, "a disk name or \"\"");
+              });
+        t.integer("disks.count", "4", "an integer in [1, 256]", 1, 256, FIELD(disks.count));
+        t.boolean("disks.spindle_sync", "false", FIELD(disks.spindle_sync));
+        t.add("disks.bulk_sector_transfer_ms", "spec",
+              "spec (the spec's Bulk sector transfer time) or a number >= 0 (ms per sector)",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  if (scalar(v, k, e) == "spec") s.disks.bulk_sector_transfer_ms = -1;
+                  else s.disks.bulk_sector_transfer_ms = get_double(v, k, e, 0, false, 1e6);
+              });
+        t.choice("host.layout", "stripe", layout_names, FIELD(host.layout));
+        t.integer("host.stripe_unit_sectors", "64", "an integer in [1, 2^31)", 1, INT32_MAX,
+                  FIELD(host.stripe_unit_sectors));
+
+        // The controller (controller/controller_top.h); groups read as dotted paths.
+        t.boolean("controller.enabled", "false", FIELD(controller.enabled));
+        t.integer("controller.channels", "1", "an integer in [1, 16]", 1, 16, FIELD(controller.config.channels));
+        t.integer("controller.initiator_id", "7", "an integer in [0, 15] (a SCSI ID)", 0, 15,
+                  FIELD(controller.config.initiator_id));
+        t.integer("controller.tags_per_disk", "0", "an integer in [0, 256] (0: the drive's Max queue length)", 0, 256,
+                  FIELD(controller.config.firmware.tags_per_disk));
+        t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
+        t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
+                  FIELD(controller.config.firmware.table_entry_bytes));
+        t.number("controller.cpu.mhz", "600", "a number > 0 (MHz)", 0, true, 1e6, FIELD(controller.config.cpu.mhz));
+        t.integer("controller.cpu.cores", "1", "an integer in [1, 64]", 1, 64, FIELD(controller.config.cpu.cores));
+        t.choice("controller.cpu.scheduling", "shared", cpu_scheduling_names, FIELD(controller.config.cpu.scheduling));
         const char *cycles = "an integer in [0, 10^9] (cycles)";
-        auto cost = [&](const char *key, const char *fallback, uint64_t rtl_models::cpu_cost_table::*field) {
-            integer(key, fallback, cycles, 0, 1000000000,
-                    [cfg, field](scenario &s, int64_t v) { cfg(s).cpu.costs.*field = uint64_t(v); });
-        };
-        using costs = rtl_models::cpu_cost_table;
-        cost("controller.cost.host_command_cycles", "3000", &costs::host_command_cycles);
-        cost("controller.cost.physical_command_cycles", "2000", &costs::physical_command_cycles);
-        cost("controller.cost.completion_interrupt_cycles", "1500", &costs::completion_interrupt_cycles);
-        cost("controller.cost.table_update_cycles", "500", &costs::table_update_cycles);
-        cost("controller.cost.schedule_base_cycles", "200", &costs::schedule_base_cycles);
-        cost("controller.cost.schedule_per_entry_cycles", "50", &costs::schedule_per_entry_cycles);
-        cost("controller.cost.dma_setup_cycles", "300", &costs::dma_setup_cycles);
-        cost("controller.cost.xor_setup_cycles", "300", &costs::xor_setup_cycles);
-        add("controller.bus.preset", "ultra160", "fast20, ultra2, ultra160, ultra320 or custom",
-            [cfg](scenario &s, const value_ref &v, const load_context &) {
-                using rtl_models::scsi_preset;
-                const scsi_preset p = get_enum<scsi_preset>(v, "controller.bus.preset",
-                                                            "fast20, ultra2, ultra160, ultra320 or custom",
-                                                            {{"fast20", scsi_preset::fast20},
-                                                             {"ultra2", scsi_preset::ultra2},
-                                                             {"ultra160", scsi_preset::ultra160},
-                                                             {"ultra320", scsi_preset::ultra320},
-                                                             {"custom", scsi_preset::custom}});
-                rtl_models::scsi_bus_config &b = cfg(s).bus;
-                const rtl_models::scsi_bus_config preset = rtl_models::scsi_bus_config::with_preset(p);
-                b.preset = p;
-                if (p != scsi_preset::custom) {
-                    b.width_bits = preset.width_bits;
-                    b.mtransfers_per_s = preset.mtransfers_per_s;
-                }
-            });
-        add("controller.bus.width_bits", "16", "8 or 16 (custom preset only)",
-            [cfg](scenario &s, const value_ref &v, const load_context &) {
-                const int w = int(get_int(v, "controller.bus.width_bits", "8 or 16 (custom preset only)", 8, 16));
-                if (w != 8 && w != 16) fail(v, "controller.bus.width_bits", fmt::format("{} is not a SCSI width", w),
-                                            "8 or 16 (custom preset only)");
-                cfg(s).bus.width_bits = w;
-            });
-        number("controller.bus.mtransfers_per_s", "80", "a number >= 0 (MT/s, custom preset only; 0 = unlimited)", 0,
-               false, 1e6, [cfg](scenario &s, double v) { cfg(s).bus.mtransfers_per_s = v; });
-        boolean("controller.bus.fairness", "false", [cfg](scenario &s, bool b) { cfg(s).bus.fairness = b; });
+        t.integer("controller.cost.host_command_cycles", "3000", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.host_command_cycles));
+        t.integer("controller.cost.physical_command_cycles", "2000", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.physical_command_cycles));
+        t.integer("controller.cost.completion_interrupt_cycles", "1500", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.completion_interrupt_cycles));
+        t.integer("controller.cost.table_update_cycles", "500", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.table_update_cycles));
+        t.integer("controller.cost.schedule_base_cycles", "200", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.schedule_base_cycles));
+        t.integer("controller.cost.schedule_per_entry_cycles", "50", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.schedule_per_entry_cycles));
+        t.integer("controller.cost.dma_setup_cycles", "300", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.dma_setup_cycles));
+        t.integer("controller.cost.xor_setup_cycles", "300", cycles, 0, 1000000000,
+                  FIELD(controller.config.cpu.costs.xor_setup_cycles));
+        t.add("controller.bus.preset", "ultra160", one_of(scsi_preset_names),
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  using rtl_models::scsi_preset;
+                  const scsi_preset p = get_enum<scsi_preset>(v, k, e, scsi_preset_names);
+                  rtl_models::scsi_bus_config &b = s.controller.config.bus;
+                  const rtl_models::scsi_bus_config preset = rtl_models::scsi_bus_config::with_preset(p);
+                  b.preset = p;
+                  if (p != scsi_preset::custom) {
+                      b.width_bits = preset.width_bits;
+                      b.mtransfers_per_s = preset.mtransfers_per_s;
+                  }
+              });
+        t.add("controller.bus.width_bits", "16", "8 or 16 (custom preset only)",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  const int w = int(get_int(v, k, e, 8, 16));
+                  if (w != 8 && w != 16) fail(v, k, fmt::format("{} is not a SCSI width", w), e);
+                  s.controller.config.bus.width_bits = w;
+              });
+        t.number("controller.bus.mtransfers_per_s", "80", "a number >= 0 (MT/s, custom preset only; 0 = unlimited)", 0,
+                 false, 1e6, FIELD(controller.config.bus.mtransfers_per_s));
+        t.boolean("controller.bus.fairness", "false", FIELD(controller.config.bus.fairness));
         const char *micro = "a number >= 0 (us)";
-        auto phase = [&](const char *key, const char *fallback, double rtl_models::scsi_phase_costs::*field) {
-            number(key, fallback, micro, 0, false, 1e6,
-                   [cfg, field](scenario &s, double v) { cfg(s).bus.phases.*field = v; });
-        };
-        using phases = rtl_models::scsi_phase_costs;
-        phase("controller.bus.arbitration_us", "2.4", &phases::arbitration_us);
-        phase("controller.bus.bus_free_us", "0.8", &phases::bus_free_us);
-        phase("controller.bus.selection_us", "1.2", &phases::selection_us);
-        phase("controller.bus.reselection_us", "1.2", &phases::reselection_us);
-        phase("controller.bus.message_us", "0.6", &phases::message_us);
-        phase("controller.bus.command_us", "2", &phases::command_us);
-        phase("controller.bus.status_us", "0.4", &phases::status_us);
-        integer("controller.dram.width_bits", "64", "an integer in [8, 1024]", 8, 1024,
-                [cfg](scenario &s, int64_t v) { cfg(s).dram.width_bits = int(v); });
-        number("controller.dram.mtransfers_per_s", "200", "a number >= 0 (MT/s; 0 = unlimited bandwidth)", 0, false,
-               1e6, [cfg](scenario &s, double v) { cfg(s).dram.mtransfers_per_s = v; });
-        integer("controller.dram.burst_bytes", "32", "an integer in [0, 4096] (0: byte granularity)", 0, 4096,
-                [cfg](scenario &s, int64_t v) { cfg(s).dram.burst_bytes = uint32_t(v); });
-        integer("controller.dram.capacity_mib", "128", "an integer in [0, 1048576] (MiB; 0 = unlimited)", 0, 1 << 20,
-                [cfg](scenario &s, int64_t v) { cfg(s).dram.capacity_bytes = uint64_t(v) << 20; });
-        add("controller.dram.arbitration", "round_robin", "round_robin or fixed_priority",
-            [cfg](scenario &s, const value_ref &v, const load_context &) {
-                cfg(s).dram.arbitration = get_enum<rtl_models::dram_arbitration>(
-                    v, "controller.dram.arbitration", "round_robin or fixed_priority",
-                    {{"round_robin", rtl_models::dram_arbitration::round_robin},
-                     {"fixed_priority", rtl_models::dram_arbitration::fixed_priority}});
-            });
-        integer("controller.nvram.capacity_kib", "512", "an integer in [1, 1048576] (KiB)", 1, 1 << 20,
-                [cfg](scenario &s, int64_t v) { cfg(s).nvram.capacity_bytes = uint64_t(v) << 10; });
-        number("controller.nvram.latency_ns", "150", "a number >= 0 (ns)", 0, false, 1e9,
-               [cfg](scenario &s, double v) { cfg(s).nvram.latency_ns = v; });
-        number("controller.nvram.mb_per_s", "100", "a number >= 0 (MB/s; 0 = unlimited)", 0, false, 1e9,
-               [cfg](scenario &s, double v) { cfg(s).nvram.mb_per_s = v; });
-        number("controller.xor.mhz", "200", "a number > 0 (MHz)", 0, true, 1e6,
-               [cfg](scenario &s, double v) { cfg(s).xor_engine.mhz = v; });
-        number("controller.xor.bytes_per_cycle", "8", "a number > 0", 0, true, 1e6,
-               [cfg](scenario &s, double v) { cfg(s).xor_engine.bytes_per_cycle = v; });
-        integer("controller.xor.setup_cycles", "100", cycles, 0, 1000000000,
-                [cfg](scenario &s, int64_t v) { cfg(s).xor_engine.setup_cycles = uint64_t(v); });
-        integer("controller.xor.queue_depth", "8", "an integer in [1, 1024]", 1, 1024,
-                [cfg](scenario &s, int64_t v) { cfg(s).xor_engine.queue_depth = int(v); });
-        add("controller.host_link.preset", "pcix", "pcix, pcie or unlimited",
-            [cfg](scenario &s, const value_ref &v, const load_context &) {
-                cfg(s).host_link.kind = get_enum<rtl_models::host_link_kind>(
-                    v, "controller.host_link.preset", "pcix, pcie or unlimited",
-                    {{"pcix", rtl_models::host_link_kind::pcix},
-                     {"pcie", rtl_models::host_link_kind::pcie},
-                     {"unlimited", rtl_models::host_link_kind::unlimited}});
-            });
-        add("controller.host_link.lanes", "8", "1, 2, 4, 8 or 16 (pcie only)",
-            [cfg](scenario &s, const value_ref &v, const load_context &) {
-                const char *e = "1, 2, 4, 8 or 16 (pcie only)";
-                const int n = int(get_int(v, "controller.host_link.lanes", e, 1, 16));
-                if (n & (n - 1)) fail(v, "controller.host_link.lanes", fmt::format("{} is not a PCIe link width", n), e);
-                cfg(s).host_link.lanes = n;
-            });
-        integer("controller.host_link.generation", "1", "an integer in [1, 4] (pcie only)", 1, 4,
-                [cfg](scenario &s, int64_t v) { cfg(s).host_link.generation = int(v); });
-        number("controller.host_link.dma_latency_us", "1", "a number >= 0 (us)", 0, false, 1e6,
-               [cfg](scenario &s, double v) { cfg(s).host_link.dma_latency_us = v; });
-        add("workload.arrival", "closed", "open or closed", [](scenario &s, const value_ref &v, const load_context &) {
-            s.workload.arrival = get_enum<arrival_process>(
-                v, "workload.arrival", "open or closed",
-                {{"open", arrival_process::open}, {"closed", arrival_process::closed}});
-        });
-        add("workload.mean_interarrival_ms", "10", "a number > 0",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.mean_interarrival_ms =
-                    get_double(v, "workload.mean_interarrival_ms", "a number > 0", 0, true, 1e12);
-            });
-        add("workload.outstanding", "8", "an integer in [1, 100000]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.outstanding =
-                    static_cast<int>(get_int(v, "workload.outstanding", "an integer in [1, 100000]", 1, 100000));
-            });
-        add("workload.think_time_ms", "0", "a number >= 0", [](scenario &s, const value_ref &v, const load_context &) {
-            s.workload.think_time_ms = get_double(v, "workload.think_time_ms", "a number >= 0", 0, false, 1e12);
-        });
-        add("workload.read_fraction", "0.67", "a number in [0, 1]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.read_fraction = get_double(v, "workload.read_fraction", "a number in [0, 1]", 0, false, 1);
-            });
-        add("workload.request_sectors", "8", "an integer in [1, 65536]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.request_sectors = static_cast<uint32_t>(
-                    get_int(v, "workload.request_sectors", "an integer in [1, 65536]", 1, 65536));
-            });
-        add("workload.alignment_sectors", "8", "an integer in [1, 2^31)",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.alignment_sectors = static_cast<uint32_t>(
-                    get_int(v, "workload.alignment_sectors", "an integer in [1, 2^31)", 1, INT32_MAX));
-            });
-        add("workload.address", "uniform", "uniform, sequential or local",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.address = get_enum<address_pattern>(v, "workload.address", "uniform, sequential or local",
-                                                               {{"uniform", address_pattern::uniform},
-                                                                {"sequential", address_pattern::sequential},
-                                                                {"local", address_pattern::local}});
-            });
-        add("workload.local_stddev_sectors", "10000", "a number >= 0",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.local_stddev_sectors =
-                    get_double(v, "workload.local_stddev_sectors", "a number >= 0", 0, false, 1e15);
-            });
-        add("workload.requests", "20000", "an integer in [1, 10^12]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.requests = static_cast<uint64_t>(
-                    get_int(v, "workload.requests", "an integer in [1, 10^12]", 1, 1000000000000LL));
-            });
-        add("workload.warmup_requests", "500", "an integer in [0, 10^12]",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.workload.warmup_requests = static_cast<uint64_t>(
-                    get_int(v, "workload.warmup_requests", "an integer in [0, 10^12]", 0, 1000000000000LL));
-            });
-        add("workload.seed", "1", "a non-negative integer", [](scenario &s, const value_ref &v, const load_context &) {
-            s.workload.seed = get_uint64(v, "workload.seed", "a non-negative integer");
-        });
-        add("output.histogram_bucket_ms", "0.5", "a number > 0",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.output.histogram_bucket_ms = get_double(v, "output.histogram_bucket_ms", "a number > 0", 0, true, 1e9);
-            });
-        add("output.histogram_max_ms", "200", "a number > 0, at most 100000 buckets",
-            [](scenario &s, const value_ref &v, const load_context &) {
-                s.output.histogram_max_ms =
-                    get_double(v, "output.histogram_max_ms", "a number > 0, at most 100000 buckets", 0, true, 1e12);
-            });
-        add("output.waves", "true", "true or false", [](scenario &s, const value_ref &v, const load_context &) {
-            s.output.waves = get_bool(v, "output.waves", "true or false");
-        });
-        return d;
+        t.number("controller.bus.arbitration_us", "2.4", micro, 0, false, 1e6,
+                 FIELD(controller.config.bus.phases.arbitration_us));
+        t.number("controller.bus.bus_free_us", "0.8", micro, 0, false, 1e6, FIELD(controller.config.bus.phases.bus_free_us));
+        t.number("controller.bus.selection_us", "1.2", micro, 0, false, 1e6,
+                 FIELD(controller.config.bus.phases.selection_us));
+        t.number("controller.bus.reselection_us", "1.2", micro, 0, false, 1e6,
+                 FIELD(controller.config.bus.phases.reselection_us));
+        t.number("controller.bus.message_us", "0.6", micro, 0, false, 1e6, FIELD(controller.config.bus.phases.message_us));
+        t.number("controller.bus.command_us", "2", micro, 0, false, 1e6, FIELD(controller.config.bus.phases.command_us));
+        t.number("controller.bus.status_us", "0.4", micro, 0, false, 1e6, FIELD(controller.config.bus.phases.status_us));
+        t.integer("controller.dram.width_bits", "64", "an integer in [8, 1024]", 8, 1024,
+                  FIELD(controller.config.dram.width_bits));
+        t.number("controller.dram.mtransfers_per_s", "200", "a number >= 0 (MT/s; 0 = unlimited bandwidth)", 0, false,
+                 1e6, FIELD(controller.config.dram.mtransfers_per_s));
+        t.integer("controller.dram.burst_bytes", "32", "an integer in [0, 4096] (0: byte granularity)", 0, 4096,
+                  FIELD(controller.config.dram.burst_bytes));
+        t.add("controller.dram.capacity_mib", "128", "an integer in [0, 1048576] (MiB; 0 = unlimited)",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  s.controller.config.dram.capacity_bytes = uint64_t(get_int(v, k, e, 0, 1 << 20)) << 20;
+              });
+        t.choice("controller.dram.arbitration", "round_robin", dram_arbitration_names,
+                 FIELD(controller.config.dram.arbitration));
+        t.add("controller.nvram.capacity_kib", "512", "an integer in [1, 1048576] (KiB)",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  s.controller.config.nvram.capacity_bytes = uint64_t(get_int(v, k, e, 1, 1 << 20)) << 10;
+              });
+        t.number("controller.nvram.latency_ns", "150", "a number >= 0 (ns)", 0, false, 1e9,
+                 FIELD(controller.config.nvram.latency_ns));
+        t.number("controller.nvram.mb_per_s", "100", "a number >= 0 (MB/s; 0 = unlimited)", 0, false, 1e9,
+                 FIELD(controller.config.nvram.mb_per_s));
+        t.number("controller.xor.mhz", "200", "a number > 0 (MHz)", 0, true, 1e6, FIELD(controller.config.xor_engine.mhz));
+        t.number("controller.xor.bytes_per_cycle", "8", "a number > 0", 0, true, 1e6,
+                 FIELD(controller.config.xor_engine.bytes_per_cycle));
+        t.integer("controller.xor.setup_cycles", "100", cycles, 0, 1000000000,
+                  FIELD(controller.config.xor_engine.setup_cycles));
+        t.integer("controller.xor.queue_depth", "8", "an integer in [1, 1024]", 1, 1024,
+                  FIELD(controller.config.xor_engine.queue_depth));
+        t.choice("controller.host_link.preset", "pcix", host_link_names, FIELD(controller.config.host_link.kind));
+        t.add("controller.host_link.lanes", "8", "1, 2, 4, 8 or 16 (pcie only)",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  const int n = int(get_int(v, k, e, 1, 16));
+                  if (n & (n - 1)) fail(v, k, fmt::format("{} is not a PCIe link width", n), e);
+                  s.controller.config.host_link.lanes = n;
+              });
+        t.integer("controller.host_link.generation", "1", "an integer in [1, 4] (pcie only)", 1, 4,
+                  FIELD(controller.config.host_link.generation));
+        t.number("controller.host_link.dma_latency_us", "1", "a number >= 0 (us)", 0, false, 1e6,
+                 FIELD(controller.config.host_link.dma_latency_us));
+
+        t.choice("workload.arrival", "closed", arrival_names, FIELD(workload.arrival));
+        t.number("workload.mean_interarrival_ms", "10", "a number > 0", 0, true, 1e12,
+                 FIELD(workload.mean_interarrival_ms));
+        t.add("workload.rate_schedule", "[]",
+              "a list of [start_s, iops] steps, the first at 0, in ascending time, e.g. [[0, 50], [60, 100]]",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  s.workload.rate_schedule = get_rate_schedule(v, k, e);
+              });
+        t.integer("workload.outstanding", "8", "an integer in [1, 100000]", 1, 100000, FIELD(workload.outstanding));
+        t.number("workload.think_time_ms", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.think_time_ms));
+        t.choice("workload.think_time_distribution", "constant", think_names, FIELD(workload.think_time_distribution));
+        t.number("workload.think_time_cv", "0.25", "a number in [0, 10]", 0, false, 10, FIELD(workload.think_time_cv));
+        t.number("workload.target_iops", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.target_iops));
+        t.number("workload.read_fraction", "0.67", "a number in [0, 1]", 0, false, 1, FIELD(workload.read_fraction));
+        t.choice("workload.size_distribution", "constant", size_names, FIELD(workload.size_distribution));
+        t.integer("workload.request_sectors", "8", "an integer in [1, 65536]", 1, 65536,
+                  FIELD(workload.request_sectors));
+        t.integer("workload.size_min_sectors", "1", "an integer in [1, 65536]", 1, 65536,
+                  FIELD(workload.size_min_sectors));
+        t.integer("workload.size_max_sectors", "256", "an integer in [1, 65536]", 1, 65536,
+                  FIELD(workload.size_max_sectors));
+        t.number("workload.size_mean_sectors", "8", "a number > 1", 1, true, 65536, FIELD(workload.size_mean_sectors));
+        t.add("workload.size_table", "airline",
+              "airline, or a list of [weight, sectors] or [weight, sectors, read|write] rows",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.workload.size_table = get_size_table(v, k, e); });
+        t.integer("workload.alignment_sectors", "8", "an integer in [0, 2^31) (0: the request's own size)", 0,
+                  INT32_MAX, FIELD(workload.alignment_sectors));
+        t.choice("workload.address", "uniform", address_names, FIELD(workload.address));
+        t.number("workload.local_stddev_sectors", "10000", "a number >= 0", 0, false, 1e15,
+                 FIELD(workload.local_stddev_sectors));
+        t.number("workload.locality_tracks", "1", "a number >= 0", 0, false, 1e9, FIELD(workload.locality_tracks));
+        t.number("workload.hot_space_fraction", "0.2", "a number in (0, 1]", 0, true, 1,
+                 FIELD(workload.hot_space_fraction));
+        t.number("workload.hot_access_fraction", "0.8", "a number in [0, 1]", 0, false, 1,
+                 FIELD(workload.hot_access_fraction));
+        t.number("workload.random_fraction", "1", "a number in [0, 1]", 0, false, 1, FIELD(workload.random_fraction));
+        t.integer("workload.requests", "20000", "an integer in [1, 10^12] (0: to the end of the trace)", 0,
+                  1000000000000LL, FIELD(workload.requests));
+        t.integer("workload.warmup_requests", "500", "an integer in [0, 10^12]", 0, 1000000000000LL,
+                  FIELD(workload.warmup_requests));
+        t.add("workload.seed", "1", "a non-negative integer",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.workload.seed = get_uint64(v, k, e); });
+
+        t.add("trace.file", "\"\"", "a path to a trace file, relative to the scenario file or the repo root",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t ctx) {
+                  const std::string given = v.node.IsNull() ? std::string() : scalar(v, k, e);
+                  s.trace.file = given.empty() ? given : resolve_file(given, v, k, e, ctx);
+              });
+        t.choice("trace.format", "disksim", format_names, FIELD(trace.format));
+        t.number("trace.time_scale", "1", "a number > 0", 0, true, 1e12, FIELD(trace.time_scale));
+        t.add("trace.device_map", "{}", "a map from trace device name to the first host sector of its slice",
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.trace.device_map = get_device_map(v, k, e); });
+        t.choice("trace.beyond_capacity", "error", beyond_names, FIELD(trace.beyond_capacity));
+        t.choice("trace.blkparse_action", "D", action_names, FIELD(trace.blkparse_action));
+
+        t.number("measurement.ci_target", "0", "a number in [0, 1) (0: off)", 0, false, 0.999999,
+                 FIELD(measurement.ci_target));
+        t.number("measurement.ci_level", "0.95", "a number in (0.5, 1)", 0.5, true, 0.999999,
+                 FIELD(measurement.ci_level));
+        t.integer("measurement.min_requests", "10000", "an integer in [0, 10^12]", 0, 1000000000000LL,
+                  FIELD(measurement.min_requests));
+        t.integer("measurement.seeds", "1", "an integer in [1, 1000]", 1, 1000, FIELD(measurement.seeds));
+
+        t.number("output.histogram_bucket_ms", "0.5", "a number > 0", 0, true, 1e9, FIELD(output.histogram_bucket_ms));
+        t.number("output.histogram_max_ms", "200", "a number > 0, at most 100000 buckets", 0, true, 1e12,
+                 FIELD(output.histogram_max_ms));
+        t.boolean("output.waves", "true", FIELD(output.waves));
+        t.boolean("output.requests_csv", "false", FIELD(output.requests_csv));
+        t.boolean("output.timeline", "true", FIELD(output.timeline));
+        return t.take();
     }();
     return defs;
 }
+
+#undef FIELD
 
 const key_def *find_key(const std::string &key) {
     for (const auto &d : key_defs())
@@ -520,10 +690,6 @@ bool is_group(const std::string &prefix) {
     return false;
 }
 
-std::string mark_str(const std::string &file, const YAML::Mark &m) {
-    if (m.is_null()) return file + ":1:1";
-    return fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
-}
 
 // The mark of a value, or of its key when the value carries none (an empty value).
 std::string where_of(const std::string &file, const YAML::Node &key, const YAML::Node &value) {
@@ -613,7 +779,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                 if (found.count(dotted))
                     throw scenario_error(fmt::format("{}: key '{}': given twice (first at {}); expected it once",
                                                      key_where, dotted, found[dotted].where));
-                found[dotted] = value_ref{it.second, where_of(path, it.first, it.second), false};
+                found[dotted] = value_ref{it.second, where_of(path, it.first, it.second), false, path};
             }
         };
         collect(sv, sec);
@@ -639,7 +805,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             throw scenario_error(fmt::format("{}: key '{}': not a YAML value ({}); expected {}", where, o.key, e.msg,
                                              find_key(o.key)->info.expected));
         }
-        found[o.key] = value_ref{node, where, true};
+        found[o.key] = value_ref{node, where, true, ""};
     }
 
     scenario s;
@@ -681,10 +847,10 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                                       s.disks.count, s.controller.config.channels, per_channel,
                                       s.controller.config.bus.width_bits, fit),
                           fmt::format("at most {} drives per channel (more controller.channels)", fit));
-        const uint64_t largest = uint64_t(s.workload.request_sectors) * 512;
+        const uint64_t largest = uint64_t(size_sampler(s.workload).max_sectors()) * 512;
         if (s.controller.config.dram.capacity_bytes && largest > s.controller.config.dram.capacity_bytes)
             throw s.error("controller.dram.capacity_mib", "smaller than one request's buffer",
-                          fmt::format("at least {} bytes (workload.request_sectors x 512)", largest));
+                          fmt::format("at least {} bytes (the largest request x 512)", largest));
     }
     const double buckets = s.output.histogram_max_ms / s.output.histogram_bucket_ms;
     if (buckets > 100000)
@@ -695,6 +861,23 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     if (s.output.histogram_max_ms < s.output.histogram_bucket_ms)
         throw s.error("output.histogram_max_ms", "smaller than output.histogram_bucket_ms",
                       "a number >= output.histogram_bucket_ms");
+    const workload_config &w = s.workload;
+    if (w.size_distribution == size_dist::uniform && w.size_min_sectors > w.size_max_sectors)
+        throw s.error("workload.size_min_sectors",
+                      fmt::format("{} is above workload.size_max_sectors ({})", w.size_min_sectors, w.size_max_sectors),
+                      "a minimum no larger than the maximum");
+    if (w.size_distribution == size_dist::zipf && !(w.size_mean_sectors < (w.size_max_sectors + 1) / 2.0))
+        throw s.error("workload.size_mean_sectors",
+                      fmt::format("a Zipf mean of {} over sizes 1..{} would need a rising distribution",
+                                  w.size_mean_sectors, w.size_max_sectors),
+                      fmt::format("a mean below (size_max_sectors + 1) / 2 = {}", (w.size_max_sectors + 1) / 2.0));
+    if (w.arrival == arrival_process::trace && s.trace.file.empty())
+        throw s.error("trace.file", "missing while workload.arrival is trace", "a path to a trace file");
+    if (w.requests == 0 && w.arrival != arrival_process::trace)
+        throw s.error("workload.requests", "0 is only for trace replay", "an integer in [1, 10^12]");
+    if (w.target_iops > 0 && w.arrival != arrival_process::closed)
+        throw s.error("workload.target_iops", fmt::format("set while workload.arrival is {}", to_string(w.arrival)),
+                      "0, or workload.arrival closed (the think time is what is tuned)");
     return s;
 }
 

@@ -20,21 +20,39 @@
 
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
+#include "testbench/trace_config.h"
 
 namespace raidtlm::testbench {
 
-class scenario_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 using controller::host_layout;
-enum class arrival_process { open, closed };
-enum class address_pattern { uniform, sequential, local };
+enum class arrival_process { open, closed, trace };
+enum class address_pattern { uniform, sequential, local, streams, tracks, hot_cold };
+enum class size_dist { constant, uniform, table, zipf };
+enum class think_dist { constant, exponential, gaussian };
 
 using controller::to_string;
 const char *to_string(arrival_process v);
 const char *to_string(address_pattern v);
+const char *to_string(size_dist v);
+const char *to_string(think_dist v);
+
+// One row of a request-size table: a weight, a size and optionally a direction.
+struct size_table_entry {
+    double weight = 1;
+    uint32_t sectors = 8;
+    int direction = -1;  // -1: drawn with read_fraction; 1: read; 0: write
+    bool operator==(const size_table_entry &o) const {
+        return weight == o.weight && sectors == o.sectors && direction == o.direction;
+    }
+};
+// The airline-reservation mix of the parity-logging paper (Stodolsky et al., Fig 26): 82% reads.
+const std::vector<size_table_entry> &airline_size_table();
+
+// Open loop: from start_s on (simulated seconds), Poisson arrivals at `iops` per second.
+struct rate_step {
+    double start_s = 0;
+    double iops = 0;
+};
 
 struct disks_config {
     std::string spec_path;   // resolved, usable as is
@@ -54,14 +72,27 @@ struct host_config {
 struct workload_config {
     arrival_process arrival = arrival_process::closed;
     double mean_interarrival_ms = 10.0;  // open
+    std::vector<rate_step> rate_schedule;  // open; replaces mean_interarrival_ms when not empty
     int outstanding = 8;                 // closed
-    double think_time_ms = 0.0;          // closed
+    double think_time_ms = 0.0;          // closed: the mean
+    think_dist think_time_distribution = think_dist::constant;
+    double think_time_cv = 0.25;         // gaussian: standard deviation / mean
+    double target_iops = 0;              // closed: > 0 tunes the mean think time to reach it
     double read_fraction = 0.67;
-    uint32_t request_sectors = 8;
-    uint32_t alignment_sectors = 8;
+    size_dist size_distribution = size_dist::constant;
+    uint32_t request_sectors = 8;        // constant
+    uint32_t size_min_sectors = 1;       // uniform
+    uint32_t size_max_sectors = 256;     // uniform, zipf
+    double size_mean_sectors = 8;        // zipf
+    std::vector<size_table_entry> size_table = airline_size_table();  // table
+    uint32_t alignment_sectors = 8;      // 0: natural (a multiple of the request's own size)
     address_pattern address = address_pattern::uniform;
     double local_stddev_sectors = 10000.0;
-    uint64_t requests = 20000;
+    double locality_tracks = 1;          // tracks
+    double hot_space_fraction = 0.2;     // hot_cold
+    double hot_access_fraction = 0.8;    // hot_cold
+    double random_fraction = 1.0;        // the rest continue sequentially (Iometer's % random)
+    uint64_t requests = 20000;           // 0 (trace only): until the trace ends
     uint64_t warmup_requests = 500;
     uint64_t seed = 1;
 };
@@ -74,10 +105,19 @@ struct controller_scenario {
     controller::controller_config config;
 };
 
+struct measurement_config {
+    double ci_target = 0;       // > 0: stop when the CI half-width <= ci_target * mean
+    double ci_level = 0.95;
+    uint64_t min_requests = 10000;  // the stopping rule is not applied before this many are measured
+    int seeds = 1;              // > 1: that many runs, seeds seed .. seed + seeds - 1
+};
+
 struct output_config {
     double histogram_bucket_ms = 0.5;
     double histogram_max_ms = 200.0;
     bool waves = true;
+    bool requests_csv = false;  // OUT/requests.csv: one line per completed request
+    bool timeline = true;       // stats.json "timeline": utilisation and throughput over time
 };
 
 struct scenario {
@@ -86,6 +126,8 @@ struct scenario {
     host_config host;
     controller_scenario controller;
     workload_config workload;
+    trace_config trace;
+    measurement_config measurement;
     output_config output;
     // Where each key's value came from ("FILE:LINE:COL" or "--set key=value"), for errors raised
     // after loading (e.g. a request larger than the disks once the spec is known).

@@ -1,5 +1,7 @@
 #include "testbench/stats_report.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace raidtlm::testbench {
@@ -53,6 +55,24 @@ nlohmann::json wait_json(const rtl_models::wait_stats &w) {
 }
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// Infinity (too few batches) is written as null.
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+nlohmann::json measurement_json(const run_measurement &m) {
+    const stopping_rule &rule = m.rule();
+    return {{"stopped_by", to_string(m.stopped_by())},
+            {"stopping_rule",
+             {{"ci_target", rule.ci_target}, {"ci_level", rule.ci_level}, {"min_requests", rule.min_requests}}},
+            {"ci",
+             {{"level", rule.ci_level},
+              {"half_width_ms", finite_or_null(m.ci_half_width_ms())},
+              {"relative", finite_or_null(m.ci_relative())},
+              {"batches", m.ci().batches()},
+              {"batch_size", m.ci().batch_size()},
+              {"lag1_autocorrelation", m.ci().lag1_autocorrelation()},
+              {"method", "batch means"}}}};
+}
 
 }  // namespace
 
@@ -171,7 +191,8 @@ nlohmann::json make_stats_json(const run_report &r) {
                      {"completed_total", m.completed_total()},
                      {"errors", m.errors()},
                      {"reads", m.reads().count()},
-                     {"writes", m.writes().count()}};
+                     {"writes", m.writes().count()},
+                     {"mean_sectors", m.all().count() ? double(m.measured_sectors()) / m.all().count() : 0.0}};
     j["window"] = {{"start_ms", m.window_start_ms()}, {"end_ms", m.window_end_ms()}, {"duration_ms", m.window_ms()}};
     j["response_time"] = m.all().to_json();
     j["read_response_time"] = m.reads().to_json();
@@ -181,11 +202,78 @@ nlohmann::json make_stats_json(const run_report &r) {
     if (r.controller) j["controller"] = controller_json(*r.controller);
     j["disks"] = nlohmann::json::array();
     for (const auto &d : r.disks) j["disks"].push_back(disk_json(d, m.window_ms()));
+    j["measurement"] = measurement_json(m);
+    if (r.think)
+        j["think_time"] = {{"distribution", to_string(r.config->workload.think_time_distribution)},
+                           {"target_iops", r.config->workload.target_iops},
+                           {"mean_ms", r.think->drawn_mean_ms()},
+                           {"final_mean_ms", r.think->mean_ms()},
+                           {"zero_mean_fraction", r.think->zero_mean_fraction()}};
+    if (r.trace) {
+        const trace_reader &t = r.trace->reader();
+        j["trace"] = {{"file", t.name()},
+                      {"format", to_string(t.format())},
+                      {"time_scale", r.config->trace.time_scale},
+                      {"lines", t.lines()},
+                      {"requests", t.requests()},
+                      {"skipped_lines", t.skipped()},
+                      {"wrapped", r.trace->wrapped()},
+                      {"skipped_beyond_capacity", r.trace->skipped_beyond()},
+                      {"devices", t.device_names()}};
+    }
+    if (r.samples) j["timeline"] = r.samples->to_json();
     j["simulation"] = {{"end_ms", r.sim_end_ms},
                        {"wall_s", r.wall_s},
                        {"requests_per_wall_s", r.wall_s > 0 ? static_cast<double>(m.completed_total()) / r.wall_s : 0.0}};
     return j;
 }
+
+namespace {
+std::string workload_text(const scenario &s) {
+    const workload_config &w = s.workload;
+    if (w.arrival == arrival_process::trace)
+        return fmt::format("trace {} ({}), time scale {}", s.trace.file, to_string(s.trace.format), s.trace.time_scale);
+    std::string arrival;
+    if (w.arrival == arrival_process::closed)
+        arrival = fmt::format("closed, {} outstanding, think {}{}", w.outstanding,
+                              w.target_iops > 0 ? fmt::format("tuned for {} IO/s", w.target_iops)
+                                                : fmt::format("{} ms", w.think_time_ms),
+                              w.think_time_distribution != think_dist::constant
+                                  ? fmt::format(" ({})", to_string(w.think_time_distribution))
+                                  : std::string());
+    else if (!w.rate_schedule.empty())
+        arrival = fmt::format("open, a schedule of {} rates", w.rate_schedule.size());
+    else
+        arrival = fmt::format("open, mean interarrival {} ms", w.mean_interarrival_ms);
+    std::string size;
+    switch (w.size_distribution) {
+    case size_dist::constant: size = fmt::format("{} sectors", w.request_sectors); break;
+    case size_dist::uniform: size = fmt::format("{}-{} sectors", w.size_min_sectors, w.size_max_sectors); break;
+    case size_dist::table: size = "sizes from a table"; break;
+    case size_dist::zipf: size = fmt::format("Zipf sizes, mean {} sectors", w.size_mean_sectors); break;
+    }
+    bool table_directions = w.size_distribution == size_dist::table;
+    for (const auto &row : w.size_table) table_directions = table_directions && row.direction >= 0;
+    const std::string reads = table_directions ? std::string("directions from the table")
+                                               : fmt::format("{:.0f}% reads", w.read_fraction * 100);
+    return fmt::format("{}; {}, {}, {} addresses, seed {}", arrival, reads, size, to_string(w.address), w.seed);
+}
+
+std::string stop_text(const run_measurement &m) {
+    switch (m.stopped_by()) {
+    case stop_reason::ci:
+        return fmt::format("; stopped: CI within {:.1f}% of the mean", 100 * m.rule().ci_target);
+    case stop_reason::requests:
+        return m.rule().ci_target > 0
+                   ? fmt::format("; stopped at the cap of {} requests, CI target {:.1f}% NOT reached",
+                                 m.target_requests(), 100 * m.rule().ci_target)
+                   : std::string();
+    case stop_reason::source_end: return "; stopped: end of the trace";
+    case stop_reason::running: return "";
+    }
+    return "";
+}
+}  // namespace
 
 std::string summary_table(const run_report &r) {
     const scenario &s = *r.config;
@@ -193,10 +281,6 @@ std::string summary_table(const run_report &r) {
     std::string out;
     auto line = [&out](const std::string &t) { out += t + "\n"; };
 
-    const std::string arrival =
-        s.workload.arrival == arrival_process::closed
-            ? fmt::format("closed, {} outstanding, think {} ms", s.workload.outstanding, s.workload.think_time_ms)
-            : fmt::format("open, mean interarrival {} ms", s.workload.mean_interarrival_ms);
     const std::string layout = s.host.layout == host_layout::stripe
                                    ? fmt::format("stripe unit {} sectors", s.host.stripe_unit_sectors)
                                    : std::string("jbod");
@@ -210,8 +294,7 @@ std::string summary_table(const run_report &r) {
                          rtl_models::to_string(c.bus.preset), mbs(c.bus.rate_mb_per_s()), c.cpu.mhz, c.cpu.cores,
                          mbs(c.dram.bandwidth_bytes_per_s() / 1e6), c.host_link.describe()));
     }
-    line(fmt::format("  {}; {:.0f}% reads, {} sectors, {} addresses, seed {}", arrival, s.workload.read_fraction * 100,
-                     s.workload.request_sectors, to_string(s.workload.address), s.workload.seed));
+    line("  " + workload_text(s));
     line(fmt::format("  measured {} requests after {} warm-up, over {:.3f} s simulated{}", m.measured(),
                      m.warmup_requests(), m.window_ms() / 1000.0,
                      m.errors() ? fmt::format(" ({} ERRORS)", m.errors()) : std::string()));
@@ -227,6 +310,18 @@ std::string summary_table(const run_report &r) {
     rt("reads", m.reads());
     rt("writes", m.writes());
     line("");
+    const double hw = m.ci_half_width_ms();
+    line(fmt::format("  mean response {:.3f} ms +- {} ({:.0f}% CI, batch means: {} batches of {}){}", m.all().mean_ms(),
+                     std::isfinite(hw) ? fmt::format("{:.3f} ms ({:.2f}%)", hw, 100 * m.ci_relative())
+                                       : std::string("? (too few requests)"),
+                     100 * m.rule().ci_level, m.ci().batches(), m.ci().batch_size(), stop_text(m)));
+    if (r.think)
+        line(fmt::format("  think time {} mean {:.3f} ms{}", to_string(s.workload.think_time_distribution),
+                         r.think->drawn_mean_ms(),
+                         s.workload.target_iops > 0
+                             ? fmt::format(", tuned for {} IO/s{}", s.workload.target_iops,
+                                           r.think->zero_mean_fraction() > 0.5 ? " (saturated: driven to 0)" : "")
+                             : std::string()));
     line(fmt::format("  throughput {:.1f} IO/s, {:.3f} MB/s", m.iops(), m.mb_per_s()));
     line("");
     line(fmt::format("  {:<8}{:>9}{:>10}{:>9}{:>9}{:>9}{:>8}{:>8}", "disk", "requests", "seek_cyl", "seek_ms",

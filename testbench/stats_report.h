@@ -3,7 +3,7 @@
 // stats.json (keys carry their unit):
 //   scenario            the effective scenario (every key, defaults filled in)
 //   disk_model          name of the disk spec used
-//   requests            {measured, warmup, completed_total, errors, reads, writes}
+//   requests            {measured, warmup, completed_total, errors, reads, writes, mean_sectors}
 //   window              {start_ms, end_ms, duration_ms}: simulated time of the measured window
 //   response_time       all measured requests: {count, mean_ms, stddev_ms, min_ms, p50_ms, p90_ms,
 //                       p99_ms, max_ms, percentile_relative_error, histogram{bucket_ms, counts,
@@ -29,6 +29,17 @@
 //                       mean_transfer_ms, mean_overhead_ms, mean_queue_ms (per request),
 //                       cache_full_hit_ratio, cache_partial_hit_ratio, write_back_ratio,
 //                       busy_ms, utilisation}
+//   measurement         {stopped_by (requests | ci | source_end), stopping_rule{ci_target, ci_level,
+//                       min_requests}, ci{level, half_width_ms, relative, batches, batch_size,
+//                       lag1_autocorrelation, method}}: the confidence interval of the mean response
+//                       time by batch means (confidence.h), whether or not it stopped the run
+//   think_time          closed loop with a think-time distribution or a target: {distribution,
+//                       target_iops, mean_ms (drawn over the window), final_mean_ms,
+//                       zero_mean_fraction (draws the tuner had driven to 0: saturation)}
+//   trace               trace replay: {file, format, time_scale, lines, requests, skipped_lines,
+//                       wrapped, skipped_beyond_capacity, devices[]}
+//   timeline            output.timeline: {interval_ms, warmup_end_ms, t_end_ms[], iops[],
+//                       mean_response_ms[], utilisation{diskN: []}} over the whole run
 //   simulation          {end_ms, wall_s, requests_per_wall_s}
 #pragma once
 
@@ -39,8 +50,11 @@
 
 #include "controller/controller_top.h"
 #include "disks/disk_drive.h"
+#include "testbench/distributions.h"
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
+#include "testbench/timeline.h"
+#include "testbench/trace_formats.h"
 
 namespace raidtlm::testbench {
 
@@ -63,6 +77,9 @@ struct run_report {
     uint64_t host_disk_commands = 0;
     double sim_end_ms = 0;
     double wall_s = 0;
+    const think_time_source *think = nullptr;  // optional parts
+    const trace_source *trace = nullptr;
+    const timeline *samples = nullptr;
     std::vector<std::string> outputs;  // files written, for the summary
 };
 

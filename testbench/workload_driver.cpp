@@ -3,6 +3,7 @@
 #include "testbench/workload_driver.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace raidtlm::testbench {
 
@@ -19,18 +20,18 @@ double now_ms() { return sc_core::sc_time_stamp().to_seconds() * 1e3; }
 
 workload_driver::workload_driver(sc_core::sc_module_name name, const workload_config &config,
                                  workload_generator &generator, run_measurement &measurement,
-                                 progress_meter *progress)
+                                 const driver_options &options)
     : sc_module(name),
       socket("socket"),
       m_config(config),
       m_generator(generator),
       m_measurement(measurement),
-      m_progress(progress) {
+      m_options(options) {
     sc_core::sc_spawn_options opts;
     opts.set_stack_size(thread_stack_bytes);
     if (config.arrival == arrival_process::closed) {
         for (int i = 0; i < config.outstanding; ++i)
-            sc_core::sc_spawn([this] { client_loop(); }, sc_core::sc_gen_unique_name("client"), &opts);
+            sc_core::sc_spawn([this, i] { client_loop(i); }, sc_core::sc_gen_unique_name("client"), &opts);
     } else {
         sc_core::sc_spawn([this] { arrival_loop(); }, "arrivals", &opts);
     }
@@ -60,51 +61,99 @@ void workload_driver::issue(const host_request &r) {
     const bool ok = gp->is_response_ok();
     gp->release();
     const double done_ms = now_ms();
-    if (m_progress) m_progress->tick(done_ms, m_measurement.completed_total() + 1);
-    if (m_measurement.complete(measured, r.read, r.sectors, issue_ms, done_ms, ok)) sc_core::sc_stop();
-}
-
-void workload_driver::client_loop() {
-    const sc_core::sc_time think = sc_core::sc_time(m_config.think_time_ms, sc_core::SC_MS);
-    while (!m_measurement.done()) {
-        issue(m_generator.next());
-        if (m_measurement.done()) break;
-        if (think > sc_core::SC_ZERO_TIME) sc_core::wait(think);
+    ++m_completed;
+    m_response_sum_ms += done_ms - issue_ms;
+    if (m_options.progress) m_options.progress->tick(done_ms, m_measurement.completed_total() + 1);
+    if (m_options.think) m_options.think->on_response(done_ms - issue_ms);
+    if (m_options.log) m_options.log->add(issue_ms, done_ms, r.read, r.lbn, r.sectors, measured, ok);
+    if (m_options.samples && m_options.samples->due(done_ms)) m_options.sample(done_ms);
+    if (m_measurement.complete(measured, r.read, r.sectors, issue_ms, done_ms, ok)) {
+        sc_core::sc_stop();
+    } else if (m_source_done && m_in_flight == 0 && m_dispatched == 0) {
+        m_measurement.finish(done_ms);
+        sc_core::sc_stop();
     }
 }
 
-void workload_driver::arrival_loop() {
-    sc_core::sc_spawn_options opts;
-    opts.set_stack_size(thread_stack_bytes);
+void workload_driver::client_loop(int client) {
+    const sc_core::sc_time think = sc_core::sc_time(m_config.think_time_ms, sc_core::SC_MS);
     while (!m_measurement.done()) {
-        sc_core::wait(sc_core::sc_time(m_generator.next_interarrival_ms(), sc_core::SC_MS));
+        issue(m_generator.next(client));
         if (m_measurement.done()) break;
-        if (m_in_flight >= m_max_in_flight) {
-            m_overloaded = true;
-            sc_core::sc_stop();
-            return;
+        if (m_options.think) {
+            const double z = m_options.think->next_ms();
+            if (z > 0) sc_core::wait(sc_core::sc_time(z, sc_core::SC_MS));
+        } else if (think > sc_core::SC_ZERO_TIME) {
+            sc_core::wait(think);
         }
-        const host_request r = m_generator.next();
-        if (m_idle.empty()) {
-            m_workers.push_back(std::make_unique<worker>());
-            worker *w = m_workers.back().get();
-            w->request = r;
-            w->busy = true;
-            // The new thread starts with its request already assigned.
-            sc_core::sc_spawn([this, w] { worker_loop(w); }, sc_core::sc_gen_unique_name("worker"), &opts);
-        } else {
-            worker *w = m_idle.back();
-            m_idle.pop_back();
-            w->request = r;
-            w->busy = true;
-            w->go.notify();
+    }
+}
+
+bool workload_driver::next_arrival(double &delay_ms, host_request &r) {
+    if (m_options.trace) {
+        double at_ms;
+        if (!m_options.trace->next(at_ms, r)) return false;
+        delay_ms = std::max(0.0, at_ms - now_ms());
+        return true;
+    }
+    delay_ms = m_generator.next_interarrival_ms(now_ms());
+    if (std::isinf(delay_ms)) return false;
+    r = m_generator.next();
+    return true;
+}
+
+void workload_driver::arrival_loop() {
+    try {
+        while (!m_measurement.done()) {
+            double delay_ms;
+            host_request r;
+            if (!next_arrival(delay_ms, r)) break;
+            sc_core::wait(sc_core::sc_time(delay_ms, sc_core::SC_MS));
+            if (m_measurement.done()) return;
+            if (m_in_flight >= m_max_in_flight) {
+                m_overloaded = true;
+                sc_core::sc_stop();
+                return;
+            }
+            dispatch(r);
         }
+    } catch (const trace_error &e) {
+        m_error = e.what();
+        sc_core::sc_stop();
+        return;
+    }
+    if (m_measurement.done()) return;
+    m_source_done = true;
+    if (m_in_flight == 0 && m_dispatched == 0) {
+        m_measurement.finish(now_ms());
+        sc_core::sc_stop();
+    }
+}
+
+void workload_driver::dispatch(const host_request &r) {
+    ++m_dispatched;
+    if (m_idle.empty()) {
+        sc_core::sc_spawn_options opts;
+        opts.set_stack_size(thread_stack_bytes);
+        m_workers.push_back(std::make_unique<worker>());
+        worker *w = m_workers.back().get();
+        w->request = r;
+        w->busy = true;
+        // The new thread starts with its request already assigned.
+        sc_core::sc_spawn([this, w] { worker_loop(w); }, sc_core::sc_gen_unique_name("worker"), &opts);
+    } else {
+        worker *w = m_idle.back();
+        m_idle.pop_back();
+        w->request = r;
+        w->busy = true;
+        w->go.notify();
     }
 }
 
 void workload_driver::worker_loop(worker *w) {
     for (;;) {
         while (!w->busy) sc_core::wait(w->go);
+        --m_dispatched;
         issue(w->request);
         w->busy = false;
         m_idle.push_back(w);

@@ -1,14 +1,22 @@
-// Drives host requests from a workload_generator into an initiator socket and reports each
-// completion to a run_measurement; stops the simulation (sc_stop) when the measurement is done.
-//   closed  `outstanding` client threads, each: issue, wait for completion, think, repeat.
-//   open    Poisson arrivals from one thread; each request is handed to an idle worker thread of
-//           a pool that grows to the peak number in flight (no thread spawned per request). More
-//           than max_in_flight() in flight means the disks cannot keep up: the simulation stops and
-//           overloaded() says so.
-// Payloads come from a payload_pool and carry no data (timing only).
+// Drives host requests from a workload_generator (or a trace) into an initiator socket and reports
+// each completion to a run_measurement; stops the simulation (sc_stop) when the measurement is done.
+//   closed  `outstanding` client threads, each: issue, wait for completion, think, repeat. Client i
+//           asks the generator for stream i (the streams address pattern). Think times come from
+//           a think_time_source when one is given (distributions, tuning to a target throughput),
+//           else they are the constant think_time_ms.
+//   open    arrivals from one thread, at the generator's times (Poisson, or a rate schedule) or
+//           at a trace_source's times; each request is handed to an idle worker thread of a pool
+//           that grows to the peak number in flight (no thread spawned per request). More than
+//           max_in_flight() in flight means the disks cannot keep up: the simulation stops and
+//           overloaded() says so. When the source runs dry (end of the trace, a final rate of 0)
+//           the run ends once everything issued has completed. A trace error stops the
+//           simulation and is kept in error().
+// Every completion also goes to the optional request log and, when a timeline sample is due, to
+// the sample callback. Payloads come from a payload_pool and carry no data (timing only).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,14 +25,27 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "testbench/distributions.h"
 #include "tlm/payload_pool.h"
 #include "testbench/progress_meter.h"
+#include "testbench/request_log.h"
 #include "testbench/run_measurement.h"
+#include "testbench/timeline.h"
+#include "testbench/trace_formats.h"
 #include "testbench/workload_generator.h"
 
 namespace raidtlm::testbench {
 
 using protocol::payload_pool;
+// Optional parts of a driver; each must outlive the simulation.
+struct driver_options {
+    progress_meter *progress = nullptr;
+    think_time_source *think = nullptr;  // closed loop
+    trace_source *trace = nullptr;       // replaces the generator's arrivals and requests
+    request_log *log = nullptr;
+    timeline *samples = nullptr;         // sampled through `sample` when due
+    std::function<void(double now_ms)> sample;
+};
 
 class workload_driver : public sc_core::sc_module {
 public:
@@ -32,9 +53,9 @@ public:
 
     tlm_utils::simple_initiator_socket<workload_driver> socket;
 
-    // The generator, measurement and progress meter (may be null) must outlive the simulation.
+    // The generator and measurement must outlive the simulation.
     workload_driver(sc_core::sc_module_name name, const workload_config &config, workload_generator &generator,
-                    run_measurement &measurement, progress_meter *progress = nullptr);
+                    run_measurement &measurement, const driver_options &options = {});
     ~workload_driver() override;
 
     uint64_t issued() const { return m_issued; }
@@ -44,21 +65,28 @@ public:
     bool overloaded() const { return m_overloaded; }
     int max_in_flight() const { return m_max_in_flight; }
     void set_max_in_flight(int n) { m_max_in_flight = n; }
+    // Completions so far (warm-up included) and the sum of their response times, ms.
+    uint64_t completed() const { return m_completed; }
+    double response_sum_ms() const { return m_response_sum_ms; }
+    // A trace error that stopped the run ("" if none).
+    const std::string &error() const { return m_error; }
     // Traces "<prefix>.in_flight": requests issued and not yet completed.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
 
 private:
     struct worker;
 
-    void client_loop();
+    void client_loop(int client);
     void arrival_loop();
+    bool next_arrival(double &delay_ms, host_request &r);
+    void dispatch(const host_request &r);
     void worker_loop(worker *w);
     void issue(const host_request &r);
 
     workload_config m_config;
     workload_generator &m_generator;
     run_measurement &m_measurement;
-    progress_meter *m_progress;
+    driver_options m_options;
     payload_pool m_pool;
     std::vector<std::unique_ptr<worker>> m_workers;
     std::vector<worker *> m_idle;
@@ -66,7 +94,12 @@ private:
     int m_in_flight = 0;  // traced
     int m_peak_in_flight = 0;
     bool m_overloaded = false;
+    bool m_source_done = false;
+    int m_dispatched = 0;  // handed to a worker that has not issued it yet
     int m_max_in_flight = default_max_in_flight;
+    uint64_t m_completed = 0;
+    double m_response_sum_ms = 0;
+    std::string m_error;
 };
 
 }  // namespace raidtlm::testbench

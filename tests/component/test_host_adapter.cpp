@@ -7,6 +7,11 @@
 #include <memory>
 #include <vector>
 
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <systemc>
 #include <tlm>
@@ -177,7 +182,7 @@ scenario small_scenario() {
 TEST(run_bench, closed_loop_completes_the_configured_requests) {
     const scenario s = small_scenario();
     run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     sc_core::sc_start();
     EXPECT_TRUE(m.done());
     EXPECT_EQ(m.measured(), 300u);
@@ -196,12 +201,30 @@ TEST(run_bench, closed_loop_completes_the_configured_requests) {
     EXPECT_GT(m.window_ms(), 0.0);
 }
 
+TEST(run_bench, closed_loop_on_one_drive_serves_every_client) {
+    // Eight clients with no think time on one drive that holds one command (Cheetah 9LP: Max
+    // queue length 1). Held commands go in in order, so a client that re-issues at once cannot
+    // starve the others: every client completes requests and Little's law holds, N = X * R.
+    scenario s = small_scenario();
+    s.disks.count = 1;
+    s.host.layout = host_layout::jbod;
+    s.workload.outstanding = 8;
+    s.workload.requests = 800;
+    s.workload.warmup_requests = 40;
+    run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 2000);
+    run_bench bench("bench", s, cheetah(), m);
+    sc_core::sc_start();
+    ASSERT_TRUE(m.done());
+    EXPECT_NEAR(m.all().mean_ms() * m.iops() / 1000.0, 8.0, 0.4);
+    EXPECT_EQ(bench.workload().peak_in_flight(), 8);
+}
+
 TEST(run_bench, open_loop_reuses_its_workers) {
     scenario s = small_scenario();
     s.workload.arrival = arrival_process::open;
     s.workload.mean_interarrival_ms = 15;
     run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     sc_core::sc_start();
     EXPECT_TRUE(m.done());
     EXPECT_EQ(m.measured(), 300u);
@@ -215,7 +238,7 @@ TEST(run_bench, open_loop_overload_stops_the_run) {
     s.workload.arrival = arrival_process::open;
     s.workload.mean_interarrival_ms = 0.05;
     run_measurement m(s.workload.warmup_requests, s.workload.requests, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     bench.workload().set_max_in_flight(50);
     sc_core::sc_start();
     EXPECT_TRUE(bench.workload().overloaded());
@@ -223,11 +246,31 @@ TEST(run_bench, open_loop_overload_stops_the_run) {
     EXPECT_EQ(bench.workload().in_flight(), 50);
 }
 
+TEST(run_bench, trace_replay_ends_after_its_last_request_completes) {
+    // Sparse arrivals: every request finds the drive idle, so the last one is still on its way to
+    // a worker when the trace runs dry. It must be waited for.
+    const auto path = std::filesystem::temp_directory_path() / ("raidtlm_sparse_" + std::to_string(getpid()) + ".trace");
+    std::ofstream(path) << "0 0 1000 8 1\n100 0 900000 8 0\n200 0 5000000 8 1\n";
+    scenario s = small_scenario();
+    s.workload.arrival = arrival_process::trace;
+    s.workload.requests = 0;
+    s.workload.warmup_requests = 0;
+    s.trace.file = path.string();
+    run_measurement m(0, 0, 0.5, 200);
+    run_bench bench("bench", s, cheetah(), m);
+    sc_core::sc_start();
+    std::filesystem::remove(path);
+    EXPECT_TRUE(m.done());
+    EXPECT_EQ(m.stopped_by(), stop_reason::source_end);
+    EXPECT_EQ(m.measured(), 3u);
+    EXPECT_GT(m.window_end_ms(), 200.0);
+}
+
 TEST(run_bench, synchronized_spindles_share_one_phase) {
     scenario s = small_scenario();
     s.disks.spindle_sync = true;
     run_measurement m(0, 1, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     EXPECT_EQ(bench.spindle_phase(0), bench.spindle_phase(1));
     EXPECT_EQ(bench.spindle_phase(1), bench.spindle_phase(2));
 }
@@ -235,7 +278,7 @@ TEST(run_bench, synchronized_spindles_share_one_phase) {
 TEST(run_bench, free_spindles_get_their_own_phases) {
     const scenario s = small_scenario();
     run_measurement m(0, 1, 0.5, 200);
-    run_bench bench("bench", s, cheetah(), m, nullptr);
+    run_bench bench("bench", s, cheetah(), m);
     EXPECT_NE(bench.spindle_phase(0), bench.spindle_phase(1));
     EXPECT_NE(bench.spindle_phase(1), bench.spindle_phase(2));
     for (int i = 0; i < 3; ++i) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "testbench/random.h"
 #include "testbench/run_measurement.h"
 
 using raidtlm::testbench::run_measurement;
@@ -50,4 +51,42 @@ TEST(run_measurement, errors_are_counted_not_timed) {
     EXPECT_EQ(m.all().count(), 0u);
     EXPECT_EQ(m.measured(), 1u);
     EXPECT_TRUE(m.complete(true, true, 8, 0, 5, true));
+}
+
+TEST(run_measurement, stopping_rule_stops_when_the_interval_is_narrow_enough) {
+    raidtlm::testbench::stopping_rule rule;
+    rule.ci_target = 0.02;
+    rule.min_requests = 1000;
+    run_measurement m(0, 1000000, 0.5, 100, rule);
+    raidtlm::testbench::random_source rng(3);
+    double t = 0;
+    uint64_t n = 0;
+    while (!m.complete(true, true, 8, t, t + rng.exponential(10.0), true)) {
+        t += 1;
+        ++n;
+    }
+    EXPECT_EQ(m.stopped_by(), raidtlm::testbench::stop_reason::ci);
+    EXPECT_LE(m.ci_relative(), 0.02);
+    EXPECT_GE(m.measured(), 1000u);
+    // Exponential samples: about (1.96 / 0.02)^2 = 9604 are needed.
+    EXPECT_NEAR(static_cast<double>(m.measured()), 9604, 3000);
+    EXPECT_DOUBLE_EQ(m.window_end_ms(), t + (m.window_end_ms() - t));
+}
+
+TEST(run_measurement, the_cap_wins_when_the_interval_stays_wide_and_the_source_can_end_the_run) {
+    raidtlm::testbench::stopping_rule rule;
+    rule.ci_target = 0.001;
+    run_measurement m(0, 500, 0.5, 100, rule);
+    raidtlm::testbench::random_source rng(4);
+    for (int i = 0; i < 499; ++i) EXPECT_FALSE(m.complete(true, true, 8, i, i + rng.exponential(10.0), true));
+    EXPECT_TRUE(m.complete(true, true, 8, 499, 510, true));
+    EXPECT_EQ(m.stopped_by(), raidtlm::testbench::stop_reason::requests);
+
+    run_measurement open_ended(2, 0, 0.5, 100);  // requests 0: until the source ends
+    for (int i = 0; i < 10; ++i) EXPECT_FALSE(open_ended.complete(i >= 2, true, 8, i, i + 1, true));
+    open_ended.finish(50);
+    EXPECT_TRUE(open_ended.done());
+    EXPECT_EQ(open_ended.stopped_by(), raidtlm::testbench::stop_reason::source_end);
+    EXPECT_DOUBLE_EQ(open_ended.window_end_ms(), 50);
+    EXPECT_EQ(open_ended.measured(), 8u);
 }

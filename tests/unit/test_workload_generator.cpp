@@ -144,3 +144,111 @@ TEST(workload_generator, request_larger_than_capacity_is_refused) {
     workload_generator exact(c, 100);
     EXPECT_EQ(exact.next().lbn, 0u);
 }
+
+TEST(workload_generator, natural_alignment_puts_each_request_on_its_own_size) {
+    workload_config c = base();
+    c.size_distribution = size_dist::table;
+    c.size_table = airline_size_table();
+    c.alignment_sectors = 0;
+    workload_generator g(c, 1000000);
+    for (int i = 0; i < 10000; ++i) {
+        const host_request r = g.next();
+        ASSERT_EQ(r.lbn % r.sectors, 0u) << r.sectors;
+        ASSERT_LE(r.lbn + r.sectors, 1000000u);
+    }
+}
+
+TEST(workload_generator, streams_are_evenly_spaced_sequential_and_wrap_in_their_region) {
+    workload_config c = base();
+    c.address = address_pattern::streams;
+    c.outstanding = 4;
+    c.request_sectors = 64;
+    c.alignment_sectors = 8;
+    const uint64_t capacity = 4000;  // regions of 1000 sectors
+    workload_generator g(c, capacity);
+    ASSERT_EQ(g.streams(), 4);
+    for (int s = 0; s < 4; ++s) EXPECT_EQ(g.next(s).lbn, 1000u * s);
+    for (int s = 0; s < 4; ++s) EXPECT_EQ(g.next(s).lbn, 1000u * s + 64);
+    // Stream 1 runs to the end of its region and starts over.
+    uint64_t prev = 1064;
+    int wraps = 0;
+    for (int i = 0; i < 40; ++i) {
+        const host_request r = g.next(1);
+        ASSERT_GE(r.lbn, 1000u);
+        ASSERT_LE(r.lbn + r.sectors, 2000u);
+        if (r.lbn == 1000)
+            ++wraps;
+        else
+            EXPECT_EQ(r.lbn, prev + 64);
+        prev = r.lbn;
+    }
+    EXPECT_GE(wraps, 2);
+    // next() without a stream serves them in turn.
+    workload_generator h(c, capacity);
+    for (int s = 0; s < 8; ++s) EXPECT_EQ(h.next().lbn / 1000, uint64_t(s % 4));
+}
+
+TEST(workload_generator, tracks_keep_within_k_tracks) {
+    workload_config c = base();
+    c.address = address_pattern::tracks;
+    c.locality_tracks = 2;
+    c.alignment_sectors = 1;
+    const double track = 300;
+    workload_generator g(c, 10000000, track);
+    host_request prev = g.next();
+    double max_d = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const host_request r = g.next();
+        const double d = std::fabs(double(r.lbn) - double(prev.lbn));
+        if (d < 5000000) max_d = std::max(max_d, d);
+        prev = r;
+    }
+    EXPECT_LE(max_d, 2 * track + 1);
+    EXPECT_GT(max_d, 1.9 * track);
+    c.locality_tracks = 1;
+    EXPECT_THROW(workload_generator(c, 1000000, 0), scenario_error);
+}
+
+TEST(workload_generator, hot_cold_sends_the_hot_fraction_to_the_hot_region) {
+    workload_config c = base();
+    c.address = address_pattern::hot_cold;
+    c.hot_space_fraction = 0.1;
+    c.hot_access_fraction = 0.9;
+    const uint64_t capacity = 1000000;
+    workload_generator g(c, capacity);
+    const int n = 100000;
+    int hot = 0;
+    for (int i = 0; i < n; ++i) hot += g.next().lbn < capacity / 10;
+    EXPECT_NEAR(hot / double(n), 0.9, 0.005);
+}
+
+TEST(workload_generator, random_fraction_mixes_sequential_runs_in) {
+    workload_config c = base();
+    c.random_fraction = 0.25;
+    workload_generator g(c, 100000000);
+    host_request prev = g.next();
+    int seq = 0;
+    const int n = 40000;
+    for (int i = 0; i < n; ++i) {
+        const host_request r = g.next();
+        seq += r.lbn == prev.lbn + prev.sectors;
+        prev = r;
+    }
+    EXPECT_NEAR(seq / double(n), 0.75, 0.01);
+}
+
+TEST(workload_generator, variable_sizes_never_pass_the_end) {
+    workload_config c = base();
+    c.size_distribution = size_dist::zipf;
+    c.size_max_sectors = 256;
+    c.size_mean_sectors = 8;
+    c.address = address_pattern::sequential;
+    workload_generator g(c, 5000);
+    for (int i = 0; i < 20000; ++i) {
+        const host_request r = g.next();
+        ASSERT_LE(r.lbn + r.sectors, 5000u);
+        ASSERT_EQ(r.lbn % 8, 0u);
+    }
+    c.size_max_sectors = 6000;
+    EXPECT_THROW(workload_generator(c, 5000), scenario_error);
+}
