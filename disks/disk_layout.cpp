@@ -42,10 +42,6 @@ disk_layout::disk_layout(const disk_spec &spec)
         m_zones.push_back(std::move(z));
     }
     m_lbn_count = next_lbn;
-    if (spec.block_count > m_lbn_count)
-        throw layout_error({spec.where("Block count")},
-                           "Block count " + std::to_string(spec.block_count) + " exceeds the " +
-                               std::to_string(m_lbn_count) + " blocks the zones map; expected at most that");
 }
 
 void disk_layout::build_zone(zone &z, const disk_spec &spec, bool last_zone) {
@@ -317,6 +313,16 @@ int disk_layout::lbns_on_track(int cyl, int head) const {
     const int64_t b = track_index(*z, cyl, head) * z->spt;
     const int64_t e = b + z->spt;
     return int(std::min(z->lbn_count, e - holes_before(*z, e)) - std::min(z->lbn_count, b - holes_before(*z, b)));
+}
+
+std::string fit_block_count(disk_spec &spec) {
+    const disk_layout layout(spec);
+    if (spec.block_count <= layout.lbn_count()) return "";
+    const std::string msg = spec.where("Block count") + ": Block count " + std::to_string(spec.block_count) +
+                            " exceeds the " + std::to_string(layout.lbn_count()) +
+                            " blocks the zones map; the drive exports " + std::to_string(layout.lbn_count());
+    spec.block_count = layout.lbn_count();
+    return msg;
 }
 
 }  // namespace raidtlm::disks

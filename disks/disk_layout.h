@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -34,6 +35,11 @@ struct track_run {
     int64_t first_lbn = 0;
     int lbns = 0;
 };
+
+// DiskSim only warns when a spec's Block count differs from what its zones map; a drive exports
+// Block count blocks, so a count beyond the mapped ones is lowered to them. Returns the lowered
+// count's message (empty when nothing changed) for the caller to show as a warning.
+std::string fit_block_count(disk_spec &spec);
 
 class disk_layout {
 public:

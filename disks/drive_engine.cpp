@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace raidtlm::disks {
 
@@ -10,6 +12,10 @@ using protocol::cache_outcome;
 
 drive_engine::drive_engine(const disk_spec &spec, double spindle_phase)
     : m_spec(spec), m_layout(m_spec), m_mech(m_spec, m_layout, spindle_phase) {
+    if (m_spec.block_count > m_layout.lbn_count())
+        throw std::invalid_argument(m_spec.where("Block count") + ": Block count " + std::to_string(m_spec.block_count) +
+                                    " exceeds the " + std::to_string(m_layout.lbn_count()) +
+                                    " blocks the zones map; expected at most that (see fit_block_count)");
     m_segs.resize(std::max(1, m_spec.cache.segments));
 }
 

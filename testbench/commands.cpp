@@ -19,6 +19,7 @@
 #include <systemc>
 
 #include "disks/disk_drive.h"
+#include "disks/disk_layout.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
 #include "controller/host_address_map.h"
@@ -52,6 +53,8 @@ double seconds_since(clock_type::time_point t) {
 
 disks::disk_spec load_spec(const std::string &path, const std::string &name, disks::drive_use use) {
     disks::disk_spec spec = disks::load_diskspec(path, name);
+    const std::string lowered = disks::fit_block_count(spec);
+    if (!lowered.empty()) std::cerr << "raidtlm: warning: " << lowered << "\n";
     disks::check_supported(spec, use);  // refuse what the drive does not model before elaborating
     return spec;
 }

@@ -137,3 +137,14 @@ TEST(disk_layout, unmapped_gap_cylinder_has_no_lbns) {
     EXPECT_EQ(l.lbns_on_track(847, 0), 0);
     EXPECT_EQ(l.lbns_on_track(846, 0) > 0, true);
 }
+
+TEST(disk_layout, a_block_count_beyond_the_zones_is_lowered_with_a_message) {
+    disk_spec s = cheetah9lp();
+    const int64_t mapped = disk_layout(s).lbn_count();
+    EXPECT_EQ(fit_block_count(s), "");  // the real spec fits
+    s.block_count = mapped + 1000;
+    const std::string m = fit_block_count(s);
+    EXPECT_EQ(s.block_count, mapped);
+    EXPECT_NE(m.find("Block count"), std::string::npos) << m;
+    EXPECT_NE(m.find(std::to_string(mapped)), std::string::npos) << m;
+}
