@@ -22,6 +22,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -34,6 +37,10 @@
 
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
+#include "controller/layout.h"
+#include "controller/parity_layout.h"
+#include "controller/parity_write_plan.h"
+#include "controller/scoreboard.h"
 #include "controller/worker_pool.h"
 #include "rtl_models/buffer_dram.h"
 #include "rtl_models/controller_cpu.h"
@@ -79,7 +86,20 @@ public:
 
     const controller_config &config() const { return m_config; }
     const host_address_map &address_map() const { return m_map; }
-    uint64_t capacity_sectors() const { return m_map.capacity_sectors(); }
+    uint64_t capacity_sectors() const { return m_capacity; }
+    // The array's address map (nullptr for a JBOD concatenation, which uses address_map()).
+    const layout *array_layout() const { return m_layout.get(); }
+    // Every host read carrying tokens is checked against every acknowledged write.
+    const scoreboard &integrity() const { return m_scoreboard; }
+    // Marks a disk lost (-1: none): reads avoid it (mirrors: another replica; RAID 4/5: rebuilt
+    // from the rest of the stripe through the XOR engine); writes to a degraded parity array are
+    // refused (TLM_GENERIC_ERROR_RESPONSE), not implemented yet.
+    void set_failed_disk(int d) { m_failed = d; }
+    int failed_disk() const { return m_failed; }
+    // Maintenance access to one drive's sectors through the controller's channel (timed, blocks
+    // the calling SC_THREAD), bypassing the array map, the parity and the scoreboard: for tests
+    // that inspect or corrupt what is on a disk. `tokens` holds `sectors` tokens.
+    bool raw_disk_io(bool read, int disk, uint64_t lbn, uint32_t sectors, uint64_t *tokens);
     int channel_of(int disk) const;
     int target_id_of(int disk) const;
     int tags_of(int disk) const;
@@ -123,8 +143,21 @@ private:
     struct piece_job;
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
-    bool do_piece(tlm::tlm_generic_payload &host_trans, const disk_fragment &f, protocol::buffer_block *buffer,
-                  bool copy_timing);
+    // One drive command: `sectors` at drive LBN `lbn`, data into/out of `buffer` from
+    // `first_sector`; the drive's timing is copied to `timing_to` when given.
+    bool disk_io(tlm::tlm_command command, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                 uint64_t first_sector, protocol::scsi_command *timing_to);
+    // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
+    bool parallel(size_t n, const std::function<bool(size_t)> &job);
+    bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
+                       protocol::buffer_block *buffer);
+    // Host range -> drive commands of a layout without parity (reads: one live replica).
+    void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
+    bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    void lock_stripe(int64_t stripe);
+    void unlock_stripe(int64_t stripe);
     uint64_t acquire_tag(int d);
     void release_tag(int d);
     void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
@@ -138,6 +171,16 @@ private:
 
     controller_config m_config;
     host_address_map m_map;
+    std::unique_ptr<layout> m_layout;
+    const parity_layout *m_parity = nullptr;  // m_layout when it is RAID 4/5
+    uint64_t m_capacity = 0;
+    int m_failed = -1;
+    scoreboard m_scoreboard;
+    struct stripe_lock {
+        bool held = false;
+        std::deque<sc_core::sc_event *> waiting;
+    };
+    std::map<int64_t, stripe_lock> m_stripe_locks;
     std::unique_ptr<rtl_models::controller_cpu> m_cpu;
     std::unique_ptr<rtl_models::buffer_dram> m_dram;
     std::unique_ptr<rtl_models::nvram> m_nvram;
@@ -174,7 +217,6 @@ private:
     reuse<tlm::tlm_generic_payload> m_dma_payloads;  // each with a dma_command extension
     reuse<rtl_models::dma_tracker> m_trackers;
     worker_pool m_workers;
-    std::vector<disk_fragment> m_scratch;
     bool m_powered = true;
     sc_core::sc_event m_never;
     sc_core::sc_event m_nvram_space;

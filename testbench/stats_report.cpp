@@ -178,6 +178,10 @@ nlohmann::json controller_json(const controller::controller_top &c) {
                      {"physical_commands", fw.physical_commands},
                      {"peak_outstanding", fw.peak_outstanding},
                      {"tag_wait", wait_json(fw.tag_wait)}};
+    if (c.array_layout()) j["firmware"]["layout"] = c.array_layout()->describe();
+    // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
+    j["integrity_errors"] = c.integrity().integrity_errors();
+    j["reads_checked"] = c.integrity().reads_checked();
     return j;
 }
 
