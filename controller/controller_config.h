@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "controller/disk_scheduler.h"
 #include "controller/host_address_map.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
@@ -31,6 +32,11 @@ struct firmware_config {
     // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold), as separate
     // read and write commands (read_rotate_write is not issued by this firmware yet).
     parity_write_policy parity_writes{0.5, false};
+    // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
+    // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy
+    // of the geometry: disk_info::geometry). Each decision costs schedule_cycles(entries examined).
+    scheduling_policy scheduler = scheduling_policy::fcfs;
+    double cvscan_r = 0.2;
     // Commands the firmware keeps outstanding at each drive (SCSI tagged queueing); 0: the drive's
     // own "Max queue length". More wait in the firmware's per-disk queue.
     int tags_per_disk = 0;

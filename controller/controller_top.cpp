@@ -6,6 +6,7 @@
 
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 
@@ -64,12 +65,24 @@ struct controller_top::disk_state {
         sc_core::sc_event go;
         bool granted = false;
         uint64_t n = 0;  // entries the scheduling decision looked at
+        queued_request request;
+    };
+    // The firmware's idea of the head: where the disk's last command ended.
+    struct head_oracle final : access_time_oracle {
+        int cylinder = 0;
+        int head_cylinder() const override { return cylinder; }
+        double access_ms(const placement &p, bool) const override { return std::abs(p.first.cyl - cylinder); }
     };
     int channel = 0;
     int target = 0;
     int tags = 1;
     int in_use = 0;
     std::deque<waiter *> queue;
+    const disks::disk_layout *geometry = nullptr;
+    std::unique_ptr<disk_scheduler> scheduler;  // none: first come, first served
+    head_oracle head;
+    std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
+    uint64_t next_id = 0;
 };
 
 // The DMA engine of a SCSI channel: follows each data phase the drive reports into or out of the
@@ -148,6 +161,25 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         d.tags = config.firmware.tags_per_disk > 0 ? config.firmware.tags_per_disk
                                                    : std::max(1, disks[i].max_queue_length);
         m_buses[size_t(d.channel)]->attach_target(d.target);
+        if (config.firmware.scheduler != scheduling_policy::fcfs) {
+            const auto policy = config.firmware.scheduler;
+            if (policy == scheduling_policy::satf || is_replica_aware(policy))
+                SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the head-position predictor, not wired yet",
+                                                      to_string(policy))
+                                              .c_str());
+            if (!disks[i].geometry)
+                SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the drives' geometry (disk_info::geometry)",
+                                                      to_string(policy))
+                                              .c_str());
+            if (i == 0 || disks[i].geometry != disks[i - 1].geometry)
+                m_geometries.push_back(std::make_unique<disks::disk_layout>(*disks[i].geometry));
+            d.geometry = m_geometries.back().get();
+            disk_scheduler::config sc;
+            sc.policy = policy;
+            sc.cvscan_r = config.firmware.cvscan_r;
+            sc.cylinders = d.geometry->to_physical(d.geometry->lbn_count() - 1).cyl + 1;
+            d.scheduler = std::make_unique<disk_scheduler>(sc);
+        }
     }
 }
 
@@ -233,7 +265,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint32_t sectors,
                              protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to) {
     disk_state &ds = m_disk[size_t(d)];
-    const uint64_t n = acquire_tag(d);
+    const uint64_t n = acquire_tag(d, lbn, sectors);
     check_power();
     const rtl_models::cpu_cost_table &c = m_cpu->costs();
     m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
@@ -274,6 +306,7 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     check_power();
 
     const bool ok = gp->is_response_ok();
+    if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
     if (timing_to) timing_to->timing = cmd->timing;
     gp->release();
     release_tag(d);
@@ -486,7 +519,7 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     return ok;
 }
 
-uint64_t controller_top::acquire_tag(int d) {
+uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors) {
     disk_state &ds = m_disk[size_t(d)];
     if (ds.in_use < ds.tags && ds.queue.empty()) {
         ++ds.in_use;
@@ -495,6 +528,16 @@ uint64_t controller_top::acquire_tag(int d) {
     }
     const double t0 = now_s();
     disk_state::waiter w;
+    if (ds.scheduler) {
+        w.request.id = ds.next_id++;
+        w.request.arrival_ms = t0 * 1e3;
+        placement p;
+        p.extents = {{int64_t(lbn), int32_t(sectors), false}};
+        p.sectors = int32_t(sectors);
+        p.first = ds.geometry->to_physical(int64_t(lbn));
+        p.last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+        w.request.placements.push_back(std::move(p));
+    }
     ds.queue.push_back(&w);
     while (!w.granted) sc_core::wait(w.go);
     m_stats.tag_wait.add(now_s() - t0);
@@ -507,11 +550,22 @@ void controller_top::release_tag(int d) {
         --ds.in_use;
         return;
     }
-    // The tag goes to the next command in the firmware's queue (first come, first served); the
-    // decision looked at every entry queued.
-    disk_state::waiter *w = ds.queue.front();
-    w->n = ds.queue.size();
-    ds.queue.pop_front();
+    disk_state::waiter *w;
+    if (!ds.scheduler) {
+        // The tag goes to the next command in the firmware's queue (first come, first served); the
+        // decision looked at every entry queued.
+        w = ds.queue.front();
+        w->n = ds.queue.size();
+        ds.queue.pop_front();
+    } else {
+        ds.snapshot.clear();
+        for (const disk_state::waiter *q : ds.queue) ds.snapshot.push_back(q->request);
+        const scheduling_decision pick = *ds.scheduler->choose(ds.snapshot, ds.head);
+        const auto it = ds.queue.begin() + int64_t(pick.request);
+        w = *it;
+        w->n = std::max<uint64_t>(1, pick.entries_examined);
+        ds.queue.erase(it);
+    }
     w->granted = true;
     w->go.notify(sc_core::SC_ZERO_TIME);
 }

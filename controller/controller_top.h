@@ -36,6 +36,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "controller/controller_config.h"
+#include "disks/disk_layout.h"
 #include "controller/host_address_map.h"
 #include "controller/layout.h"
 #include "controller/parity_layout.h"
@@ -56,6 +57,9 @@ namespace raidtlm::controller {
 struct disk_info {
     uint64_t capacity_blocks = 0;
     int max_queue_length = 1;  // the drive's own command queue
+    // The drive's spec, for the firmware's copy of its geometry (needed by every scheduler but
+    // fcfs); must outlive the controller's construction.
+    const disks::disk_spec *geometry = nullptr;
 };
 
 // What the firmware knows about a write in flight, as kept in NVRAM.
@@ -158,7 +162,7 @@ private:
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     void lock_stripe(int64_t stripe);
     void unlock_stripe(int64_t stripe);
-    uint64_t acquire_tag(int d);
+    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors);
     void release_tag(int d);
     void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
     void table_update(int affinity);
@@ -189,6 +193,7 @@ private:
     std::vector<std::unique_ptr<rtl_models::scsi_bus>> m_buses;
     std::vector<std::unique_ptr<channel_dma>> m_channel_dma;
     std::vector<disk_state> m_disk;
+    std::vector<std::unique_ptr<disks::disk_layout>> m_geometries;  // one per distinct spec
     int m_cpu_port = 0;
     // Sockets from the firmware to the blocks.
     tlm_utils::simple_initiator_socket<controller_top> m_to_link{"to_link"};

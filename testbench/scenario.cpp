@@ -28,6 +28,11 @@ const names<controller::array_kind> array_names = {{"raid0", controller::array_k
                                                    {"raid10", controller::array_kind::raid10},
                                                    {"raid4", controller::array_kind::raid4},
                                                    {"raid5", controller::array_kind::raid5}};
+const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
+                                                              {"sstf", controller::scheduling_policy::sstf},
+                                                              {"look", controller::scheduling_policy::look},
+                                                              {"c-look", controller::scheduling_policy::c_look},
+                                                              {"cvscan", controller::scheduling_policy::cvscan}};
 const names<controller::parity_placement> rotation_names = {
     {"left-symmetric", controller::parity_placement::left_symmetric},
     {"left-asymmetric", controller::parity_placement::left_asymmetric},
@@ -138,6 +143,8 @@ nlohmann::json scenario::to_json() const {
                        {"parity_rotation", name_of(rotation_names, fw.parity_rotation)},
                        {"mirror_copies", fw.mirror_copies},
                        {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
+                       {"scheduler", name_of(scheduler_names, fw.scheduler)},
+                       {"cvscan_r", fw.cvscan_r},
                        {"write_intent_log", fw.write_intent_log},
                        {"table_entry_bytes", fw.table_entry_bytes}};
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
@@ -508,6 +515,9 @@ const std::vector<key_def> &key_defs() {
                  "a number >= 0 (raid4/raid5: reconstruct-write when a write covers at least this fraction of "
                  "the stripe's data units)",
                  0, false, 1e6, FIELD(controller.config.firmware.parity_writes.reconstruct_write_fraction));
+        t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
+        t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
+                 FIELD(controller.config.firmware.cvscan_r));
         t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
         t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
                   FIELD(controller.config.firmware.table_entry_bytes));
@@ -871,6 +881,10 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             throw s.error("controller.reconstruct_write_fraction",
                           fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4 or raid5");
+        if (s.origin.count("controller.cvscan_r") && fw.scheduler != controller::scheduling_policy::cvscan)
+            throw s.error("controller.cvscan_r",
+                          fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
+                          "it only with controller.scheduler: cvscan");
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");

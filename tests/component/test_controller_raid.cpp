@@ -241,3 +241,59 @@ TEST(controller_mirrors, raid1_reads_go_to_an_idle_copy) {
     EXPECT_EQ(b.drives[0]->statistics().reads, 1u);
     EXPECT_EQ(b.drives[1]->statistics().reads, 1u);
 }
+
+namespace {
+
+// One disk, one tag: a read at mid-disk holds the drive while three more queue in the firmware
+// (arriving low C, near-below A, far-above B); returns the order they complete in.
+std::string service_order(controller::scheduling_policy policy, uint64_t *schedule_cycles = nullptr,
+                          uint64_t *schedule_tasks = nullptr) {
+    controller::controller_config c;
+    c.firmware.tags_per_disk = 1;
+    c.firmware.scheduler = policy;
+    std::vector<std::unique_ptr<disks::disk_drive>> drives;
+    drives.push_back(std::make_unique<disks::disk_drive>("disk", cheetah(), disks::drive_options{}));
+    controller::controller_top ctl("controller", c,
+                                   {{uint64_t(drives[0]->capacity_blocks()), 1, &cheetah()}});
+    ctl.disk[0].bind(drives[0]->target);
+    host_tester host("tester");
+    host.socket.bind(ctl.host);
+    const uint64_t mid = 9000000;
+    std::string order;
+    host.spawn([&] { host.send(true, mid, 8); });
+    const std::vector<std::pair<char, uint64_t>> queued{{'C', 100}, {'A', mid - 200000}, {'B', mid + 4000000}};
+    for (size_t k = 0; k < queued.size(); ++k)
+        host.spawn([&, k] {
+            sc_core::wait(sc_core::sc_time(0.05 + 0.01 * double(k), sc_core::SC_MS));
+            host.send(true, queued[k].second, 8);
+            order += queued[k].first;
+        });
+    sc_core::sc_start();
+    const auto &st = ctl.cpu().statistics();
+    if (schedule_cycles) *schedule_cycles = st.cycles[size_t(rtl_models::cpu_task::schedule)];
+    if (schedule_tasks) *schedule_tasks = st.tasks[size_t(rtl_models::cpu_task::schedule)];
+    return order;
+}
+
+}  // namespace
+
+TEST(controller_scheduler, fcfs_serves_in_arrival_order) {
+    EXPECT_EQ(service_order(controller::scheduling_policy::fcfs), "CAB");
+}
+
+TEST(controller_scheduler, sstf_serves_the_nearest_cylinder_first_and_charges_the_decision) {
+    uint64_t cycles = 0, tasks = 0;
+    EXPECT_EQ(service_order(controller::scheduling_policy::sstf, &cycles, &tasks), "ABC");
+    const rtl_models::cpu_cost_table k;
+    EXPECT_EQ(tasks, 4u);
+    // Decisions over 3, 2 and 1 queued entries, and the first command's 1.
+    EXPECT_EQ(cycles, 4 * k.schedule_base_cycles + (1 + 3 + 2 + 1) * k.schedule_per_entry_cycles);
+}
+
+TEST(controller_scheduler, look_sweeps_up_then_back) {
+    EXPECT_EQ(service_order(controller::scheduling_policy::look), "BAC");
+}
+
+TEST(controller_scheduler, c_look_sweeps_up_then_restarts_at_the_lowest) {
+    EXPECT_EQ(service_order(controller::scheduling_policy::c_look), "BCA");
+}

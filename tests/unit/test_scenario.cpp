@@ -355,3 +355,18 @@ TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
     m = error_of(minimal() + "host:\n  layout: jbod\ncontroller:\n  layout: raid1\n");
     EXPECT_NE(m.find("key 'controller.layout': raid1 while host.layout is jbod"), std::string::npos) << m;
 }
+
+TEST(scenario, controller_scheduler_keys) {
+    const scenario s = load_scenario(
+        write_temp("k.yaml", minimal() + "controller:\n  scheduler: cvscan\n  cvscan_r: 0.5\n"));
+    EXPECT_EQ(s.controller.config.firmware.scheduler, raidtlm::controller::scheduling_policy::cvscan);
+    EXPECT_DOUBLE_EQ(s.controller.config.firmware.cvscan_r, 0.5);
+    EXPECT_EQ(s.to_json()["controller"]["scheduler"], "cvscan");
+    std::string m = error_of(minimal() + "controller:\n  scheduler: satf\n");
+    EXPECT_NE(m.find("s.yaml:4:14: key 'controller.scheduler'"), std::string::npos) << m;
+    EXPECT_NE(m.find("fcfs, sstf, look, c-look or cvscan"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  cvscan_r: 0.3\n");
+    EXPECT_NE(m.find("s.yaml:4:13: key 'controller.cvscan_r': set while controller.scheduler is fcfs"),
+              std::string::npos)
+        << m;
+}
