@@ -1,10 +1,11 @@
 // The RAID controller: its hardware blocks wired together (rtl_models: CPU, buffer DRAM, NVRAM,
-// XOR engine, host link, one SCSI bus per channel) and a first firmware that stripes (RAID 0, or
-// JBOD) end to end:
+// XOR engine, host link, one SCSI bus per channel) and a firmware driven by a controller::layout
+// (RAID 0/1/10/4/5, or JBOD; docs/ARCHITECTURE.md "The layout-driven firmware"):
 //
 //   host command -> CPU: host_command -> buffer allocated in DRAM (waits when full)
 //   write: CPU: table_update + NVRAM write-intent record; CPU: dma_setup; host link DMA into the buffer
-//   per disk piece, in parallel: a tag for the disk (FIFO firmware queue per disk) ->
+//   per disk piece, in parallel (RAID 4/5 writes: per stripe, reads -> XOR engine -> writes):
+//        a tag for the disk (firmware queue per disk, order by controller.scheduler) ->
 //        CPU: schedule (a + b*n over the disk's queue) + physical_command + dma_setup ->
 //        SCSI select over the drive's channel -> the drive (disconnects, reselects, data phases
 //        drained by the channel's DMA into/out of the buffer) -> status -> CPU: completion_interrupt
