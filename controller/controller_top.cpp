@@ -424,6 +424,7 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
     }
     const uint64_t slots = slot.size() + 1;
 
+    ++m_stats.stripe_writes[size_t(plan.path)];
     lock_stripe(plan.stripe);
     protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
     check_power();
@@ -471,6 +472,7 @@ bool controller_top::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buf
             return disk_io(tlm::TLM_READ_COMMAND, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
                            buffer, offset, nullptr);
         const uint64_t n = uint64_t(c.sectors);
+        ++m_stats.rebuilt_reads;
         protocol::buffer_block *work =
             m_dram->allocate(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
         check_power();

@@ -79,6 +79,9 @@ struct controller_statistics {
     uint64_t physical_commands = 0;
     rtl_models::wait_stats tag_wait;  // a piece waiting in the firmware's per-disk queue
     int peak_outstanding = 0;
+    // RAID 4/5: stripe writes by path (indexed by write_path), reads of a lost disk's data rebuilt.
+    uint64_t stripe_writes[3] = {0, 0, 0};
+    uint64_t rebuilt_reads = 0;
 };
 
 class controller_top : public sc_core::sc_module {

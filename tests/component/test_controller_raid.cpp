@@ -110,6 +110,10 @@ TEST(controller_raid5, writes_of_every_path_read_back_and_keep_parity) {
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_EQ(b.ctl->integrity().reads_checked(), 400u);
     EXPECT_GT(b.ctl->xor_unit().statistics().commands, 5u);  // one per stripe written
+    const auto &sw = b.ctl->statistics().stripe_writes;
+    EXPECT_EQ(sw[size_t(controller::write_path::full_stripe)], 3u);        // stripes 2, 5, 6
+    EXPECT_EQ(sw[size_t(controller::write_path::reconstruct_write)], 3u);  // 0 (16+40), 4 (200..), 0 (6+20)
+    EXPECT_EQ(sw[size_t(controller::write_path::read_modify_write)], 3u);  // 0 (5+3), 1, 7
     EXPECT_EQ(b.ctl->outstanding(), 0);
 }
 
