@@ -198,6 +198,7 @@ nlohmann::json scenario::to_json() const {
                      {"think_time_cv", w.think_time_cv},
                      {"target_iops", w.target_iops},
                      {"read_fraction", w.read_fraction},
+                     {"data_tokens", w.data_tokens},
                      {"size_distribution", to_string(w.size_distribution)},
                      {"request_sectors", w.request_sectors},
                      {"size_min_sectors", w.size_min_sectors},
@@ -625,6 +626,7 @@ const std::vector<key_def> &key_defs() {
         t.choice("workload.think_time_distribution", "constant", think_names, FIELD(workload.think_time_distribution));
         t.number("workload.think_time_cv", "0.25", "a number in [0, 10]", 0, false, 10, FIELD(workload.think_time_cv));
         t.number("workload.target_iops", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.target_iops));
+        t.boolean("workload.data_tokens", "false", FIELD(workload.data_tokens));
         t.number("workload.read_fraction", "0.67", "a number in [0, 1]", 0, false, 1, FIELD(workload.read_fraction));
         t.choice("workload.size_distribution", "constant", size_names, FIELD(workload.size_distribution));
         t.integer("workload.request_sectors", "8", "an integer in [1, 65536]", 1, 65536,
