@@ -37,13 +37,13 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "controller/controller_config.h"
-#include "disks/disk_layout.h"
 #include "controller/host_address_map.h"
 #include "controller/layout.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
 #include "controller/scoreboard.h"
 #include "controller/worker_pool.h"
+#include "disks/disk_layout.h"
 #include "rtl_models/buffer_dram.h"
 #include "rtl_models/controller_cpu.h"
 #include "rtl_models/host_link.h"
