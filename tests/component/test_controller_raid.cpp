@@ -301,3 +301,59 @@ TEST(controller_scheduler, look_sweeps_up_then_back) {
 TEST(controller_scheduler, c_look_sweeps_up_then_restarts_at_the_lowest) {
     EXPECT_EQ(service_order(controller::scheduling_policy::c_look), "BCA");
 }
+
+TEST(controller_raid5, raid4_and_other_rotations_keep_parity_too) {
+    // Two arrays in one bench: RAID 4 (dedicated parity) and RAID 5 right-asymmetric.
+    controller::controller_config c4 = raid(controller::array_kind::raid4);
+    raid_bench b4(4, c4);
+    controller::controller_config c5 = raid(controller::array_kind::raid5);
+    c5.firmware.parity_rotation = controller::parity_placement::right_asymmetric;
+    std::vector<std::unique_ptr<disks::disk_drive>> drives;
+    std::vector<controller::disk_info> infos;
+    for (int i = 0; i < 5; ++i) {
+        drives.push_back(std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("d5_"), cheetah(),
+                                                              disks::drive_options{}));
+        infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1});
+    }
+    controller::controller_top ctl5("controller5", c5, infos);
+    for (int i = 0; i < 5; ++i) ctl5.disk[size_t(i)].bind(drives[size_t(i)]->target);
+    host_tester host5("tester5");
+    host5.socket.bind(ctl5.host);
+    bool done4 = false, done5 = false;
+    b4.host.spawn([&] {
+        writer w{b4};
+        w.write(3, 10);
+        w.write(40, 100);
+        w.check(0, 160);
+        for (int64_t s = 0; s < 4; ++s)
+            for (uint64_t x : b4.row_xor(s)) EXPECT_EQ(x, 0u) << "raid4 stripe " << s;
+        EXPECT_EQ(b4.parity().parity_disk(0), 3);
+        EXPECT_EQ(b4.parity().parity_disk(1), 3);
+        done4 = true;
+    });
+    host5.spawn([&] {
+        const auto &l = dynamic_cast<const controller::parity_layout &>(*ctl5.array_layout());
+        EXPECT_EQ(l.placement(), controller::parity_placement::right_asymmetric);
+        EXPECT_EQ(l.parity_disk(1), 1);
+        std::vector<uint64_t> t = tokens(5, 150);
+        ASSERT_EQ(host5.send(false, 10, 150, t.data()), tlm::TLM_OK_RESPONSE);
+        std::vector<uint64_t> r(150);
+        ASSERT_EQ(host5.send(true, 10, 150, r.data()), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(r, t);
+        for (int64_t s = 0; s < 3; ++s) {
+            std::vector<uint64_t> x(16, 0), u(16);
+            for (int d = 0; d < 5; ++d) {
+                ASSERT_TRUE(ctl5.raw_disk_io(true, d, uint64_t(s) * 16, 16, u.data()));
+                for (int k = 0; k < 16; ++k) x[size_t(k)] ^= u[size_t(k)];
+            }
+            for (uint64_t v : x) EXPECT_EQ(v, 0u) << "raid5 ra stripe " << s;
+        }
+        done5 = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done4);
+    EXPECT_TRUE(done5);
+    EXPECT_EQ(b4.ctl->integrity().integrity_errors(), 0u);
+    EXPECT_EQ(ctl5.integrity().integrity_errors(), 0u);
+    EXPECT_EQ(ctl5.integrity().reads_checked(), 150u);
+}
