@@ -240,7 +240,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         m_map.map(lbn, sectors, pieces);
         ok = run_fragments(trans, pieces, buffer);
     } else if (m_parity && write) {
-        ok = m_failed < 0 && parity_write(lbn, sectors, buffer, affinity);
+        ok = parity_write(lbn, sectors, buffer, affinity);
     } else if (m_parity && m_failed >= 0) {
         ok = degraded_read(lbn, sectors, buffer, affinity);
     } else {
@@ -380,7 +380,82 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
 bool controller_top::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<stripe_write_plan> plans;
     plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), m_config.firmware.parity_writes, plans);
-    return parallel(plans.size(), [&](size_t i) { return stripe_write(plans[i], lbn, buffer, affinity); });
+    return parallel(plans.size(), [&](size_t i) {
+        return m_failed >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
+                             : stripe_write(plans[i], lbn, buffer, affinity);
+    });
+}
+
+// A stripe write with a disk lost. Lost parity: the data are written, nothing else. Lost data:
+// the parity rows the write touches are read from every surviving disk (data and parity), the
+// lost unit's old rows rebuilt by one XOR, the new data laid over the old in each unit's slot,
+// and a second XOR over the D-1 data slots gives the new parity; the lost disk is not written.
+bool controller_top::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                           protocol::buffer_block *buffer, int affinity) {
+    const parity_layout &l = *m_parity;
+    const bool data = !buffer->tokens.empty();
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const disk_op &pw = plan.parity_write();
+    const int64_t lo = pw.drive_lbn;
+    const uint64_t rows = uint64_t(pw.sectors);
+    const int parity_disk = l.parity_disk(plan.stripe);
+    auto host_offset = [&](const disk_op &op) {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    };
+    std::vector<const disk_op *> writes;
+    for (const disk_op &op : plan.ops)
+        if (op.kind == disk_op_kind::write && !op.parity && op.disk != m_failed) writes.push_back(&op);
+    auto write_all = [&](protocol::buffer_block *work) {
+        const bool with_parity = work != nullptr;
+        return parallel(writes.size() + (with_parity ? 1 : 0), [&](size_t i) {
+            if (i == writes.size())
+                return disk_io(tlm::TLM_WRITE_COMMAND, parity_disk, uint64_t(lo), uint32_t(rows), work, 0, nullptr);
+            const disk_op &op = *writes[i];
+            return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                           host_offset(op), nullptr);
+        });
+    };
+    ++m_stats.degraded_stripe_writes;
+    lock_stripe(plan.stripe);
+    bool ok;
+    if (parity_disk == m_failed) {
+        ok = write_all(nullptr);
+    } else {
+        // Slots of `rows`: 0 the new parity, 1 + disk each disk's rows (the lost disk's rebuilt).
+        const int d_count = l.disks();
+        const uint64_t slots = uint64_t(d_count) + 1;
+        protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+        check_power();
+        auto slot = [&](int disk) { return protocol::buffer_ref{work, (uint64_t(disk) + 1) * rows}; };
+        std::vector<int> survivors;
+        for (int d = 0; d < d_count; ++d)
+            if (d != m_failed) survivors.push_back(d);
+        ok = parallel(survivors.size(), [&](size_t i) {
+            return disk_io(tlm::TLM_READ_COMMAND, survivors[i], uint64_t(lo), uint32_t(rows), work,
+                           slot(survivors[i]).first_sector, nullptr);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (int d : survivors) inputs.push_back(slot(d));
+            xor_blocks(inputs, slot(m_failed), rows, affinity);  // the lost unit's old rows
+            if (data)
+                for (const disk_op &op : plan.ops) {
+                    if (op.kind != disk_op_kind::write || op.parity) continue;
+                    const uint64_t *from = buffer->tokens.data() + host_offset(op);
+                    std::copy(from, from + op.sectors,
+                              work->tokens.begin() + int64_t(slot(op.disk).first_sector + uint64_t(op.drive_lbn - lo)));
+                }
+            inputs.clear();
+            for (int d = 0; d < d_count; ++d)
+                if (d != parity_disk) inputs.push_back(slot(d));
+            xor_blocks(inputs, {work, 0}, rows, affinity);
+            ok = write_all(work);
+        }
+        m_dram->free(work);
+    }
+    unlock_stripe(plan.stripe);
+    return ok;
 }
 
 // One stripe's part of a write, under the stripe's lock: the plan's reads into a work buffer,
@@ -472,7 +547,9 @@ bool controller_top::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buf
             return disk_io(tlm::TLM_READ_COMMAND, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
                            buffer, offset, nullptr);
         const uint64_t n = uint64_t(c.sectors);
+        const int64_t stripe = ops[0].drive_lbn / m_parity->unit_sectors();
         ++m_stats.rebuilt_reads;
+        lock_stripe(stripe);  // not while a degraded write of the stripe is half done
         protocol::buffer_block *work =
             m_dram->allocate(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
         check_power();
@@ -486,6 +563,7 @@ bool controller_top::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buf
             xor_blocks(inputs, {buffer, offset}, n, affinity);
         }
         m_dram->free(work);
+        unlock_stripe(stripe);
         return ok;
     });
 }

@@ -82,6 +82,7 @@ struct controller_statistics {
     // RAID 4/5: stripe writes by path (indexed by write_path), reads of a lost disk's data rebuilt.
     uint64_t stripe_writes[3] = {0, 0, 0};
     uint64_t rebuilt_reads = 0;
+    uint64_t degraded_stripe_writes = 0;
 };
 
 class controller_top : public sc_core::sc_module {
@@ -100,8 +101,9 @@ public:
     // Every host read carrying tokens is checked against every acknowledged write.
     const scoreboard &integrity() const { return m_scoreboard; }
     // Marks a disk lost (-1: none): reads avoid it (mirrors: another replica; RAID 4/5: rebuilt
-    // from the rest of the stripe through the XOR engine); writes to a degraded parity array are
-    // refused (TLM_GENERIC_ERROR_RESPONSE), not implemented yet.
+    // from the rest of the stripe through the XOR engine); writes skip it (RAID 4/5: the parity
+    // is computed from the whole rows, the lost disk's old contents rebuilt first). There is no
+    // rebuild: marking the disk live again exposes what it missed.
     void set_failed_disk(int d) { m_failed = d; }
     int failed_disk() const { return m_failed; }
     // Maintenance access to one drive's sectors through the controller's channel (timed, blocks
@@ -163,6 +165,8 @@ private:
     void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
+                               int affinity);
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     void lock_stripe(int64_t stripe);
     void unlock_stripe(int64_t stripe);

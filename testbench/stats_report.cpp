@@ -186,6 +186,7 @@ nlohmann::json controller_json(const controller::controller_top &c) {
             paths[controller::to_string(p)] = fw.stripe_writes[size_t(p)];
         j["firmware"]["stripe_writes"] = paths;
         j["firmware"]["rebuilt_reads"] = fw.rebuilt_reads;
+        j["firmware"]["degraded_stripe_writes"] = fw.degraded_stripe_writes;
     }
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();
