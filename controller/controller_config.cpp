@@ -2,6 +2,17 @@
 
 namespace raidtlm::controller {
 
+const char *to_string(array_kind k) {
+    switch (k) {
+    case array_kind::raid0: return "raid0";
+    case array_kind::raid1: return "raid1";
+    case array_kind::raid10: return "raid10";
+    case array_kind::raid4: return "raid4";
+    case array_kind::raid5: return "raid5";
+    }
+    return "?";
+}
+
 int target_id(int position, int initiator_id) { return position < initiator_id ? position : position + 1; }
 
 }  // namespace raidtlm::controller

@@ -4,7 +4,10 @@
 
 #include <cstdint>
 
+#include "controller/disk_scheduler.h"
 #include "controller/host_address_map.h"
+#include "controller/parity_layout.h"
+#include "controller/parity_write_plan.h"
 #include "rtl_models/cpu_cost.h"
 #include "rtl_models/dram_arbiter.h"
 #include "rtl_models/host_link_timing.h"
@@ -14,9 +17,26 @@
 
 namespace raidtlm::controller {
 
+// The array the firmware builds over the disks (controller/make_layout.h).
+enum class array_kind { raid0, raid1, raid10, raid4, raid5 };
+const char *to_string(array_kind k);
+
 struct firmware_config {
+    // raid0 with layout jbod concatenates the disks; every other kind stripes (RAID 1 mirrors
+    // whole disks).
     host_layout layout = host_layout::stripe;
     uint64_t stripe_unit_sectors = 64;
+    array_kind array = array_kind::raid0;
+    int mirror_copies = 2;  // raid10
+    parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
+    // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold), as separate
+    // read and write commands (read_rotate_write is not issued by this firmware yet).
+    parity_write_policy parity_writes{0.5, false};
+    // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
+    // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy
+    // of the geometry: disk_info::geometry). Each decision costs schedule_cycles(entries examined).
+    scheduling_policy scheduler = scheduling_policy::fcfs;
+    double cvscan_r = 0.2;
     // Commands the firmware keeps outstanding at each drive (SCSI tagged queueing); 0: the drive's
     // own "Max queue length". More wait in the firmware's per-disk queue.
     int tags_per_disk = 0;

@@ -1,9 +1,12 @@
 #include "controller/controller_top.h"
+#include "controller/make_layout.h"
+#include "controller/mirror_read_router.h"
 #include "rtl_models/sim_time.h"
 #include "tlm/annotated_delay.h"
 
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 
@@ -30,6 +33,31 @@ std::vector<uint64_t> capacities(const std::vector<disk_info> &disks) {
     for (const auto &d : disks) c.push_back(d.capacity_blocks);
     return c;
 }
+
+// The array's layout; none for a JBOD concatenation (host_address_map does that).
+std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
+    if (fw.array == array_kind::raid0 && fw.layout == host_layout::jbod) return nullptr;
+    layout_config lc;
+    lc.kind = to_string(fw.array);
+    lc.unit_sectors = int64_t(fw.stripe_unit_sectors);
+    lc.mirror_copies = fw.mirror_copies;
+    lc.placement = fw.parity_rotation;
+    std::vector<int64_t> sizes;
+    for (const auto &d : disks) sizes.push_back(int64_t(d.capacity_blocks));
+    return make_layout(lc, sizes, nullptr);
+}
+
+// Adds a piece, merged with an earlier one contiguous both on the disk and in the request (as
+// host_address_map does; other pieces stay separate commands since their data are not contiguous
+// in the buffer).
+void add_fragment(std::vector<disk_fragment> &out, const disk_fragment &f) {
+    for (auto &o : out)
+        if (o.disk == f.disk && o.lbn + o.sectors == f.lbn && o.host_offset + o.sectors == f.host_offset) {
+            o.sectors += f.sectors;
+            return;
+        }
+    out.push_back(f);
+}
 }  // namespace
 
 struct controller_top::disk_state {
@@ -37,12 +65,24 @@ struct controller_top::disk_state {
         sc_core::sc_event go;
         bool granted = false;
         uint64_t n = 0;  // entries the scheduling decision looked at
+        queued_request request;
+    };
+    // The firmware's idea of the head: where the disk's last command ended.
+    struct head_oracle final : access_time_oracle {
+        int cylinder = 0;
+        int head_cylinder() const override { return cylinder; }
+        double access_ms(const placement &p, bool) const override { return std::abs(p.first.cyl - cylinder); }
     };
     int channel = 0;
     int target = 0;
     int tags = 1;
     int in_use = 0;
     std::deque<waiter *> queue;
+    const disks::disk_layout *geometry = nullptr;
+    std::unique_ptr<disk_scheduler> scheduler;  // none: first come, first served
+    head_oracle head;
+    std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
+    uint64_t next_id = 0;
 };
 
 // The DMA engine of a SCSI channel: follows each data phase the drive reports into or out of the
@@ -80,8 +120,11 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       host("host"),
       disk("disk", disks.size()),
       m_config(config),
-      m_map(config.firmware.layout, config.firmware.stripe_unit_sectors, capacities(disks)) {
+      m_map(config.firmware.layout, config.firmware.stripe_unit_sectors, capacities(disks)),
+      m_layout(build_layout(config.firmware, disks)) {
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
+    m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
+    m_capacity = m_layout ? uint64_t(m_layout->capacity_sectors()) : m_map.capacity_sectors();
     host.register_b_transport(this, &controller_top::b_transport);
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
     m_dram = std::make_unique<rtl_models::buffer_dram>("dram", config.dram, dram_ports(config.channels));
@@ -118,6 +161,25 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         d.tags = config.firmware.tags_per_disk > 0 ? config.firmware.tags_per_disk
                                                    : std::max(1, disks[i].max_queue_length);
         m_buses[size_t(d.channel)]->attach_target(d.target);
+        if (config.firmware.scheduler != scheduling_policy::fcfs) {
+            const auto policy = config.firmware.scheduler;
+            if (policy == scheduling_policy::satf || is_replica_aware(policy))
+                SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the head-position predictor, not wired yet",
+                                                      to_string(policy))
+                                              .c_str());
+            if (!disks[i].geometry)
+                SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the drives' geometry (disk_info::geometry)",
+                                                      to_string(policy))
+                                              .c_str());
+            if (i == 0 || disks[i].geometry != disks[i - 1].geometry)
+                m_geometries.push_back(std::make_unique<disks::disk_layout>(*disks[i].geometry));
+            d.geometry = m_geometries.back().get();
+            disk_scheduler::config sc;
+            sc.policy = policy;
+            sc.cvscan_r = config.firmware.cvscan_r;
+            sc.cylinders = d.geometry->to_physical(d.geometry->lbn_count() - 1).cyl + 1;
+            d.scheduler = std::make_unique<disk_scheduler>(sc);
+        }
     }
 }
 
@@ -140,7 +202,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return;
     }
-    if (cmd->blocks == 0 || cmd->lbn >= m_map.capacity_sectors() || cmd->blocks > m_map.capacity_sectors() - cmd->lbn) {
+    if (cmd->blocks == 0 || cmd->lbn >= m_capacity || cmd->blocks > m_capacity - cmd->lbn) {
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
@@ -168,26 +230,30 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         host_dma(trans, buffer, bytes, affinity);
     }
 
-    m_map.map(lbn, sectors, m_scratch);
+    const bool tokens = !buffer->tokens.empty();
+    if (write && tokens)
+        for (uint32_t i = 0; i < sectors; ++i) m_scoreboard.write_issued(int64_t(lbn + i), buffer->tokens[i]);
+
     bool ok;
-    if (m_scratch.size() == 1) {
-        const disk_fragment f = m_scratch.front();
-        ok = do_piece(trans, f, buffer, true);
+    std::vector<disk_fragment> pieces;
+    if (!m_layout) {
+        m_map.map(lbn, sectors, pieces);
+        ok = run_fragments(trans, pieces, buffer);
+    } else if (m_parity && write) {
+        ok = parity_write(lbn, sectors, buffer, affinity);
+    } else if (m_parity && m_failed >= 0) {
+        ok = degraded_read(lbn, sectors, buffer, affinity);
     } else {
-        const std::vector<disk_fragment> pieces = m_scratch;
-        worker_pool::group g;
-        bool all_ok = true;
-        for (size_t i = 1; i < pieces.size(); ++i)
-            m_workers.run(g, [this, &trans, &all_ok, buffer, f = pieces[i]] {
-                all_ok = do_piece(trans, f, buffer, false) && all_ok;
-            });
-        ok = do_piece(trans, pieces.front(), buffer, false);
-        g.wait();
-        ok = ok && all_ok;
+        fragments_of(write, lbn, sectors, pieces);
+        ok = !pieces.empty() && run_fragments(trans, pieces, buffer);
     }
     check_power();
 
+    if (!write && ok && tokens)
+        for (uint32_t i = 0; i < sectors; ++i) m_scoreboard.check_read(int64_t(lbn + i), buffer->tokens[i]);
     if (!write && ok) host_dma(trans, buffer, bytes, affinity);
+    if (write && ok && tokens)
+        for (uint32_t i = 0; i < sectors; ++i) m_scoreboard.write_acknowledged(int64_t(lbn + i), buffer->tokens[i]);
     if (intent >= 0) clear_intent(intent);
     table_update(affinity);
     m_dram->free(buffer);
@@ -195,11 +261,11 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
 
-// One disk's piece of a host request: a tag, the command over the channel, the drive, the DMA.
-bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_fragment &f,
-                              protocol::buffer_block *buffer, bool copy_timing) {
-    disk_state &ds = m_disk[size_t(f.disk)];
-    const uint64_t n = acquire_tag(f.disk);
+// One drive command: a tag, the command over the channel, the drive, the DMA.
+bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint32_t sectors,
+                             protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to) {
+    disk_state &ds = m_disk[size_t(d)];
+    const uint64_t n = acquire_tag(d, lbn, sectors);
     check_power();
     const rtl_models::cpu_cost_table &c = m_cpu->costs();
     m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
@@ -209,16 +275,16 @@ bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_f
     check_power();
 
     tlm::tlm_generic_payload *gp = m_pool.acquire();
-    gp->set_command(host_trans.get_command());
-    gp->set_address(f.lbn * protocol::sector_bytes);
-    if (!buffer->tokens.empty()) {
-        gp->set_data_ptr(reinterpret_cast<unsigned char *>(buffer->tokens.data() + f.host_offset));
-        gp->set_data_length(f.sectors * protocol::token_bytes);
-        gp->set_streaming_width(f.sectors * protocol::token_bytes);
+    gp->set_command(command);
+    gp->set_address(lbn * protocol::sector_bytes);
+    if (buffer && !buffer->tokens.empty()) {
+        gp->set_data_ptr(reinterpret_cast<unsigned char *>(buffer->tokens.data() + first_sector));
+        gp->set_data_length(sectors * protocol::token_bytes);
+        gp->set_streaming_width(sectors * protocol::token_bytes);
     }
     auto *cmd = gp->get_extension<protocol::scsi_command>();
-    cmd->lbn = f.lbn;
-    cmd->blocks = f.sectors;
+    cmd->lbn = lbn;
+    cmd->blocks = sectors;
     rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
     cmd->link = &bus;
     cmd->target_id = ds.target;
@@ -229,7 +295,7 @@ bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_f
 
     bus.select(ds.target);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    disk[size_t(f.disk)]->b_transport(*gp, delay);
+    disk[size_t(d)]->b_transport(*gp, delay);
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     bus.await_status();
     tracker.wait_all();  // the channel's DMA has drained the data
@@ -240,13 +306,300 @@ bool controller_top::do_piece(tlm::tlm_generic_payload &host_trans, const disk_f
     check_power();
 
     const bool ok = gp->is_response_ok();
-    if (copy_timing) host_trans.get_extension<protocol::scsi_command>()->timing = cmd->timing;
+    if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
+    if (timing_to) timing_to->timing = cmd->timing;
     gp->release();
-    release_tag(f.disk);
+    release_tag(d);
     return ok;
 }
 
-uint64_t controller_top::acquire_tag(int d) {
+bool controller_top::parallel(size_t n, const std::function<bool(size_t)> &job) {
+    if (n == 0) return true;
+    if (n == 1) return job(0);
+    worker_pool::group g;
+    bool all = true;
+    for (size_t i = 1; i < n; ++i) m_workers.run(g, [&job, &all, i] { all = job(i) && all; });
+    const bool ok = job(0);
+    g.wait();
+    return ok && all;
+}
+
+bool controller_top::run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
+                                   protocol::buffer_block *buffer) {
+    protocol::scsi_command *timing =
+        pieces.size() == 1 ? host_trans.get_extension<protocol::scsi_command>() : nullptr;
+    const tlm::tlm_command command = host_trans.get_command();
+    return parallel(pieces.size(), [&](size_t i) {
+        const disk_fragment &f = pieces[i];
+        return disk_io(command, f.disk, f.lbn, f.sectors, buffer, f.host_offset, timing);
+    });
+}
+
+// ---- layouts without parity: RAID 0, 1, 10 ------------------------------------------------------
+
+void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const {
+    std::vector<chunk> chunks;
+    m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
+    out.clear();
+    std::vector<replica> live;
+    for (const chunk &c : chunks) {
+        live.clear();
+        for (const replica &r : c.replicas)
+            if (r.disk != m_failed) live.push_back(r);
+        if (live.empty()) {  // every copy lost
+            out.clear();
+            return;
+        }
+        size_t first = 0, last = live.size();
+        if (!write && live.size() > 1) {
+            // A mirrored read goes to an idle holder (the first); when every holder is busy, to
+            // the one with the fewest commands in the firmware's queue and at the drive.
+            auto load = [this](int d) { return size_t(m_disk[size_t(d)].in_use) + m_disk[size_t(d)].queue.size(); };
+            const mirror_read_route route = route_mirror_read(
+                live, [&](int d) { return load(d) == 0; }, [](const replica &) { return 0.0; });
+            first = route.replica;
+            if (route.duplicate)
+                for (size_t k = 0; k < live.size(); ++k)
+                    if (load(live[k].disk) < load(live[first].disk)) first = k;
+            last = first + 1;
+        } else if (!write) {
+            last = 1;
+        }
+        for (size_t k = first; k < last; ++k) {
+            uint32_t offset = uint32_t(c.lbn - int64_t(lbn));
+            for (const disk_extent &e : live[k].extents) {
+                add_fragment(out, {live[k].disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), offset});
+                offset += uint32_t(e.sectors);
+            }
+        }
+    }
+}
+
+// ---- RAID 4/5 -----------------------------------------------------------------------------------
+
+bool controller_top::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<stripe_write_plan> plans;
+    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), m_config.firmware.parity_writes, plans);
+    return parallel(plans.size(), [&](size_t i) {
+        return m_failed >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
+                             : stripe_write(plans[i], lbn, buffer, affinity);
+    });
+}
+
+// A stripe write with a disk lost. Lost parity: the data are written, nothing else. Lost data:
+// the parity rows the write touches are read from every surviving disk (data and parity), the
+// lost unit's old rows rebuilt by one XOR, the new data laid over the old in each unit's slot,
+// and a second XOR over the D-1 data slots gives the new parity; the lost disk is not written.
+bool controller_top::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                           protocol::buffer_block *buffer, int affinity) {
+    const parity_layout &l = *m_parity;
+    const bool data = !buffer->tokens.empty();
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const disk_op &pw = plan.parity_write();
+    const int64_t lo = pw.drive_lbn;
+    const uint64_t rows = uint64_t(pw.sectors);
+    const int parity_disk = l.parity_disk(plan.stripe);
+    auto host_offset = [&](const disk_op &op) {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    };
+    std::vector<const disk_op *> writes;
+    for (const disk_op &op : plan.ops)
+        if (op.kind == disk_op_kind::write && !op.parity && op.disk != m_failed) writes.push_back(&op);
+    auto write_all = [&](protocol::buffer_block *work) {
+        const bool with_parity = work != nullptr;
+        return parallel(writes.size() + (with_parity ? 1 : 0), [&](size_t i) {
+            if (i == writes.size())
+                return disk_io(tlm::TLM_WRITE_COMMAND, parity_disk, uint64_t(lo), uint32_t(rows), work, 0, nullptr);
+            const disk_op &op = *writes[i];
+            return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                           host_offset(op), nullptr);
+        });
+    };
+    ++m_stats.degraded_stripe_writes;
+    lock_stripe(plan.stripe);
+    bool ok;
+    if (parity_disk == m_failed) {
+        ok = write_all(nullptr);
+    } else {
+        // Slots of `rows`: 0 the new parity, 1 + disk each disk's rows (the lost disk's rebuilt).
+        const int d_count = l.disks();
+        const uint64_t slots = uint64_t(d_count) + 1;
+        protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+        check_power();
+        auto slot = [&](int disk) { return protocol::buffer_ref{work, (uint64_t(disk) + 1) * rows}; };
+        std::vector<int> survivors;
+        for (int d = 0; d < d_count; ++d)
+            if (d != m_failed) survivors.push_back(d);
+        ok = parallel(survivors.size(), [&](size_t i) {
+            return disk_io(tlm::TLM_READ_COMMAND, survivors[i], uint64_t(lo), uint32_t(rows), work,
+                           slot(survivors[i]).first_sector, nullptr);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (int d : survivors) inputs.push_back(slot(d));
+            xor_blocks(inputs, slot(m_failed), rows, affinity);  // the lost unit's old rows
+            if (data)
+                for (const disk_op &op : plan.ops) {
+                    if (op.kind != disk_op_kind::write || op.parity) continue;
+                    const uint64_t *from = buffer->tokens.data() + host_offset(op);
+                    std::copy(from, from + op.sectors,
+                              work->tokens.begin() + int64_t(slot(op.disk).first_sector + uint64_t(op.drive_lbn - lo)));
+                }
+            inputs.clear();
+            for (int d = 0; d < d_count; ++d)
+                if (d != parity_disk) inputs.push_back(slot(d));
+            xor_blocks(inputs, {work, 0}, rows, affinity);
+            ok = write_all(work);
+        }
+        m_dram->free(work);
+    }
+    unlock_stripe(plan.stripe);
+    return ok;
+}
+
+// One stripe's part of a write, under the stripe's lock: the plan's reads into a work buffer,
+// the new parity computed by the XOR engine, then the data and parity writes in parallel.
+//
+// The work buffer holds slots of `rows` sectors (the parity rows the write touches), each zero
+// outside what was put in it, so one XOR over all slots gives the parity rows: slot 0 receives
+// the new parity; a read lands in its disk's slot; new data go into their disk's slot
+// (reconstruct-write: the slot of the unit's other contents; read-modify-write: a slot of their
+// own, beside the old data and the old parity). A full-stripe write XORs the host buffer directly.
+bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                  int affinity) {
+    const parity_layout &l = *m_parity;
+    const bool data = !buffer->tokens.empty();
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const disk_op &pw = plan.parity_write();
+    const int64_t lo = pw.drive_lbn;
+    const uint64_t rows = uint64_t(pw.sectors);
+    auto host_offset = [&](const disk_op &op) {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    };
+    const bool full = plan.path == write_path::full_stripe;
+    const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
+    std::map<std::pair<int, int>, uint64_t> slot;  // (disk, role) -> slot; role 0: read, 1: new data
+    auto slot_of = [&](int disk, int role) {
+        return slot.try_emplace({disk, role}, uint64_t(slot.size()) + 1).first->second;
+    };
+    std::vector<const disk_op *> reads, writes;
+    std::vector<protocol::buffer_ref> inputs;
+    for (const disk_op &op : plan.ops) {
+        if (op.kind == disk_op_kind::read) {
+            reads.push_back(&op);
+            slot_of(op.disk, 0);
+        } else {
+            writes.push_back(&op);
+            if (op.parity) continue;
+            if (full) inputs.push_back({buffer, host_offset(op)});
+            else slot_of(op.disk, new_role);
+        }
+    }
+    const uint64_t slots = slot.size() + 1;
+
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    lock_stripe(plan.stripe);
+    protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+    check_power();
+    for (const auto &[key, k] : slot) inputs.push_back({work, k * rows});
+    bool ok = parallel(reads.size(), [&](size_t i) {
+        const disk_op &op = *reads[i];
+        return disk_io(tlm::TLM_READ_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+                       slot_of(op.disk, 0) * rows + uint64_t(op.drive_lbn - lo), nullptr);
+    });
+    if (ok) {
+        if (data && !full)
+            for (const disk_op *op : writes) {
+                if (op->parity) continue;
+                const uint64_t *from = buffer->tokens.data() + host_offset(*op);
+                std::copy(from, from + op->sectors,
+                          work->tokens.begin() + int64_t(slot_of(op->disk, new_role) * rows + uint64_t(op->drive_lbn - lo)));
+            }
+        xor_blocks(inputs, {work, 0}, rows, affinity);
+        ok = parallel(writes.size(), [&](size_t i) {
+            const disk_op &op = *writes[i];
+            if (op.parity)
+                return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0,
+                               nullptr);
+            return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                           host_offset(op), nullptr);
+        });
+    }
+    m_dram->free(work);
+    unlock_stripe(plan.stripe);
+    return ok;
+}
+
+// A read with a disk lost: data on the survivors read directly; each lost piece rebuilt by the XOR
+// engine from the same rows of every other disk of its stripe (data and parity).
+bool controller_top::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<chunk> chunks;
+    m_parity->map(int64_t(lbn), int32_t(sectors), chunks);
+    const bool data = !buffer->tokens.empty();
+    return parallel(chunks.size(), [&](size_t i) {
+        const chunk &c = chunks[i];
+        const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+        std::vector<disk_op> ops;
+        plan_degraded_read(*m_parity, c.lbn, c.sectors, m_failed, ops);
+        if (ops.size() == 1)
+            return disk_io(tlm::TLM_READ_COMMAND, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
+                           buffer, offset, nullptr);
+        const uint64_t n = uint64_t(c.sectors);
+        const int64_t stripe = ops[0].drive_lbn / m_parity->unit_sectors();
+        ++m_stats.rebuilt_reads;
+        lock_stripe(stripe);  // not while a degraded write of the stripe is half done
+        protocol::buffer_block *work =
+            m_dram->allocate(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
+        check_power();
+        bool ok = parallel(ops.size(), [&](size_t k) {
+            return disk_io(tlm::TLM_READ_COMMAND, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n,
+                           nullptr);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});
+            xor_blocks(inputs, {buffer, offset}, n, affinity);
+        }
+        m_dram->free(work);
+        unlock_stripe(stripe);
+        return ok;
+    });
+}
+
+void controller_top::lock_stripe(int64_t stripe) {
+    stripe_lock &l = m_stripe_locks[stripe];
+    if (!l.held) {
+        l.held = true;
+        return;
+    }
+    sc_core::sc_event go;
+    l.waiting.push_back(&go);
+    sc_core::wait(go);  // the lock is handed over
+}
+
+void controller_top::unlock_stripe(int64_t stripe) {
+    auto it = m_stripe_locks.find(stripe);
+    if (it->second.waiting.empty()) {
+        m_stripe_locks.erase(it);
+        return;
+    }
+    sc_core::sc_event *next = it->second.waiting.front();
+    it->second.waiting.pop_front();
+    next->notify(sc_core::SC_ZERO_TIME);
+}
+
+bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sectors, uint64_t *tokens) {
+    protocol::buffer_block b;
+    b.bytes = uint64_t(sectors) * protocol::sector_bytes;
+    b.tokens.assign(tokens, tokens + sectors);
+    const bool ok = disk_io(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, d, lbn, sectors, &b, 0, nullptr);
+    if (read) std::copy(b.tokens.begin(), b.tokens.end(), tokens);
+    return ok;
+}
+
+uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors) {
     disk_state &ds = m_disk[size_t(d)];
     if (ds.in_use < ds.tags && ds.queue.empty()) {
         ++ds.in_use;
@@ -255,6 +608,16 @@ uint64_t controller_top::acquire_tag(int d) {
     }
     const double t0 = now_s();
     disk_state::waiter w;
+    if (ds.scheduler) {
+        w.request.id = ds.next_id++;
+        w.request.arrival_ms = t0 * 1e3;
+        placement p;
+        p.extents = {{int64_t(lbn), int32_t(sectors), false}};
+        p.sectors = int32_t(sectors);
+        p.first = ds.geometry->to_physical(int64_t(lbn));
+        p.last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+        w.request.placements.push_back(std::move(p));
+    }
     ds.queue.push_back(&w);
     while (!w.granted) sc_core::wait(w.go);
     m_stats.tag_wait.add(now_s() - t0);
@@ -267,11 +630,22 @@ void controller_top::release_tag(int d) {
         --ds.in_use;
         return;
     }
-    // The tag goes to the next command in the firmware's queue (first come, first served); the
-    // decision looked at every entry queued.
-    disk_state::waiter *w = ds.queue.front();
-    w->n = ds.queue.size();
-    ds.queue.pop_front();
+    disk_state::waiter *w;
+    if (!ds.scheduler) {
+        // The tag goes to the next command in the firmware's queue (first come, first served); the
+        // decision looked at every entry queued.
+        w = ds.queue.front();
+        w->n = ds.queue.size();
+        ds.queue.pop_front();
+    } else {
+        ds.snapshot.clear();
+        for (const disk_state::waiter *q : ds.queue) ds.snapshot.push_back(q->request);
+        const scheduling_decision pick = *ds.scheduler->choose(ds.snapshot, ds.head);
+        const auto it = ds.queue.begin() + int64_t(pick.request);
+        w = *it;
+        w->n = std::max<uint64_t>(1, pick.entries_examined);
+        ds.queue.erase(it);
+    }
     w->granted = true;
     w->go.notify(sc_core::SC_ZERO_TIME);
 }

@@ -1,10 +1,11 @@
 // The RAID controller: its hardware blocks wired together (rtl_models: CPU, buffer DRAM, NVRAM,
-// XOR engine, host link, one SCSI bus per channel) and a first firmware that stripes (RAID 0, or
-// JBOD) end to end:
+// XOR engine, host link, one SCSI bus per channel) and a firmware driven by a controller::layout
+// (RAID 0/1/10/4/5, or JBOD; docs/ARCHITECTURE.md "The layout-driven firmware"):
 //
 //   host command -> CPU: host_command -> buffer allocated in DRAM (waits when full)
 //   write: CPU: table_update + NVRAM write-intent record; CPU: dma_setup; host link DMA into the buffer
-//   per disk piece, in parallel: a tag for the disk (FIFO firmware queue per disk) ->
+//   per disk piece, in parallel (RAID 4/5 writes: per stripe, reads -> XOR engine -> writes):
+//        a tag for the disk (firmware queue per disk, order by controller.scheduler) ->
 //        CPU: schedule (a + b*n over the disk's queue) + physical_command + dma_setup ->
 //        SCSI select over the drive's channel -> the drive (disconnects, reselects, data phases
 //        drained by the channel's DMA into/out of the buffer) -> status -> CPU: completion_interrupt
@@ -22,6 +23,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -34,7 +38,12 @@
 
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
+#include "controller/layout.h"
+#include "controller/parity_layout.h"
+#include "controller/parity_write_plan.h"
+#include "controller/scoreboard.h"
 #include "controller/worker_pool.h"
+#include "disks/disk_layout.h"
 #include "rtl_models/buffer_dram.h"
 #include "rtl_models/controller_cpu.h"
 #include "rtl_models/host_link.h"
@@ -49,6 +58,9 @@ namespace raidtlm::controller {
 struct disk_info {
     uint64_t capacity_blocks = 0;
     int max_queue_length = 1;  // the drive's own command queue
+    // The drive's spec, for the firmware's copy of its geometry (needed by every scheduler but
+    // fcfs); must outlive the controller's construction.
+    const disks::disk_spec *geometry = nullptr;
 };
 
 // What the firmware knows about a write in flight, as kept in NVRAM.
@@ -67,6 +79,10 @@ struct controller_statistics {
     uint64_t physical_commands = 0;
     rtl_models::wait_stats tag_wait;  // a piece waiting in the firmware's per-disk queue
     int peak_outstanding = 0;
+    // RAID 4/5: stripe writes by path (indexed by write_path), reads of a lost disk's data rebuilt.
+    uint64_t stripe_writes[3] = {0, 0, 0};
+    uint64_t rebuilt_reads = 0;
+    uint64_t degraded_stripe_writes = 0;
 };
 
 class controller_top : public sc_core::sc_module {
@@ -79,7 +95,21 @@ public:
 
     const controller_config &config() const { return m_config; }
     const host_address_map &address_map() const { return m_map; }
-    uint64_t capacity_sectors() const { return m_map.capacity_sectors(); }
+    uint64_t capacity_sectors() const { return m_capacity; }
+    // The array's address map (nullptr for a JBOD concatenation, which uses address_map()).
+    const layout *array_layout() const { return m_layout.get(); }
+    // Every host read carrying tokens is checked against every acknowledged write.
+    const scoreboard &integrity() const { return m_scoreboard; }
+    // Marks a disk lost (-1: none): reads avoid it (mirrors: another replica; RAID 4/5: rebuilt
+    // from the rest of the stripe through the XOR engine); writes skip it (RAID 4/5: the parity
+    // is computed from the whole rows, the lost disk's old contents rebuilt first). There is no
+    // rebuild: marking the disk live again exposes what it missed.
+    void set_failed_disk(int d) { m_failed = d; }
+    int failed_disk() const { return m_failed; }
+    // Maintenance access to one drive's sectors through the controller's channel (timed, blocks
+    // the calling SC_THREAD), bypassing the array map, the parity and the scoreboard: for tests
+    // that inspect or corrupt what is on a disk. `tokens` holds `sectors` tokens.
+    bool raw_disk_io(bool read, int disk, uint64_t lbn, uint32_t sectors, uint64_t *tokens);
     int channel_of(int disk) const;
     int target_id_of(int disk) const;
     int tags_of(int disk) const;
@@ -123,9 +153,24 @@ private:
     struct piece_job;
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
-    bool do_piece(tlm::tlm_generic_payload &host_trans, const disk_fragment &f, protocol::buffer_block *buffer,
-                  bool copy_timing);
-    uint64_t acquire_tag(int d);
+    // One drive command: `sectors` at drive LBN `lbn`, data into/out of `buffer` from
+    // `first_sector`; the drive's timing is copied to `timing_to` when given.
+    bool disk_io(tlm::tlm_command command, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                 uint64_t first_sector, protocol::scsi_command *timing_to);
+    // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
+    bool parallel(size_t n, const std::function<bool(size_t)> &job);
+    bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
+                       protocol::buffer_block *buffer);
+    // Host range -> drive commands of a layout without parity (reads: one live replica).
+    void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
+    bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
+                               int affinity);
+    bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    void lock_stripe(int64_t stripe);
+    void unlock_stripe(int64_t stripe);
+    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors);
     void release_tag(int d);
     void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
     void table_update(int affinity);
@@ -138,6 +183,16 @@ private:
 
     controller_config m_config;
     host_address_map m_map;
+    std::unique_ptr<layout> m_layout;
+    const parity_layout *m_parity = nullptr;  // m_layout when it is RAID 4/5
+    uint64_t m_capacity = 0;
+    int m_failed = -1;
+    scoreboard m_scoreboard;
+    struct stripe_lock {
+        bool held = false;
+        std::deque<sc_core::sc_event *> waiting;
+    };
+    std::map<int64_t, stripe_lock> m_stripe_locks;
     std::unique_ptr<rtl_models::controller_cpu> m_cpu;
     std::unique_ptr<rtl_models::buffer_dram> m_dram;
     std::unique_ptr<rtl_models::nvram> m_nvram;
@@ -146,6 +201,7 @@ private:
     std::vector<std::unique_ptr<rtl_models::scsi_bus>> m_buses;
     std::vector<std::unique_ptr<channel_dma>> m_channel_dma;
     std::vector<disk_state> m_disk;
+    std::vector<std::unique_ptr<disks::disk_layout>> m_geometries;  // one per distinct spec
     int m_cpu_port = 0;
     // Sockets from the firmware to the blocks.
     tlm_utils::simple_initiator_socket<controller_top> m_to_link{"to_link"};
@@ -174,7 +230,6 @@ private:
     reuse<tlm::tlm_generic_payload> m_dma_payloads;  // each with a dma_command extension
     reuse<rtl_models::dma_tracker> m_trackers;
     worker_pool m_workers;
-    std::vector<disk_fragment> m_scratch;
     bool m_powered = true;
     sc_core::sc_event m_never;
     sc_core::sc_event m_nvram_space;

@@ -23,6 +23,21 @@ namespace {
 template <class E>
 using names = std::vector<std::pair<const char *, E>>;
 const names<host_layout> layout_names = {{"jbod", host_layout::jbod}, {"stripe", host_layout::stripe}};
+const names<controller::array_kind> array_names = {{"raid0", controller::array_kind::raid0},
+                                                   {"raid1", controller::array_kind::raid1},
+                                                   {"raid10", controller::array_kind::raid10},
+                                                   {"raid4", controller::array_kind::raid4},
+                                                   {"raid5", controller::array_kind::raid5}};
+const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
+                                                              {"sstf", controller::scheduling_policy::sstf},
+                                                              {"look", controller::scheduling_policy::look},
+                                                              {"c-look", controller::scheduling_policy::c_look},
+                                                              {"cvscan", controller::scheduling_policy::cvscan}};
+const names<controller::parity_placement> rotation_names = {
+    {"left-symmetric", controller::parity_placement::left_symmetric},
+    {"left-asymmetric", controller::parity_placement::left_asymmetric},
+    {"right-symmetric", controller::parity_placement::right_symmetric},
+    {"right-asymmetric", controller::parity_placement::right_asymmetric}};
 const names<arrival_process> arrival_names = {
     {"open", arrival_process::open}, {"closed", arrival_process::closed}, {"trace", arrival_process::trace}};
 const names<address_pattern> address_names = {
@@ -124,6 +139,12 @@ nlohmann::json scenario::to_json() const {
                        {"channels", c.channels},
                        {"initiator_id", c.initiator_id},
                        {"tags_per_disk", fw.tags_per_disk},
+                       {"layout", controller::to_string(fw.array)},
+                       {"parity_rotation", name_of(rotation_names, fw.parity_rotation)},
+                       {"mirror_copies", fw.mirror_copies},
+                       {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
+                       {"scheduler", name_of(scheduler_names, fw.scheduler)},
+                       {"cvscan_r", fw.cvscan_r},
                        {"write_intent_log", fw.write_intent_log},
                        {"table_entry_bytes", fw.table_entry_bytes}};
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
@@ -177,6 +198,7 @@ nlohmann::json scenario::to_json() const {
                      {"think_time_cv", w.think_time_cv},
                      {"target_iops", w.target_iops},
                      {"read_fraction", w.read_fraction},
+                     {"data_tokens", w.data_tokens},
                      {"size_distribution", to_string(w.size_distribution)},
                      {"request_sectors", w.request_sectors},
                      {"size_min_sectors", w.size_min_sectors},
@@ -485,6 +507,18 @@ const std::vector<key_def> &key_defs() {
                   FIELD(controller.config.initiator_id));
         t.integer("controller.tags_per_disk", "0", "an integer in [0, 256] (0: the drive's Max queue length)", 0, 256,
                   FIELD(controller.config.firmware.tags_per_disk));
+        t.choice("controller.layout", "raid0", array_names, FIELD(controller.config.firmware.array));
+        t.choice("controller.parity_rotation", "left-symmetric", rotation_names,
+                 FIELD(controller.config.firmware.parity_rotation));
+        t.integer("controller.mirror_copies", "2", "an integer in [2, 16] (raid10 only)", 2, 16,
+                  FIELD(controller.config.firmware.mirror_copies));
+        t.number("controller.reconstruct_write_fraction", "0.5",
+                 "a number >= 0 (raid4/raid5: reconstruct-write when a write covers at least this fraction of "
+                 "the stripe's data units)",
+                 0, false, 1e6, FIELD(controller.config.firmware.parity_writes.reconstruct_write_fraction));
+        t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
+        t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
+                 FIELD(controller.config.firmware.cvscan_r));
         t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
         t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
                   FIELD(controller.config.firmware.table_entry_bytes));
@@ -592,6 +626,7 @@ const std::vector<key_def> &key_defs() {
         t.choice("workload.think_time_distribution", "constant", think_names, FIELD(workload.think_time_distribution));
         t.number("workload.think_time_cv", "0.25", "a number in [0, 10]", 0, false, 10, FIELD(workload.think_time_cv));
         t.number("workload.target_iops", "0", "a number >= 0", 0, false, 1e12, FIELD(workload.target_iops));
+        t.boolean("workload.data_tokens", "false", FIELD(workload.data_tokens));
         t.number("workload.read_fraction", "0.67", "a number in [0, 1]", 0, false, 1, FIELD(workload.read_fraction));
         t.choice("workload.size_distribution", "constant", size_names, FIELD(workload.size_distribution));
         t.integer("workload.request_sectors", "8", "an integer in [1, 65536]", 1, 65536,
@@ -829,6 +864,41 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     // Checks across keys.
     s.controller.config.firmware.layout = s.host.layout;
     s.controller.config.firmware.stripe_unit_sectors = s.host.stripe_unit_sectors;
+    {
+        using controller::array_kind;
+        const auto &fw = s.controller.config.firmware;
+        const int n = s.disks.count;
+        const std::string kind = controller::to_string(fw.array);
+        if (fw.array != array_kind::raid0 && s.host.layout == host_layout::jbod)
+            throw s.error("controller.layout", fmt::format("{} while host.layout is jbod", kind),
+                          "raid0 with host.layout: jbod (the other layouts stripe)");
+        if (s.origin.count("controller.parity_rotation") && fw.array != array_kind::raid5)
+            throw s.error("controller.parity_rotation", fmt::format("set while controller.layout is {}", kind),
+                          "it only with controller.layout: raid5");
+        if (s.origin.count("controller.mirror_copies") && fw.array != array_kind::raid10)
+            throw s.error("controller.mirror_copies", fmt::format("set while controller.layout is {}", kind),
+                          "it only with controller.layout: raid10");
+        if (s.origin.count("controller.reconstruct_write_fraction") && fw.array != array_kind::raid5 &&
+            fw.array != array_kind::raid4)
+            throw s.error("controller.reconstruct_write_fraction",
+                          fmt::format("set while controller.layout is {}", kind),
+                          "it only with controller.layout: raid4 or raid5");
+        if (s.origin.count("controller.cvscan_r") && fw.scheduler != controller::scheduling_policy::cvscan)
+            throw s.error("controller.cvscan_r",
+                          fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
+                          "it only with controller.scheduler: cvscan");
+        if (fw.array == array_kind::raid1 && n < 2)
+            throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
+                          "disks.count >= 2 or another layout");
+        if ((fw.array == array_kind::raid4 || fw.array == array_kind::raid5) && n < 3)
+            throw s.error("controller.layout", fmt::format("{} needs at least 3 disks; disks.count is {}", kind, n),
+                          "disks.count >= 3 or another layout");
+        if (fw.array == array_kind::raid10 && (n < fw.mirror_copies || n % fw.mirror_copies != 0))
+            throw s.error("controller.layout",
+                          fmt::format("raid10 with {}-way mirrors needs a multiple of {} disks; disks.count is {}",
+                                      fw.mirror_copies, fw.mirror_copies, n),
+                          "disks.count a multiple of controller.mirror_copies");
+    }
     for (const char *k : {"controller.bus.width_bits", "controller.bus.mtransfers_per_s"})
         if (s.origin.count(k) && s.controller.config.bus.preset != rtl_models::scsi_preset::custom)
             throw s.error(k, fmt::format("set while controller.bus.preset is {}", to_string(s.controller.config.bus.preset)),

@@ -78,6 +78,7 @@ struct workload_config {
     think_dist think_time_distribution = think_dist::constant;
     double think_time_cv = 0.25;         // gaussian: standard deviation / mean
     double target_iops = 0;              // closed: > 0 tunes the mean think time to reach it
+    bool data_tokens = false;            // requests carry one token per sector (checked by the controller)
     double read_fraction = 0.67;
     size_dist size_distribution = size_dist::constant;
     uint32_t request_sectors = 8;        // constant

@@ -178,6 +178,19 @@ nlohmann::json controller_json(const controller::controller_top &c) {
                      {"physical_commands", fw.physical_commands},
                      {"peak_outstanding", fw.peak_outstanding},
                      {"tag_wait", wait_json(fw.tag_wait)}};
+    if (c.array_layout()) j["firmware"]["layout"] = c.array_layout()->describe();
+    if (dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
+        nlohmann::json paths;
+        for (auto p : {controller::write_path::full_stripe, controller::write_path::reconstruct_write,
+                       controller::write_path::read_modify_write})
+            paths[controller::to_string(p)] = fw.stripe_writes[size_t(p)];
+        j["firmware"]["stripe_writes"] = paths;
+        j["firmware"]["rebuilt_reads"] = fw.rebuilt_reads;
+        j["firmware"]["degraded_stripe_writes"] = fw.degraded_stripe_writes;
+    }
+    // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
+    j["integrity_errors"] = c.integrity().integrity_errors();
+    j["reads_checked"] = c.integrity().reads_checked();
     return j;
 }
 

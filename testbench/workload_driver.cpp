@@ -1,6 +1,7 @@
 // sc_spawn needs the dynamic-process API, which <systemc> only declares when asked.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "testbench/workload_driver.h"
+#include "controller/data_token.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +51,16 @@ void workload_driver::issue(const host_request &r) {
     auto *cmd = gp->get_extension<protocol::scsi_command>();
     cmd->lbn = r.lbn;
     cmd->blocks = r.sectors;
+    std::vector<uint64_t> tokens;
+    if (m_config.data_tokens) {
+        // Writes: a token no earlier write of the sector carried; reads: filled by the array.
+        tokens.resize(r.sectors);
+        if (!r.read)
+            for (uint32_t i = 0; i < r.sectors; ++i) tokens[i] = controller::make_token(int64_t(r.lbn + i), m_issued);
+        gp->set_data_ptr(reinterpret_cast<unsigned char *>(tokens.data()));
+        gp->set_data_length(uint64_t(r.sectors) * protocol::token_bytes);
+        gp->set_streaming_width(uint64_t(r.sectors) * protocol::token_bytes);
+    }
     const bool measured = m_measurement.measuring();
     const double issue_ms = now_ms();
     ++m_issued;

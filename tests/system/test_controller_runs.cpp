@@ -186,3 +186,22 @@ TEST(controller_runs, bad_controller_settings_are_one_line_errors) {
                           "controller.host_link.preset", "controller.xor.bytes_per_cycle", "controller.nvram.capacity_kib"})
         EXPECT_NE(help.out.find(k), std::string::npos) << k;
 }
+
+TEST(controller_runs, raid5_and_raid10_runs_with_data_tokens_read_back_every_acknowledged_write) {
+    const scratch_dir dir;
+    // Small requests crowded onto a few stripes, 16 at a time: writes to one stripe overlap.
+    const std::string common =
+        "scenarios/default.yaml --set controller.enabled=true --set workload.data_tokens=true"
+        " --set workload.requests=3000 --set workload.outstanding=16 --set workload.address=local"
+        " --set workload.local_stddev_sectors=300 --set workload.read_fraction=0.5 --set output.waves=false";
+    const nlohmann::json r5 = run_json(common + " --set controller.layout=raid5", dir, "raid5");
+    ASSERT_FALSE(r5.is_null());
+    EXPECT_EQ(r5["controller"]["integrity_errors"], 0);
+    EXPECT_GT(r5["controller"]["reads_checked"].get<uint64_t>(), 3000u);
+    EXPECT_GT(r5["controller"]["firmware"]["stripe_writes"]["read-modify-write"].get<uint64_t>(), 1000u);
+    EXPECT_EQ(r5["scenario"]["workload"]["data_tokens"], true);
+    const nlohmann::json r10 = run_json(common + " --set controller.layout=raid10", dir, "raid10");
+    ASSERT_FALSE(r10.is_null());
+    EXPECT_EQ(r10["controller"]["integrity_errors"], 0);
+    EXPECT_GT(r10["controller"]["reads_checked"].get<uint64_t>(), 3000u);
+}

@@ -326,3 +326,47 @@ TEST(scenario, keys_that_depend_on_each_other) {
     m = error_of(minimal() + "measurement:\n  ci_target: 1.5\n");
     EXPECT_NE(m.find("key 'measurement.ci_target': 1.5 is out of range"), std::string::npos) << m;
 }
+
+TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
+    const scenario s = load_scenario(write_temp(
+        "l.yaml", minimal() + "controller:\n  enabled: true\n  layout: raid5\n  parity_rotation: right-asymmetric\n"
+                              "  reconstruct_write_fraction: 0.7\n"));
+    EXPECT_EQ(s.controller.config.firmware.array, raidtlm::controller::array_kind::raid5);
+    EXPECT_EQ(s.controller.config.firmware.parity_rotation, raidtlm::controller::parity_placement::right_asymmetric);
+    EXPECT_DOUBLE_EQ(s.controller.config.firmware.parity_writes.reconstruct_write_fraction, 0.7);
+    EXPECT_EQ(s.to_json()["controller"]["layout"], "raid5");
+    EXPECT_EQ(s.to_json()["controller"]["parity_rotation"], "right-asymmetric");
+    const scenario d = load_scenario(write_temp("d.yaml", minimal()));
+    EXPECT_EQ(d.controller.config.firmware.array, raidtlm::controller::array_kind::raid0);
+
+    std::string m = error_of(minimal() + "controller:\n  layout: raid6\n");
+    EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout'"), std::string::npos) << m;
+    EXPECT_NE(m.find("raid0, raid1, raid10, raid4 or raid5"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: raid10\n  mirror_copies: 3\n");  // 4 disks
+    EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout': raid10 with 3-way mirrors needs a multiple of 3 disks"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  parity_rotation: left-asymmetric\n");
+    EXPECT_NE(m.find("s.yaml:4:20: key 'controller.parity_rotation': set while controller.layout is raid0"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "  count: 2\ncontroller:\n  layout: raid5\n");
+    EXPECT_NE(m.find("key 'controller.layout': raid5 needs at least 3 disks; disks.count is 2"), std::string::npos) << m;
+    m = error_of(minimal() + "host:\n  layout: jbod\ncontroller:\n  layout: raid1\n");
+    EXPECT_NE(m.find("key 'controller.layout': raid1 while host.layout is jbod"), std::string::npos) << m;
+}
+
+TEST(scenario, controller_scheduler_keys) {
+    const scenario s = load_scenario(
+        write_temp("k.yaml", minimal() + "controller:\n  scheduler: cvscan\n  cvscan_r: 0.5\n"));
+    EXPECT_EQ(s.controller.config.firmware.scheduler, raidtlm::controller::scheduling_policy::cvscan);
+    EXPECT_DOUBLE_EQ(s.controller.config.firmware.cvscan_r, 0.5);
+    EXPECT_EQ(s.to_json()["controller"]["scheduler"], "cvscan");
+    std::string m = error_of(minimal() + "controller:\n  scheduler: satf\n");
+    EXPECT_NE(m.find("s.yaml:4:14: key 'controller.scheduler'"), std::string::npos) << m;
+    EXPECT_NE(m.find("fcfs, sstf, look, c-look or cvscan"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  cvscan_r: 0.3\n");
+    EXPECT_NE(m.find("s.yaml:4:13: key 'controller.cvscan_r': set while controller.scheduler is fcfs"),
+              std::string::npos)
+        << m;
+}
