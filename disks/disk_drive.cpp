@@ -214,9 +214,17 @@ void disk_drive::serve(pending &p) {
     port bus(link, cmd, cmd.link ? cmd.target_id : m_options.scsi_id);
     const double start = now_ms();
     m_serve_start_ms = start;
-    drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected};
+    drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected,
+                      p.trans->is_write() && cmd.read_rotate_write};
     const drive_result r = m_engine->serve(req, start, bus);
     wait_until_ms(r.complete_ms);
+    if (req.read_rotate_write && cmd.old_tokens) {
+        cmd.old_tokens->resize(cmd.blocks);
+        for (uint32_t i = 0; i < cmd.blocks; ++i) {
+            auto it = m_tokens.find(req.lbn + i);
+            (*cmd.old_tokens)[i] = it == m_tokens.end() ? 0 : it->second;
+        }
+    }
     move_tokens(*p.trans, req.lbn, cmd.blocks);
     m_last_lbn = req.lbn + req.blocks;
 
@@ -228,6 +236,10 @@ void disk_drive::serve(pending &p) {
     tm.cache = r.cache;
     tm.write_back = r.write_back;
     tm.seek_distance_cyl = uint32_t(r.seek_distance_cyl);
+    tm.media_accessed = r.media_accessed;
+    tm.media_end = r.media_accessed ? ms(r.media_end_ms) : sc_core::SC_ZERO_TIME;
+    tm.end_cylinder = uint32_t(r.media_end_head.cyl);
+    tm.end_head = uint32_t(r.media_end_head.head);
     tm.bus_wait = ms(r.bus_wait_ms);
     const double service = r.complete_ms - start;
     if (r.write_back || r.cache == protocol::cache_outcome::full_hit) {

@@ -299,6 +299,9 @@ media_access_result drive_engine::media_access(int64_t lbn, int64_t count, bool 
     res.transfer_ms = m.transfer_ms;
     res.seek_distance_cyl = m.seek_distance_cyl;
     res.moved_arm = m.seek_distance_cyl > 0;
+    res.media_accessed = true;
+    res.media_end_ms = m.end_ms;
+    res.media_end_head = m.end;
     m_head = m.end;
     m_mech_free_ms = m.end_ms;
     return m;
@@ -415,7 +418,8 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     const bool sequential = a == m_last_write_end;
     // Fast write level 2 acknowledges every write from the buffer; level 1 only writes that
     // continue a sequential write stream.
-    const bool write_back = c.enabled && (c.fast_write_level >= 2 || (c.fast_write_level == 1 && m_last_was_write && sequential));
+    const bool write_back = c.enabled && !req.read_rotate_write &&
+                            (c.fast_write_level >= 2 || (c.fast_write_level == 1 && m_last_was_write && sequential));
     res.write_back = write_back;
     res.cache = cache_outcome::miss;
     trace_cmd(t0, command_state::overhead);
@@ -456,7 +460,18 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
 
     // A write-back lets the read-ahead run to its end unless the drive stops read-ahead on write hits.
     if (write_back && !c.write_hit_stop_prefetch && m_prefetch.active) settle_prefetch(m_prefetch.plan.back().end_ms());
-    const media_access_result m = media_access(a, req.blocks, true, mech_start, &arrival, res);
+    media_access_result m;
+    if (req.read_rotate_write) {
+        // Read the old data, then write the new data when the sectors come round again.
+        const media_access_result old_data = media_access(a, req.blocks, false, mech_start, nullptr, res);
+        drive_result second;
+        m = media_access(a, req.blocks, true, old_data.end_ms, &arrival, second);
+        res.transfer_ms += m.end_ms - old_data.end_ms;
+        res.media_end_ms = second.media_end_ms;
+        res.media_end_head = second.media_end_head;
+    } else {
+        m = media_access(a, req.blocks, true, mech_start, &arrival, res);
+    }
 
     // The written data stay in a segment (readable if the drive allows it).
     if (c.enabled) {

@@ -49,6 +49,8 @@ struct drive_request {
     // a command that waited in the drive's queue on a shared bus: the initiator has gone, so the
     // drive reselects before it moves data.
     bool connected = true;
+    // A write that first reads the sectors and writes them one revolution later (scsi_command).
+    bool read_rotate_write = false;
 };
 
 struct drive_result {
@@ -61,6 +63,9 @@ struct drive_result {
     double mechanism_wait_ms = 0;  // waiting for earlier media work (a write-back's flush) to end
     int seek_distance_cyl = 0;
     bool moved_arm = false;
+    bool media_accessed = false;
+    double media_end_ms = 0;  // when the command's last sector passed under the head
+    head_position media_end_head;
     protocol::cache_outcome cache = protocol::cache_outcome::miss;
     bool write_back = false;
 };

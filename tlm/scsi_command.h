@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <systemc>
 #include <tlm>
 
@@ -39,6 +40,13 @@ struct access_timing {
     cache_outcome cache = cache_outcome::miss;
     bool write_back = false;      // write acknowledged from the drive's cache before reaching media
     uint32_t seek_distance_cyl = 0;
+    // Where the media work of this command ended: the absolute time its last sector passed under
+    // the head, and that track. Firmware that predicts head positions learns from it. Zero/none
+    // when the command needed no media access (a cache hit).
+    sc_core::sc_time media_end;
+    bool media_accessed = false;
+    uint32_t end_cylinder = 0;
+    uint32_t end_head = 0;
 
     sc_core::sc_time service() const { return overhead + seek + rotation + transfer + bus_wait; }
 };
@@ -50,6 +58,11 @@ struct scsi_command : tlm::tlm_extension<scsi_command> {
     // Null means a private zero-cost link (a drive wired straight to a host adapter).
     scsi_link_if *link = nullptr;
     int target_id = 0;
+    // Read-rotate-write (a WRITE): read the sectors, let the platter come round, write the new
+    // data in the same revolution slot - the RAID 5 small-write primitive of the parity-logging
+    // paper, as one atomic drive operation. The sectors' previous tokens go to old_tokens when set.
+    bool read_rotate_write = false;
+    std::vector<uint64_t> *old_tokens = nullptr;
     access_timing timing;
 
     tlm::tlm_extension_base *clone() const override { return new scsi_command(*this); }

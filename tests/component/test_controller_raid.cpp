@@ -92,7 +92,7 @@ TEST(controller_raid5, writes_of_every_path_read_back_and_keep_parity) {
     raid_bench b(4, raid(controller::array_kind::raid5));  // 3 data units of 16 sectors per stripe
     bool done = false;
     b.host.spawn([&] {
-        writer w{b};
+        writer w{b, {}};
         w.write(5, 3);      // stripe 0, one unit: read-modify-write
         w.write(16, 40);    // stripe 0 units 1-2: reconstruct-write; stripe 1 unit 0 part: read-modify-write
         w.write(96, 48);    // stripe 2 whole: full-stripe
@@ -164,7 +164,7 @@ TEST(controller_raid5, a_degraded_read_rebuilds_the_lost_disk_s_data) {
     raid_bench b(4, raid(controller::array_kind::raid5));
     bool done = false;
     b.host.spawn([&] {
-        writer w{b};
+        writer w{b, {}};
         w.write(0, 200);
         w.write(30, 7);
         const uint64_t xor_before = b.ctl->xor_unit().statistics().commands;
@@ -182,7 +182,7 @@ TEST(controller_raid5, a_corrupted_parity_token_is_caught_by_a_degraded_read) {
     raid_bench b(4, raid(controller::array_kind::raid5));
     bool done = false;
     b.host.spawn([&] {
-        writer w{b};
+        writer w{b, {}};
         w.write(0, 48);
         const auto &l = b.parity();
         const int64_t lbn = 20;  // stripe 0, data unit 1
@@ -210,7 +210,7 @@ TEST(controller_mirrors, raid10_writes_every_copy_and_reads_survive_a_lost_disk)
     raid_bench b(4, c);  // 2 columns of 2-way mirrors
     bool done = false;
     b.host.spawn([&] {
-        writer w{b};
+        writer w{b, {}};
         w.write(0, 100);
         w.write(40, 9);
         // Both copies of unit 0 (disks 0 and 1) hold the data.
@@ -319,7 +319,7 @@ TEST(controller_raid5, raid4_and_other_rotations_keep_parity_too) {
     host5.socket.bind(ctl5.host);
     bool done4 = false, done5 = false;
     b4.host.spawn([&] {
-        writer w{b4};
+        writer w{b4, {}};
         w.write(3, 10);
         w.write(40, 100);
         w.check(0, 160);
@@ -360,7 +360,7 @@ TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
     raid_bench b(4, raid(controller::array_kind::raid5));
     bool done = false;
     b.host.spawn([&] {
-        writer w{b};
+        writer w{b, {}};
         w.write(0, 300);
         const int lost = 1;
         b.ctl->set_failed_disk(lost);

@@ -216,3 +216,47 @@ TEST(disk_drive, waveform_signals_follow_the_mechanism) {
     EXPECT_NE(text.find("mech_state"), std::string::npos);
     EXPECT_NE(text.find("cylinder"), std::string::npos);
 }
+
+TEST(disk_drive, read_rotate_write_returns_old_data_and_costs_a_revolution) {
+    // The RAID 5 small-write primitive: one command reads the sectors, lets them come round and
+    // writes the new data; it takes a revolution (plus the sectors) longer than a plain read.
+    disks::disk_spec s = test::cheetah9lp();
+    s.cache.fast_write_level = 0;
+    bench b(s);
+    bool done = false;
+    sc_core::sc_spawn([&] {
+        std::vector<uint64_t> first{1, 2, 3, 4}, second{5, 6, 7, 8}, old, back;
+        b.h.command(true, 777'000, 4, &first);
+        sc_core::wait(sc_time(50, SC_MS));
+        const auto plain = b.h.command(false, 777'000, 4, &back);
+        sc_core::wait(sc_time(50, SC_MS));
+
+        tlm::tlm_generic_payload p;
+        protocol::scsi_command cmd;
+        cmd.lbn = 777'000;
+        cmd.blocks = 4;
+        cmd.read_rotate_write = true;
+        cmd.old_tokens = &old;
+        p.set_command(tlm::TLM_WRITE_COMMAND);
+        p.set_data_ptr(reinterpret_cast<unsigned char *>(second.data()));
+        p.set_data_length(4 * protocol::token_bytes);
+        p.set_extension(&cmd);
+        sc_time d = sc_core::SC_ZERO_TIME;
+        b.h.socket->b_transport(p, d);
+        p.clear_extension(&cmd);
+        EXPECT_EQ(p.get_response_status(), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(old, first);
+        EXPECT_TRUE(cmd.timing.media_accessed);
+        EXPECT_FALSE(cmd.timing.write_back);
+        // The write starts one revolution after the read started: the command's media work spans
+        // at least a revolution beyond the rotational latency.
+        const double period_ms = 60000.0 / s.mech.rpm;
+        EXPECT_GE((cmd.timing.transfer).to_seconds() * 1e3, period_ms);
+        (void)plain;
+        b.h.command(false, 777'000, 4, &back);
+        EXPECT_EQ(back, second);
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+}
