@@ -76,10 +76,15 @@ int drive_engine::choose_segment(bool for_write, double t) {
         }
     }
     if (best < 0) {
-        // Every segment is busy: reuse the least recently used one (its data reach media first).
-        best = 0;
-        for (int i = 1; i < n; ++i)
-            if (m_segs[i].last_use < m_segs[best].last_use) best = i;
+        // Every eligible segment still holds data on its way to the media: take the one whose data
+        // get there first (the caller waits for it).
+        for (int i = 0; i < n; ++i) {
+            if (c.separate_write_segment && n > 1 && (i == 0) != for_write) continue;
+            const segment &s = m_segs[i];
+            if (for_write && writes_held >= c.max_write_segments && !(s.valid && s.write_data)) continue;
+            if (best < 0 || s.dirty_until_ms < m_segs[best].dirty_until_ms) best = i;
+        }
+        if (best < 0) best = 0;
     }
     return best;
 }
@@ -450,6 +455,27 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     }
     const double command_done = mech_start;
     res.overhead_ms = t - t0 - res.bus_wait_ms;
+    // The data need a segment. When every segment that may take write data still holds data on
+    // its way to the media, the drive takes the new data only once one of them is written out:
+    // write-back is bounded by the cache, not free.
+    int seg = -1;
+    if (c.enabled) {
+        if (c.combine_seq_writes)
+            for (int i = 0; i < int(m_segs.size()); ++i)
+                if (m_segs[i].valid && m_segs[i].write_data && m_segs[i].end == a) seg = i;
+        if (seg < 0) {
+            seg = choose_segment(true, t);
+            const double space_at = m_segs[seg].valid ? m_segs[seg].dirty_until_ms : 0.0;
+            if (space_at > t) {
+                if (req.connected || reselected) bus.release(t);
+                const double want = space_at + overhead(o.other_reselect_ms);
+                const double got = bus.acquire(want);
+                res.mechanism_wait_ms += want - t;
+                res.bus_wait_ms += got - want;
+                t = got;
+            }
+        }
+    }
     t += overhead(o.data_preparation_ms);
     trace_cmd(t, command_state::bus);
     const double beta = sector_bus_ms(bus);
@@ -475,14 +501,9 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
 
     // The written data stay in a segment (readable if the drive allows it).
     if (c.enabled) {
-        int s = -1;
-        if (c.combine_seq_writes)
-            for (int i = 0; i < int(m_segs.size()); ++i)
-                if (m_segs[i].valid && m_segs[i].write_data && m_segs[i].end == a) s = i;
-        if (s < 0) {
-            s = choose_segment(true, t0);
+        const int s = seg;
+        if (!(m_segs[s].valid && m_segs[s].write_data && m_segs[s].end == a && c.combine_seq_writes))
             m_segs[s] = segment{a, a, true, true, 0, 0};
-        }
         invalidate_overlaps(a, end, s);
         m_segs[s].end = end;
         if (m_segs[s].end - m_segs[s].start > c.segment_blocks) m_segs[s].start = end - std::max(c.segment_blocks, 1);

@@ -166,3 +166,25 @@ TEST(drive_engine, back_to_back_sequential_reads_stream_without_losing_revolutio
     const double streaming_ms = t - first.complete_ms;
     EXPECT_LT(streaming_ms, 1.15 * (n - 1) * 64 * per_sector + (n - 1) * s.overheads.read_hit_after_read_ms);
 }
+
+TEST(drive_engine, write_back_is_bounded_by_the_cache_segments) {
+    // Back-to-back random writes: the first few are acknowledged from the buffer at once; once
+    // every write segment holds data still on its way to the media, a new write waits for one to
+    // be written out, so the stream runs at the mechanism's pace.
+    const disk_spec &s = raidtlm::test::cheetah9lp();
+    drive_engine e(s, 0.0);
+    free_bus bus;
+    double t = 0;
+    std::vector<double> service;
+    for (int i = 0; i < 12; ++i) {
+        auto r = e.serve({true, int64_t(1'000'000 + 1'234'567 * i) % 17'000'000, 8}, t, bus);
+        EXPECT_TRUE(r.write_back);
+        service.push_back(r.complete_ms - t);
+        t = r.complete_ms;
+    }
+    const double ack_ms = s.overheads.write_hit_after_write_ms + 8 * s.interface.bulk_sector_transfer_ms;
+    EXPECT_LT(service[1], ack_ms + 0.01);  // room in the cache
+    for (int i = 4; i < 12; ++i) EXPECT_GT(service[i], ack_ms + 1.0) << "write " << i;  // waited for a flush
+    // The stream cannot outrun the media: 12 random writes take at least 8 media writes' worth.
+    EXPECT_GT(t, 8 * 4.0);
+}
