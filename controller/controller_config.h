@@ -29,8 +29,9 @@ struct firmware_config {
     array_kind array = array_kind::raid0;
     int mirror_copies = 2;  // raid10
     parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
-    // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold), as separate
-    // read and write commands (read_rotate_write is not issued by this firmware yet).
+    // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold); read-modify-write
+    // as separate read and write commands, or (read_rotate_write) as one read-rotate-write command
+    // per disk (controller_top::rrw_stripe_write: the parity XOR modelled on the drive side).
     parity_write_policy parity_writes{0.5, false};
     // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
     // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy

@@ -263,7 +263,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 
 // One drive command: a tag, the command over the channel, the drive, the DMA.
 bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint32_t sectors,
-                             protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to) {
+                             protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
+                             std::vector<uint64_t> *old_tokens) {
     disk_state &ds = m_disk[size_t(d)];
     const uint64_t n = acquire_tag(d, lbn, sectors);
     check_power();
@@ -285,6 +286,9 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     auto *cmd = gp->get_extension<protocol::scsi_command>();
     cmd->lbn = lbn;
     cmd->blocks = sectors;
+    cmd->read_rotate_write = old_tokens != nullptr;
+    cmd->old_tokens = old_tokens;
+    if (old_tokens) ++m_stats.read_rotate_writes;
     rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
     cmd->link = &bus;
     cmd->target_id = ds.target;
@@ -308,6 +312,8 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     const bool ok = gp->is_response_ok();
     if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
     if (timing_to) timing_to->timing = cmd->timing;
+    cmd->read_rotate_write = false;
+    cmd->old_tokens = nullptr;
     gp->release();
     release_tag(d);
     return ok;
@@ -379,7 +385,9 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
 
 bool controller_top::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<stripe_write_plan> plans;
-    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), m_config.firmware.parity_writes, plans);
+    parity_write_policy policy = m_config.firmware.parity_writes;
+    if (m_failed >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
+    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), policy, plans);
     return parallel(plans.size(), [&](size_t i) {
         return m_failed >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
                              : stripe_write(plans[i], lbn, buffer, affinity);
@@ -479,6 +487,8 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
         return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
     };
     const bool full = plan.path == write_path::full_stripe;
+    if (plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
+        return rrw_stripe_write(plan, host_lbn, buffer, affinity);
     const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
     std::map<std::pair<int, int>, uint64_t> slot;  // (disk, role) -> slot; role 0: read, 1: new data
     auto slot_of = [&](int disk, int role) {
@@ -526,6 +536,77 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
             return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                            host_offset(op), nullptr);
         });
+    }
+    m_dram->free(work);
+    unlock_stripe(plan.stripe);
+    return ok;
+}
+
+// Read-modify-write as read-rotate-write (the parity-logging paper's "two read-rotate-write
+// accesses"): every data disk the write touches and the parity disk each get one drive command
+// that reads the sectors, lets them come round and writes them, all issued together. The data
+// disks write the new data and return the old. The parity disk's write phase needs old parity ^
+// old data ^ new data, but a firmware cannot know the old data (nor the old parity) when it sends
+// the command; the simplification, as in the paper's model: the XOR happens on the parity drive
+// when its sectors come round, at no cost there. Functionally the parity command carries the
+// new data; when every command is back the XOR engine computes old parity ^ old data ^ new data
+// from the returned old tokens (its time charged on the response path, as the engine would have
+// to produce the parity delta) and the result is installed on the parity drive untimed (TLM debug
+// transport). Timing-only runs skip the tokens but charge the same XOR.
+bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                      int affinity) {
+    const parity_layout &l = *m_parity;
+    const bool data = !buffer->tokens.empty();
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const disk_op &pw = plan.parity_write();
+    const int64_t lo = pw.drive_lbn;
+    const uint64_t rows = uint64_t(pw.sectors);
+    auto host_offset = [&](const disk_op &op) {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    };
+    const size_t n = plan.ops.size();  // the data ops, then the parity op last
+    // Slots of `rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
+    const uint64_t slots = 1 + 2 * uint64_t(n);
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    lock_stripe(plan.stripe);
+    protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+    check_power();
+    std::vector<std::vector<uint64_t>> old(n);
+    bool ok = parallel(n, [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        // The parity command carries slot 0 (a stand-in: the new parity is installed below).
+        if (op.parity)
+            return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0,
+                           nullptr, &old[k]);
+        return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                       host_offset(op), nullptr,
+                       &old[k]);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (size_t k = 0; k < n; ++k) {
+            const disk_op &op = plan.ops[k];
+            const uint64_t at = uint64_t(op.drive_lbn - lo);
+            inputs.push_back({work, (1 + k) * rows});
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((1 + k) * rows + at));
+            if (op.parity) continue;
+            inputs.push_back({work, (1 + n + k) * rows});
+            if (data) {
+                const uint64_t *from = buffer->tokens.data() + host_offset(op);
+                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((1 + n + k) * rows + at));
+            }
+        }
+        xor_blocks(inputs, {work, 0}, rows, affinity);
+        if (data) {
+            tlm::tlm_generic_payload gp;
+            gp.set_command(tlm::TLM_WRITE_COMMAND);
+            gp.set_address(uint64_t(lo) * protocol::sector_bytes);
+            gp.set_data_ptr(reinterpret_cast<unsigned char *>(work->tokens.data()));
+            gp.set_data_length(unsigned(rows * protocol::token_bytes));
+            gp.set_streaming_width(unsigned(rows * protocol::token_bytes));
+            ok = disk[size_t(pw.disk)]->transport_dbg(gp) == rows * protocol::token_bytes;
+        }
     }
     m_dram->free(work);
     unlock_stripe(plan.stripe);

@@ -83,6 +83,7 @@ struct controller_statistics {
     uint64_t stripe_writes[3] = {0, 0, 0};
     uint64_t rebuilt_reads = 0;
     uint64_t degraded_stripe_writes = 0;
+    uint64_t read_rotate_writes = 0;  // drive commands issued as read-rotate-write
 };
 
 class controller_top : public sc_core::sc_module {
@@ -155,8 +156,10 @@ private:
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     // One drive command: `sectors` at drive LBN `lbn`, data into/out of `buffer` from
     // `first_sector`; the drive's timing is copied to `timing_to` when given.
+    // `old_tokens` set: a WRITE issued as one read-rotate-write, the sectors' previous tokens
+    // returned there (resized to `sectors`; left empty when the buffer carries no tokens).
     bool disk_io(tlm::tlm_command command, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
-                 uint64_t first_sector, protocol::scsi_command *timing_to);
+                 uint64_t first_sector, protocol::scsi_command *timing_to, std::vector<uint64_t> *old_tokens = nullptr);
     // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
     bool parallel(size_t n, const std::function<bool(size_t)> &job);
     bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
@@ -165,6 +168,8 @@ private:
     void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    // Read-modify-write as one read-rotate-write per disk (controller.rmw: read_rotate_write).
+    bool rrw_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
                                int affinity);
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);

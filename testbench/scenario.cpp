@@ -33,6 +33,7 @@ const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controlle
                                                               {"look", controller::scheduling_policy::look},
                                                               {"c-look", controller::scheduling_policy::c_look},
                                                               {"cvscan", controller::scheduling_policy::cvscan}};
+const names<bool> rmw_names = {{"separate", false}, {"read_rotate_write", true}};
 const names<controller::parity_placement> rotation_names = {
     {"left-symmetric", controller::parity_placement::left_symmetric},
     {"left-asymmetric", controller::parity_placement::left_asymmetric},
@@ -143,6 +144,7 @@ nlohmann::json scenario::to_json() const {
                        {"parity_rotation", name_of(rotation_names, fw.parity_rotation)},
                        {"mirror_copies", fw.mirror_copies},
                        {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
+                       {"rmw", name_of(rmw_names, fw.parity_writes.read_rotate_write)},
                        {"scheduler", name_of(scheduler_names, fw.scheduler)},
                        {"cvscan_r", fw.cvscan_r},
                        {"write_intent_log", fw.write_intent_log},
@@ -516,6 +518,8 @@ const std::vector<key_def> &key_defs() {
                  "a number >= 0 (raid4/raid5: reconstruct-write when a write covers at least this fraction of "
                  "the stripe's data units)",
                  0, false, 1e6, FIELD(controller.config.firmware.parity_writes.reconstruct_write_fraction));
+        t.choice("controller.rmw", "separate", rmw_names,
+                 FIELD(controller.config.firmware.parity_writes.read_rotate_write));
         t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
         t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
                  FIELD(controller.config.firmware.cvscan_r));
@@ -882,6 +886,9 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             fw.array != array_kind::raid4)
             throw s.error("controller.reconstruct_write_fraction",
                           fmt::format("set while controller.layout is {}", kind),
+                          "it only with controller.layout: raid4 or raid5");
+        if (s.origin.count("controller.rmw") && fw.array != array_kind::raid5 && fw.array != array_kind::raid4)
+            throw s.error("controller.rmw", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4 or raid5");
         if (s.origin.count("controller.cvscan_r") && fw.scheduler != controller::scheduling_policy::cvscan)
             throw s.error("controller.cvscan_r",

@@ -187,6 +187,7 @@ nlohmann::json controller_json(const controller::controller_top &c) {
         j["firmware"]["stripe_writes"] = paths;
         j["firmware"]["rebuilt_reads"] = fw.rebuilt_reads;
         j["firmware"]["degraded_stripe_writes"] = fw.degraded_stripe_writes;
+        j["firmware"]["read_rotate_writes"] = fw.read_rotate_writes;
     }
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();

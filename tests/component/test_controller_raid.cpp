@@ -397,3 +397,67 @@ TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_EQ(b.ctl->statistics().degraded_stripe_writes, 5u);  // one per stripe written
 }
+
+TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_parity) {
+    controller::controller_config c = raid(controller::array_kind::raid5);
+    c.firmware.parity_writes.read_rotate_write = true;
+    raid_bench b(4, c);
+    bool done = false;
+    b.host.spawn([&] {
+        writer w{b, {}};
+        w.write(5, 3);      // stripe 0, one unit: read-rotate-write on a data disk and the parity disk
+        w.write(16, 40);    // reconstruct-write, then stripe 1 read-rotate-write
+        w.write(200, 150);  // partial, full, full, partial
+        w.write(6, 4);      // over earlier data
+        w.write(10, 10);    // two units of stripe 0 (reconstruct: 2 of 3)
+        w.write(50, 2);
+        w.check(0, 400);
+        for (int64_t s = 0; s < 8; ++s) {
+            const std::vector<uint64_t> x = b.row_xor(s);
+            for (size_t r = 0; r < x.size(); ++r) EXPECT_EQ(x[r], 0u) << "stripe " << s << " row " << r;
+        }
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    const auto &st = b.ctl->statistics();
+    EXPECT_GE(st.stripe_writes[size_t(controller::write_path::read_modify_write)], 4u);
+    EXPECT_EQ(st.read_rotate_writes, 2 * st.stripe_writes[size_t(controller::write_path::read_modify_write)]);
+}
+
+TEST(controller_raid5, a_read_rotate_write_small_write_takes_about_one_revolution_more_than_a_read) {
+    controller::controller_config c = raid(controller::array_kind::raid5);
+    c.firmware.parity_writes.read_rotate_write = true;
+    raid_bench b(4, c);
+    const double rev_ms = 60000.0 / cheetah().mech.rpm;
+    double read_ms = 0, write_ms = 0;
+    uint64_t commands_per_write = 0;
+    const int n = 40;
+    b.host.spawn([&] {
+        uint64_t x = 12345;
+        for (int i = 0; i < n; ++i) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const uint64_t lbn = (x >> 20) % 20000000;
+            std::vector<uint64_t> t = tokens(uint64_t(i) + 1, 1);
+            double t0 = sc_core::sc_time_stamp().to_seconds();
+            ASSERT_EQ(b.host.send(true, lbn, 1, t.data()), tlm::TLM_OK_RESPONSE);
+            read_ms += (sc_core::sc_time_stamp().to_seconds() - t0) * 1e3;
+            const uint64_t before = b.ctl->statistics().physical_commands;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const uint64_t wlbn = (x >> 20) % 20000000;
+            t0 = sc_core::sc_time_stamp().to_seconds();
+            ASSERT_EQ(b.host.send(false, wlbn, 1, t.data()), tlm::TLM_OK_RESPONSE);
+            write_ms += (sc_core::sc_time_stamp().to_seconds() - t0) * 1e3;
+            commands_per_write = b.ctl->statistics().physical_commands - before;
+        }
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(commands_per_write, 2u);  // one read-rotate-write on the data disk, one on the parity disk
+    const double extra = (write_ms - read_ms) / n / rev_ms;
+    // One revolution between reading and writing the sectors; the two disks in parallel add the
+    // larger of two rotational latencies and seeks.
+    EXPECT_GT(extra, 0.9) << "write " << write_ms / n << " ms, read " << read_ms / n << " ms";
+    EXPECT_LT(extra, 1.6) << "write " << write_ms / n << " ms, read " << read_ms / n << " ms";
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
