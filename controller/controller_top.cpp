@@ -81,6 +81,10 @@ struct controller_top::disk_state {
     const disks::disk_layout *geometry = nullptr;
     std::unique_ptr<disk_scheduler> scheduler;  // none: first come, first served
     head_oracle head;
+    // satf: the firmware's head-position predictor, and its estimate of the time from granting a
+    // tag to the drive starting to position (learned from completions).
+    std::unique_ptr<head_position_predictor> predictor;
+    double start_offset_ms = -1;  // < 0: not learned yet
     std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
     uint64_t next_id = 0;
 };
@@ -163,7 +167,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         m_buses[size_t(d.channel)]->attach_target(d.target);
         if (config.firmware.scheduler != scheduling_policy::fcfs) {
             const auto policy = config.firmware.scheduler;
-            if (policy == scheduling_policy::satf || is_replica_aware(policy))
+            if (is_replica_aware(policy))
                 SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the head-position predictor, not wired yet",
                                                       to_string(policy))
                                               .c_str());
@@ -179,6 +183,12 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
             sc.cvscan_r = config.firmware.cvscan_r;
             sc.cylinders = d.geometry->to_physical(d.geometry->lbn_count() - 1).cyl + 1;
             d.scheduler = std::make_unique<disk_scheduler>(sc);
+            if (policy == scheduling_policy::satf) {
+                head_position_predictor::config pc = config.firmware.predictor;
+                pc.spindle_phase = disks[i].spindle_phase;
+                d.predictor = std::make_unique<head_position_predictor>(*disks[i].geometry, pc);
+                if (config.firmware.tags_per_disk == 0) d.tags = 1;
+            }
         }
     }
 }
@@ -266,8 +276,15 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
                              protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
                              std::vector<uint64_t> *old_tokens) {
     disk_state &ds = m_disk[size_t(d)];
-    const uint64_t n = acquire_tag(d, lbn, sectors);
+    const bool write = command == tlm::TLM_WRITE_COMMAND;
+    const uint64_t n = acquire_tag(d, lbn, sectors, write);
     check_power();
+    // satf: what the firmware predicts for this command, starting from the tag grant.
+    const double granted_ms = now_s() * 1e3;
+    access_prediction predicted;
+    if (ds.predictor)
+        predicted = ds.predictor->predict(ds.geometry->to_physical(int64_t(lbn)), write,
+                                          granted_ms + std::max(0.0, ds.start_offset_ms));
     const rtl_models::cpu_cost_table &c = m_cpu->costs();
     m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
                 {rtl_models::cpu_task::physical_command, c.physical_command_cycles},
@@ -311,6 +328,27 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
 
     const bool ok = gp->is_response_ok();
     if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
+    const protocol::access_timing &tm = cmd->timing;
+    if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
+        // Learn from the completion: the head is on the reported track just past the last sector.
+        disks::physical_address last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+        last.cyl = int(tm.end_cylinder);
+        last.head = int(tm.end_head);
+        const double media_end_ms = tm.media_end.to_seconds() * 1e3;
+        const double actual_ms = (tm.seek + tm.rotation).to_seconds() * 1e3;
+        const double period = ds.predictor->period_ms();
+        if (!old_tokens) {
+            // When the drive started positioning: before the seek, the rotational wait and the
+            // media transfer of the sectors (one track's worth of sectors per revolution).
+            const double xfer_ms = double(sectors) * period / ds.geometry->sectors_per_track(last.cyl);
+            const double offset = media_end_ms - xfer_ms - actual_ms - granted_ms;
+            ds.start_offset_ms = ds.start_offset_ms < 0 ? offset : ds.start_offset_ms + 0.1 * (offset - ds.start_offset_ms);
+        }
+        ds.predictor->record(predicted.access_ms(), actual_ms);
+        m_stats.prediction.add(predicted.access_ms(), actual_ms, period);
+        m_stats.slack_sectors_sum += ds.predictor->slack_sectors();
+        ds.predictor->observe_completion(last, media_end_ms);
+    }
     if (timing_to) timing_to->timing = cmd->timing;
     cmd->read_rotate_write = false;
     cmd->old_tokens = nullptr;
@@ -680,7 +718,7 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     return ok;
 }
 
-uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors) {
+uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write) {
     disk_state &ds = m_disk[size_t(d)];
     if (ds.in_use < ds.tags && ds.queue.empty()) {
         ++ds.in_use;
@@ -692,6 +730,7 @@ uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors) {
     if (ds.scheduler) {
         w.request.id = ds.next_id++;
         w.request.arrival_ms = t0 * 1e3;
+        w.request.write = write;
         placement p;
         p.extents = {{int64_t(lbn), int32_t(sectors), false}};
         p.sectors = int32_t(sectors);
@@ -721,7 +760,10 @@ void controller_top::release_tag(int d) {
     } else {
         ds.snapshot.clear();
         for (const disk_state::waiter *q : ds.queue) ds.snapshot.push_back(q->request);
-        const scheduling_decision pick = *ds.scheduler->choose(ds.snapshot, ds.head);
+        const scheduling_decision pick =
+            ds.predictor ? *ds.scheduler->choose(ds.snapshot, ds.predictor->at(now_s() * 1e3 +
+                                                                                std::max(0.0, ds.start_offset_ms)))
+                         : *ds.scheduler->choose(ds.snapshot, ds.head);
         const auto it = ds.queue.begin() + int64_t(pick.request);
         w = *it;
         w->n = std::max<uint64_t>(1, pick.entries_examined);

@@ -41,6 +41,7 @@
 #include "controller/layout.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
+#include "controller/prediction_statistics.h"
 #include "controller/scoreboard.h"
 #include "controller/worker_pool.h"
 #include "disks/disk_layout.h"
@@ -61,6 +62,8 @@ struct disk_info {
     // The drive's spec, for the firmware's copy of its geometry (needed by every scheduler but
     // fcfs); must outlive the controller's construction.
     const disks::disk_spec *geometry = nullptr;
+    // The spindle phase calibration measured (revolutions), for the head-position predictor.
+    double spindle_phase = 0;
 };
 
 // What the firmware knows about a write in flight, as kept in NVRAM.
@@ -84,6 +87,9 @@ struct controller_statistics {
     uint64_t rebuilt_reads = 0;
     uint64_t degraded_stripe_writes = 0;
     uint64_t read_rotate_writes = 0;  // drive commands issued as read-rotate-write
+    // satf: predicted vs actual access time of every command that reached the media (all disks).
+    prediction_statistics prediction;
+    double slack_sectors_sum = 0;  // the predictors' slack at each recorded command
 };
 
 class controller_top : public sc_core::sc_module {
@@ -175,7 +181,7 @@ private:
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     void lock_stripe(int64_t stripe);
     void unlock_stripe(int64_t stripe);
-    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors);
+    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write);
     void release_tag(int d);
     void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
     void table_update(int affinity);

@@ -32,7 +32,8 @@ const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controlle
                                                               {"sstf", controller::scheduling_policy::sstf},
                                                               {"look", controller::scheduling_policy::look},
                                                               {"c-look", controller::scheduling_policy::c_look},
-                                                              {"cvscan", controller::scheduling_policy::cvscan}};
+                                                              {"cvscan", controller::scheduling_policy::cvscan},
+                                                              {"satf", controller::scheduling_policy::satf}};
 const names<bool> rmw_names = {{"separate", false}, {"read_rotate_write", true}};
 const names<controller::parity_placement> rotation_names = {
     {"left-symmetric", controller::parity_placement::left_symmetric},
@@ -147,6 +148,9 @@ nlohmann::json scenario::to_json() const {
                        {"rmw", name_of(rmw_names, fw.parity_writes.read_rotate_write)},
                        {"scheduler", name_of(scheduler_names, fw.scheduler)},
                        {"cvscan_r", fw.cvscan_r},
+                       {"predictor", {{"feedback", fw.predictor.slack.feedback},
+                                      {"slack_sectors", fw.predictor.slack.initial_sectors},
+                                      {"target_miss_rate", fw.predictor.slack.target_miss_rate}}},
                        {"write_intent_log", fw.write_intent_log},
                        {"table_entry_bytes", fw.table_entry_bytes}};
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
@@ -523,6 +527,12 @@ const std::vector<key_def> &key_defs() {
         t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
         t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
                  FIELD(controller.config.firmware.cvscan_r));
+        t.boolean("controller.predictor.feedback", "true", FIELD(controller.config.firmware.predictor.slack.feedback));
+        t.number("controller.predictor.slack_sectors", "2",
+                 "a number in [0, 64] (satf: the initial k-sector slack)", 0, false, 64,
+                 FIELD(controller.config.firmware.predictor.slack.initial_sectors));
+        t.number("controller.predictor.target_miss_rate", "0.01", "a number in (0, 1] (satf: the feedback's target)",
+                 0, true, 1, FIELD(controller.config.firmware.predictor.slack.target_miss_rate));
         t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
         t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
                   FIELD(controller.config.firmware.table_entry_bytes));
@@ -894,6 +904,12 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             throw s.error("controller.cvscan_r",
                           fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
                           "it only with controller.scheduler: cvscan");
+        for (const char *key : {"controller.predictor.feedback", "controller.predictor.slack_sectors",
+                                "controller.predictor.target_miss_rate"})
+            if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf)
+                throw s.error(key,
+                              fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
+                              "it only with controller.scheduler: satf");
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");

@@ -461,3 +461,62 @@ TEST(controller_raid5, a_read_rotate_write_small_write_takes_about_one_revolutio
     EXPECT_LT(extra, 1.6) << "write " << write_ms / n << " ms, read " << read_ms / n << " ms";
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
+
+namespace {
+
+// One disk, 16 closed-loop clients of random single-sector reads, started at construction; both
+// policies are elaborated before one sc_start.
+struct random_read_queue {
+    std::unique_ptr<disks::disk_drive> drive;
+    std::unique_ptr<controller::controller_top> ctl;
+    std::unique_ptr<host_tester> host;
+    double sum_ms = 0;
+    int done = 0;
+    static constexpr int clients = 16, each = 40;
+
+    explicit random_read_queue(controller::scheduling_policy policy) {
+        controller::controller_config c;
+        c.firmware.scheduler = policy;
+        c.firmware.tags_per_disk = 1;
+        disks::drive_options o;
+        o.spindle_phase = 0.37;
+        drive = std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("disk"), cheetah(), o);
+        const uint64_t blocks = uint64_t(drive->capacity_blocks());
+        ctl = std::make_unique<controller::controller_top>(sc_core::sc_gen_unique_name("controller"), c,
+                                                           std::vector<controller::disk_info>{
+                                                               {blocks, 1, &cheetah(), o.spindle_phase}});
+        ctl->disk[0].bind(drive->target);
+        host = std::make_unique<host_tester>(sc_core::sc_gen_unique_name("tester"));
+        host->socket.bind(ctl->host);
+        for (int k = 0; k < clients; ++k)
+            host->spawn([this, k, blocks] {
+                uint64_t x = 777 + uint64_t(k) * 1000003;
+                for (int i = 0; i < each; ++i) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    const double t0 = sc_core::sc_time_stamp().to_seconds();
+                    host->send(true, (x >> 16) % blocks, 1);
+                    sum_ms += (sc_core::sc_time_stamp().to_seconds() - t0) * 1e3;
+                    ++done;
+                }
+            });
+    }
+    double mean_ms() const { return sum_ms / done; }
+};
+
+}  // namespace
+
+TEST(controller_scheduler, satf_with_the_head_position_predictor_beats_fcfs_on_random_reads) {
+    random_read_queue fcfs(controller::scheduling_policy::fcfs);
+    random_read_queue satf(controller::scheduling_policy::satf);
+    sc_core::sc_start();
+    ASSERT_EQ(fcfs.done, random_read_queue::clients * random_read_queue::each);
+    ASSERT_EQ(satf.done, random_read_queue::clients * random_read_queue::each);
+    EXPECT_LT(satf.mean_ms(), 0.8 * fcfs.mean_ms()) << "satf " << satf.mean_ms() << " ms, fcfs " << fcfs.mean_ms();
+    // The predictor, fed by completions with the slack's feedback loop on, hits its sectors.
+    const controller::prediction_statistics &p = satf.ctl->statistics().prediction;
+    EXPECT_GE(p.count(), 600u);
+    EXPECT_LT(p.miss_rate(), 0.01);
+    EXPECT_LT(std::abs(p.mean_error_ms()), 0.5);
+    EXPECT_GT(p.mean_access_ms(), 0.0);
+    EXPECT_EQ(fcfs.ctl->statistics().prediction.count(), 0u);
+}

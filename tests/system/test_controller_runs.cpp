@@ -205,3 +205,39 @@ TEST(controller_runs, raid5_and_raid10_runs_with_data_tokens_read_back_every_ack
     EXPECT_EQ(r10["controller"]["integrity_errors"], 0);
     EXPECT_GT(r10["controller"]["reads_checked"].get<uint64_t>(), 3000u);
 }
+
+TEST(controller_runs, satf_beats_fcfs_on_random_reads_and_reports_its_prediction_statistics) {
+    const scratch_dir dir;
+    const std::string common =
+        "scenarios/default.yaml --set controller.enabled=true --set workload.read_fraction=1"
+        " --set workload.request_sectors=1 --set workload.alignment_sectors=1 --set workload.outstanding=32"
+        " --set workload.requests=3000 --set output.waves=false";
+    const nlohmann::json fcfs = run_json(common + " --set controller.tags_per_disk=1", dir, "fcfs");
+    const nlohmann::json satf = run_json(common + " --set controller.scheduler=satf", dir, "satf");
+    ASSERT_FALSE(fcfs.is_null());
+    ASSERT_FALSE(satf.is_null());
+    const double f = fcfs["response_time"]["mean_ms"], s = satf["response_time"]["mean_ms"];
+    EXPECT_LT(s, 0.85 * f) << "satf " << s << " ms, fcfs " << f << " ms";
+    const nlohmann::json &p = satf["controller"]["firmware"]["prediction"];
+    ASSERT_TRUE(p.is_object());
+    EXPECT_GT(p["requests"].get<uint64_t>(), 2000u);
+    EXPECT_LT(p["miss_rate"].get<double>(), 0.01);
+    for (const char *k : {"mean_error_ms", "stddev_error_ms", "demerit_ms", "relative_demerit", "mean_slack_sectors"})
+        EXPECT_TRUE(p.contains(k)) << k;
+    EXPECT_FALSE(fcfs["controller"]["firmware"].contains("prediction"));
+}
+
+TEST(controller_runs, raid5_read_rotate_write_runs_read_back_every_write) {
+    const scratch_dir dir;
+    const nlohmann::json r = run_json(
+        "scenarios/default.yaml --set controller.enabled=true --set workload.data_tokens=true"
+        " --set workload.requests=2000 --set workload.outstanding=16 --set workload.address=local"
+        " --set workload.local_stddev_sectors=300 --set workload.read_fraction=0.5 --set output.waves=false"
+        " --set controller.layout=raid5 --set controller.rmw=read_rotate_write --set controller.scheduler=satf",
+        dir, "rrw");
+    ASSERT_FALSE(r.is_null());
+    EXPECT_EQ(r["controller"]["integrity_errors"], 0);
+    EXPECT_GT(r["controller"]["reads_checked"].get<uint64_t>(), 2000u);
+    EXPECT_GT(r["controller"]["firmware"]["read_rotate_writes"].get<uint64_t>(), 1000u);
+    EXPECT_EQ(r["scenario"]["controller"]["rmw"], "read_rotate_write");
+}

@@ -362,9 +362,20 @@ TEST(scenario, controller_scheduler_keys) {
     EXPECT_EQ(s.controller.config.firmware.scheduler, raidtlm::controller::scheduling_policy::cvscan);
     EXPECT_DOUBLE_EQ(s.controller.config.firmware.cvscan_r, 0.5);
     EXPECT_EQ(s.to_json()["controller"]["scheduler"], "cvscan");
-    std::string m = error_of(minimal() + "controller:\n  scheduler: satf\n");
+    std::string m = error_of(minimal() + "controller:\n  scheduler: rsatf\n");
     EXPECT_NE(m.find("s.yaml:4:14: key 'controller.scheduler'"), std::string::npos) << m;
-    EXPECT_NE(m.find("fcfs, sstf, look, c-look or cvscan"), std::string::npos) << m;
+    EXPECT_NE(m.find("fcfs, sstf, look, c-look, cvscan or satf"), std::string::npos) << m;
+    const scenario sa = load_scenario(write_temp(
+        "k.yaml", minimal() + "controller:\n  scheduler: satf\n  predictor:\n    feedback: false\n    slack_sectors: 4\n"));
+    EXPECT_EQ(sa.controller.config.firmware.scheduler, raidtlm::controller::scheduling_policy::satf);
+    EXPECT_FALSE(sa.controller.config.firmware.predictor.slack.feedback);
+    EXPECT_DOUBLE_EQ(sa.controller.config.firmware.predictor.slack.initial_sectors, 4);
+    m = error_of(minimal() + "controller:\n  predictor:\n    feedback: false\n");
+    EXPECT_NE(m.find("key 'controller.predictor.feedback': set while controller.scheduler is fcfs"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: raid0\n  rmw: read_rotate_write\n");
+    EXPECT_NE(m.find("key 'controller.rmw': set while controller.layout is raid0"), std::string::npos) << m;
     m = error_of(minimal() + "controller:\n  cvscan_r: 0.3\n");
     EXPECT_NE(m.find("s.yaml:4:13: key 'controller.cvscan_r': set while controller.scheduler is fcfs"),
               std::string::npos)
