@@ -19,7 +19,7 @@
 namespace raidtlm::controller {
 
 // The array the firmware builds over the disks (controller/make_layout.h).
-enum class array_kind { raid0, raid1, raid10, raid4, raid5 };
+enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array };
 const char *to_string(array_kind k);
 
 struct firmware_config {
@@ -29,6 +29,10 @@ struct firmware_config {
     uint64_t stripe_unit_sectors = 64;
     array_kind array = array_kind::raid0;
     int mirror_copies = 2;  // raid10
+    // sr_array: the SR-Mirror family Ds x Dr x Dm (sr_mirror_layout.h) on the drives' geometry;
+    // reads go to one replica (rsatf/rlook pick among the Dr on a disk at dispatch), writes to
+    // every replica in the foreground.
+    int sr_ds = 1, sr_dr = 1, sr_dm = 1;
     parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
     // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold); read-modify-write
     // as separate read and write commands, or (read_rotate_write) as one read-rotate-write command

@@ -38,13 +38,16 @@ std::vector<uint64_t> capacities(const std::vector<disk_info> &disks) {
 std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
     if (fw.array == array_kind::raid0 && fw.layout == host_layout::jbod) return nullptr;
     layout_config lc;
-    lc.kind = to_string(fw.array);
+    lc.kind = fw.array == array_kind::sr_array ? "sr-mirror" : to_string(fw.array);
+    lc.sr.ds = fw.sr_ds;
+    lc.sr.dr = fw.sr_dr;
+    lc.sr.dm = fw.sr_dm;
     lc.unit_sectors = int64_t(fw.stripe_unit_sectors);
     lc.mirror_copies = fw.mirror_copies;
     lc.placement = fw.parity_rotation;
     std::vector<int64_t> sizes;
     for (const auto &d : disks) sizes.push_back(int64_t(d.capacity_blocks));
-    return make_layout(lc, sizes, nullptr);
+    return make_layout(lc, sizes, disks.front().geometry);
 }
 
 // Adds a piece, merged with an earlier one contiguous both on the disk and in the request (as
@@ -64,6 +67,7 @@ struct controller_top::disk_state {
     struct waiter {
         sc_core::sc_event go;
         bool granted = false;
+        size_t placement = 0;  // the placement the scheduler picked
         uint64_t n = 0;  // entries the scheduling decision looked at
         queued_request request;
     };
@@ -128,6 +132,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_layout(build_layout(config.firmware, disks)) {
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
+    m_replicated_reads = config.firmware.array == array_kind::sr_array;
     m_capacity = m_layout ? uint64_t(m_layout->capacity_sectors()) : m_map.capacity_sectors();
     host.register_b_transport(this, &controller_top::b_transport);
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
@@ -167,10 +172,6 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         m_buses[size_t(d.channel)]->attach_target(d.target);
         if (config.firmware.scheduler != scheduling_policy::fcfs) {
             const auto policy = config.firmware.scheduler;
-            if (is_replica_aware(policy))
-                SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the head-position predictor, not wired yet",
-                                                      to_string(policy))
-                                              .c_str());
             if (!disks[i].geometry)
                 SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the drives' geometry (disk_info::geometry)",
                                                       to_string(policy))
@@ -183,7 +184,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
             sc.cvscan_r = config.firmware.cvscan_r;
             sc.cylinders = d.geometry->to_physical(d.geometry->lbn_count() - 1).cyl + 1;
             d.scheduler = std::make_unique<disk_scheduler>(sc);
-            if (policy == scheduling_policy::satf) {
+            if (policy == scheduling_policy::satf || is_replica_aware(policy)) {
                 head_position_predictor::config pc = config.firmware.predictor;
                 pc.spindle_phase = disks[i].spindle_phase;
                 d.predictor = std::make_unique<head_position_predictor>(*disks[i].geometry, pc);
@@ -251,6 +252,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         ok = run_fragments(trans, pieces, buffer);
     } else if (m_parity && write) {
         ok = parity_write(lbn, sectors, buffer, affinity);
+    } else if (m_replicated_reads && !write) {
+        ok = replicated_read(lbn, sectors, buffer);
     } else if (m_parity && m_failed >= 0) {
         ok = degraded_read(lbn, sectors, buffer, affinity);
     } else {
@@ -274,10 +277,17 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 // One drive command: a tag, the command over the channel, the drive, the DMA.
 bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint32_t sectors,
                              protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
-                             std::vector<uint64_t> *old_tokens) {
+                             std::vector<uint64_t> *old_tokens, const std::vector<placement> *choices,
+                             size_t *chosen) {
     disk_state &ds = m_disk[size_t(d)];
     const bool write = command == tlm::TLM_WRITE_COMMAND;
-    const uint64_t n = acquire_tag(d, lbn, sectors, write);
+    size_t pick = 0;
+    const uint64_t n = acquire_tag(d, lbn, sectors, write, choices, &pick);
+    if (choices) {
+        lbn = uint64_t((*choices)[pick].extents.front().drive_lbn);
+        sectors = uint32_t((*choices)[pick].extents.front().sectors);
+        if (chosen) *chosen = pick;
+    }
     check_power();
     // satf: what the firmware predicts for this command, starting from the tag grant.
     const double granted_ms = now_s() * 1e3;
@@ -417,6 +427,52 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
             }
         }
     }
+}
+
+// ---- SR-Array (SR-Mirror family) --------------------------------------------------------------
+
+bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) {
+    std::vector<chunk> chunks;
+    m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
+    return parallel(chunks.size(), [&](size_t i) {
+        const chunk &c = chunks[i];
+        // The holder disk: the least loaded live one (an idle holder first).
+        int best = -1;
+        size_t best_load = SIZE_MAX;
+        for (const replica &r : c.replicas) {
+            if (r.disk == m_failed) continue;
+            const size_t load = size_t(m_disk[size_t(r.disk)].in_use) + m_disk[size_t(r.disk)].queue.size();
+            if (load < best_load) best = r.disk, best_load = load;
+        }
+        if (best < 0) return false;
+        const disk_state &ds = m_disk[size_t(best)];
+        std::vector<placement> choices;
+        if (ds.geometry) {
+            choices = placements_on_disk(c, best, *ds.geometry);
+        } else {  // fcfs: the first replica on the disk
+            for (const replica &r : c.replicas)
+                if (r.disk == best) {
+                    placement p;
+                    p.copy = r.copy;
+                    p.extents = r.extents;
+                    p.sectors = r.sectors();
+                    choices.push_back(std::move(p));
+                    break;
+                }
+        }
+        uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+        size_t chosen = 0;
+        bool ok = disk_io(tlm::TLM_READ_COMMAND, best, 0, 0, buffer, offset, nullptr, nullptr, &choices, &chosen);
+        // A replica past a track's slot 0 is two extents: the rest as further commands (about a
+        // revolution more than one pass; a drive command for both is not modelled).
+        const std::vector<disk_extent> &ex = choices[chosen].extents;
+        for (size_t k = 1; k < ex.size() && ok; ++k) {
+            offset += uint64_t(ex[k - 1].sectors);
+            ok = disk_io(tlm::TLM_READ_COMMAND, best, uint64_t(ex[k].drive_lbn), uint32_t(ex[k].sectors), buffer, offset,
+                         nullptr);
+        }
+        return ok;
+    });
 }
 
 // ---- RAID 4/5 -----------------------------------------------------------------------------------
@@ -718,30 +774,50 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     return ok;
 }
 
-uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write) {
+uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
+                                     const std::vector<placement> *choices, size_t *chosen) {
     disk_state &ds = m_disk[size_t(d)];
-    if (ds.in_use < ds.tags && ds.queue.empty()) {
-        ++ds.in_use;
-        m_stats.tag_wait.add(0);
-        return 1;
-    }
     const double t0 = now_s();
     disk_state::waiter w;
     if (ds.scheduler) {
         w.request.id = ds.next_id++;
         w.request.arrival_ms = t0 * 1e3;
         w.request.write = write;
-        placement p;
-        p.extents = {{int64_t(lbn), int32_t(sectors), false}};
-        p.sectors = int32_t(sectors);
-        p.first = ds.geometry->to_physical(int64_t(lbn));
-        p.last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
-        w.request.placements.push_back(std::move(p));
+        if (choices) {
+            w.request.placements = *choices;
+        } else {
+            placement p;
+            p.extents = {{int64_t(lbn), int32_t(sectors), false}};
+            p.sectors = int32_t(sectors);
+            p.first = ds.geometry->to_physical(int64_t(lbn));
+            p.last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+            w.request.placements.push_back(std::move(p));
+        }
+    }
+    if (ds.in_use < ds.tags && ds.queue.empty()) {
+        ++ds.in_use;
+        m_stats.tag_wait.add(0);
+        if (chosen) *chosen = 0;
+        if (ds.scheduler && w.request.placements.size() > 1) {
+            // Several replicas and nothing queued: the scheduler picks among them alone.
+            ds.snapshot.assign(1, w.request);
+            const scheduling_decision pick = choose(ds);
+            if (chosen) *chosen = pick.placement;
+            return std::max<uint64_t>(1, pick.entries_examined);
+        }
+        return 1;
     }
     ds.queue.push_back(&w);
     while (!w.granted) sc_core::wait(w.go);
     m_stats.tag_wait.add(now_s() - t0);
+    if (chosen) *chosen = w.placement;
     return w.n;
+}
+
+scheduling_decision controller_top::choose(disk_state &ds) {
+    return ds.predictor ? *ds.scheduler->choose(ds.snapshot,
+                                                ds.predictor->at(now_s() * 1e3 + std::max(0.0, ds.start_offset_ms)))
+                        : *ds.scheduler->choose(ds.snapshot, ds.head);
 }
 
 void controller_top::release_tag(int d) {
@@ -760,12 +836,10 @@ void controller_top::release_tag(int d) {
     } else {
         ds.snapshot.clear();
         for (const disk_state::waiter *q : ds.queue) ds.snapshot.push_back(q->request);
-        const scheduling_decision pick =
-            ds.predictor ? *ds.scheduler->choose(ds.snapshot, ds.predictor->at(now_s() * 1e3 +
-                                                                                std::max(0.0, ds.start_offset_ms)))
-                         : *ds.scheduler->choose(ds.snapshot, ds.head);
+        const scheduling_decision pick = choose(ds);
         const auto it = ds.queue.begin() + int64_t(pick.request);
         w = *it;
+        w->placement = pick.placement;
         w->n = std::max<uint64_t>(1, pick.entries_examined);
         ds.queue.erase(it);
     }

@@ -27,13 +27,16 @@ const names<controller::array_kind> array_names = {{"raid0", controller::array_k
                                                    {"raid1", controller::array_kind::raid1},
                                                    {"raid10", controller::array_kind::raid10},
                                                    {"raid4", controller::array_kind::raid4},
-                                                   {"raid5", controller::array_kind::raid5}};
+                                                   {"raid5", controller::array_kind::raid5},
+                                                   {"sr_array", controller::array_kind::sr_array}};
 const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
                                                               {"sstf", controller::scheduling_policy::sstf},
                                                               {"look", controller::scheduling_policy::look},
                                                               {"c-look", controller::scheduling_policy::c_look},
                                                               {"cvscan", controller::scheduling_policy::cvscan},
-                                                              {"satf", controller::scheduling_policy::satf}};
+                                                              {"satf", controller::scheduling_policy::satf},
+                                                              {"rlook", controller::scheduling_policy::rlook},
+                                                              {"rsatf", controller::scheduling_policy::rsatf}};
 const names<bool> rmw_names = {{"separate", false}, {"read_rotate_write", true}};
 const names<controller::parity_placement> rotation_names = {
     {"left-symmetric", controller::parity_placement::left_symmetric},
@@ -144,6 +147,7 @@ nlohmann::json scenario::to_json() const {
                        {"layout", controller::to_string(fw.array)},
                        {"parity_rotation", name_of(rotation_names, fw.parity_rotation)},
                        {"mirror_copies", fw.mirror_copies},
+                       {"sr", {{"ds", fw.sr_ds}, {"dr", fw.sr_dr}, {"dm", fw.sr_dm}}},
                        {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
                        {"rmw", name_of(rmw_names, fw.parity_writes.read_rotate_write)},
                        {"scheduler", name_of(scheduler_names, fw.scheduler)},
@@ -518,6 +522,12 @@ const std::vector<key_def> &key_defs() {
                  FIELD(controller.config.firmware.parity_rotation));
         t.integer("controller.mirror_copies", "2", "an integer in [2, 16] (raid10 only)", 2, 16,
                   FIELD(controller.config.firmware.mirror_copies));
+        t.integer("controller.sr.ds", "1", "an integer in [1, 256] (sr_array: seek reduction, the outer 1/Ds)", 1, 256,
+                  FIELD(controller.config.firmware.sr_ds));
+        t.integer("controller.sr.dr", "1", "an integer in [1, 64] (sr_array: rotational replicas per disk)", 1, 64,
+                  FIELD(controller.config.firmware.sr_dr));
+        t.integer("controller.sr.dm", "1", "an integer in [1, 256] (sr_array: copies on other disks)", 1, 256,
+                  FIELD(controller.config.firmware.sr_dm));
         t.number("controller.reconstruct_write_fraction", "0.5",
                  "a number >= 0 (raid4/raid5: reconstruct-write when a write covers at least this fraction of "
                  "the stripe's data units)",
@@ -904,9 +914,23 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             throw s.error("controller.cvscan_r",
                           fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
                           "it only with controller.scheduler: cvscan");
+        for (const char *key : {"controller.sr.ds", "controller.sr.dr", "controller.sr.dm"})
+            if (s.origin.count(key) && fw.array != array_kind::sr_array)
+                throw s.error(key, fmt::format("set while controller.layout is {}", kind),
+                              "it only with controller.layout: sr_array");
+        if (fw.array == array_kind::sr_array && fw.sr_ds * fw.sr_dr * fw.sr_dm != n)
+            throw s.error("controller.layout",
+                          fmt::format("sr_array {}x{}x{} needs Ds*Dr*Dm = {} disks; disks.count is {}", fw.sr_ds,
+                                      fw.sr_dr, fw.sr_dm, fw.sr_ds * fw.sr_dr * fw.sr_dm, n),
+                          "controller.sr.ds * controller.sr.dr * controller.sr.dm = disks.count");
+        if (is_replica_aware(fw.scheduler) && fw.array != array_kind::sr_array)
+            throw s.error("controller.scheduler",
+                          fmt::format("{} while controller.layout is {}", name_of(scheduler_names, fw.scheduler), kind),
+                          "rlook or rsatf only with controller.layout: sr_array");
         for (const char *key : {"controller.predictor.feedback", "controller.predictor.slack_sectors",
                                 "controller.predictor.target_miss_rate"})
-            if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf)
+            if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf &&
+                !is_replica_aware(fw.scheduler))
                 throw s.error(key,
                               fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
                               "it only with controller.scheduler: satf");

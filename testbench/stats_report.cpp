@@ -179,7 +179,8 @@ nlohmann::json controller_json(const controller::controller_top &c) {
                      {"peak_outstanding", fw.peak_outstanding},
                      {"tag_wait", wait_json(fw.tag_wait)}};
     if (c.array_layout()) j["firmware"]["layout"] = c.array_layout()->describe();
-    if (c.config().firmware.scheduler == controller::scheduling_policy::satf) {
+    if (c.config().firmware.scheduler == controller::scheduling_policy::satf ||
+        controller::is_replica_aware(c.config().firmware.scheduler)) {
         // Predicted vs actual access time (positioning + rotational latency), as Yu et al.'s Table 2.
         const controller::prediction_statistics &p = fw.prediction;
         j["firmware"]["prediction"] = {{"requests", p.count()},

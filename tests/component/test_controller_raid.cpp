@@ -520,3 +520,71 @@ TEST(controller_scheduler, satf_with_the_head_position_predictor_beats_fcfs_on_r
     EXPECT_GT(p.mean_access_ms(), 0.0);
     EXPECT_EQ(fcfs.ctl->statistics().prediction.count(), 0u);
 }
+
+TEST(controller_sr_array, writes_reach_every_rotational_replica_and_rsatf_reads_read_back) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.array = controller::array_kind::sr_array;
+    c.firmware.sr_ds = 2;
+    c.firmware.sr_dr = 3;
+    c.firmware.scheduler = controller::scheduling_policy::rsatf;
+    std::vector<std::unique_ptr<disks::disk_drive>> drives;
+    std::vector<controller::disk_info> infos;
+    for (int i = 0; i < 6; ++i) {
+        disks::drive_options o;
+        o.spindle_phase = 0.11 * i;
+        drives.push_back(std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("srdisk"), cheetah(), o));
+        infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1, &cheetah(), o.spindle_phase});
+    }
+    controller::controller_top ctl("sr_controller", c, infos);
+    for (int i = 0; i < 6; ++i) ctl.disk[size_t(i)].bind(drives[size_t(i)]->target);
+    host_tester host("sr_tester");
+    host.socket.bind(ctl.host);
+    bool done = false;
+    std::map<uint64_t, uint64_t> expect;
+    host.spawn([&] {
+        uint64_t seed = 1;
+        auto write = [&](uint64_t lbn, uint32_t n) {
+            std::vector<uint64_t> t = tokens(seed++, n);
+            ASSERT_EQ(host.send(false, lbn, n, t.data()), tlm::TLM_OK_RESPONSE);
+            for (uint32_t i = 0; i < n; ++i) expect[lbn + i] = t[i];
+        };
+        write(0, 40);
+        write(500, 3);
+        write(1000, 200);  // crosses tracks: replicas past slot 0 are two extents
+        write(20, 8);
+        // Reads, several at once so rsatf has replicas of queued requests to choose among.
+        int reads = 0;
+        for (uint64_t lbn = 0; lbn < 1200; lbn += 37)
+            host.spawn([&, lbn] {
+                std::vector<uint64_t> r(8);
+                EXPECT_EQ(host.send(true, lbn, 8, r.data()), tlm::TLM_OK_RESPONSE);
+                for (uint32_t i = 0; i < 8; ++i) {
+                    const auto it = expect.find(lbn + i);
+                    EXPECT_EQ(r[i], it == expect.end() ? 0u : it->second) << "lbn " << lbn + i;
+                }
+                ++reads;
+            });
+        sc_core::wait(sc_core::sc_time(1, sc_core::SC_SEC));
+        EXPECT_EQ(reads, 33);
+        // Every replica of every written sector holds the token.
+        std::vector<controller::chunk> chunks;
+        for (const auto &[lbn, token] : expect) {
+            ctl.array_layout()->map(int64_t(lbn), 1, chunks);
+            ASSERT_EQ(chunks.size(), 1u);
+            EXPECT_EQ(chunks[0].replicas.size(), 3u);
+            for (const controller::replica &r : chunks[0].replicas) {
+                uint64_t t = 0;
+                ASSERT_TRUE(ctl.raw_disk_io(true, r.disk, uint64_t(r.extents[0].drive_lbn), 1, &t));
+                EXPECT_EQ(t, token) << "lbn " << lbn << " copy " << r.copy;
+            }
+        }
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(ctl.integrity().integrity_errors(), 0u);
+    EXPECT_GT(ctl.integrity().reads_checked(), 200u);
+    EXPECT_GT(ctl.statistics().prediction.count(), 0u);
+}

@@ -241,3 +241,30 @@ TEST(controller_runs, raid5_read_rotate_write_runs_read_back_every_write) {
     EXPECT_GT(r["controller"]["firmware"]["read_rotate_writes"].get<uint64_t>(), 1000u);
     EXPECT_EQ(r["scenario"]["controller"]["rmw"], "read_rotate_write");
 }
+
+TEST(controller_runs, a_2x3_sr_array_beats_6x1x1_striping_on_random_reads_with_locality) {
+    const scratch_dir dir;
+    const std::string common =
+        "scenarios/default.yaml --set controller.enabled=true --set disks.count=6 --set controller.layout=sr_array"
+        " --set workload.read_fraction=1 --set workload.request_sectors=1 --set workload.alignment_sectors=1"
+        " --set workload.outstanding=8 --set workload.requests=3000 --set workload.address=local"
+        " --set workload.local_stddev_sectors=2000000 --set output.waves=false";
+    const nlohmann::json sr = run_json(
+        common + " --set controller.sr.ds=2 --set controller.sr.dr=3 --set controller.scheduler=rsatf", dir, "sr");
+    const nlohmann::json st = run_json(
+        common + " --set controller.sr.ds=6 --set controller.sr.dr=1 --set controller.scheduler=satf", dir, "st");
+    ASSERT_FALSE(sr.is_null());
+    ASSERT_FALSE(st.is_null());
+    const double a = sr["response_time"]["mean_ms"], b = st["response_time"]["mean_ms"];
+    EXPECT_LT(a, b) << "2x3 " << a << " ms, 6x1x1 " << b << " ms";
+    EXPECT_LT(sr["controller"]["firmware"]["prediction"]["miss_rate"].get<double>(), 0.02);
+    EXPECT_EQ(sr["scenario"]["controller"]["sr"]["dr"], 3);
+    // Writes to every replica (foreground) read back.
+    const nlohmann::json w = run_json(common + " --set controller.sr.ds=2 --set controller.sr.dr=3"
+                                               " --set controller.scheduler=rsatf --set workload.read_fraction=0.5"
+                                               " --set workload.data_tokens=true --set workload.local_stddev_sectors=3000",
+                                      dir, "w");
+    ASSERT_FALSE(w.is_null());
+    EXPECT_EQ(w["controller"]["integrity_errors"], 0);
+    EXPECT_GT(w["controller"]["reads_checked"].get<uint64_t>(), 1000u);
+}
