@@ -777,6 +777,13 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
 uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
                                      const std::vector<placement> *choices, size_t *chosen) {
     disk_state &ds = m_disk[size_t(d)];
+    const bool several = choices && choices->size() > 1;
+    if (ds.in_use < ds.tags && ds.queue.empty() && !(ds.scheduler && several)) {
+        ++ds.in_use;
+        m_stats.tag_wait.add(0);
+        if (chosen) *chosen = 0;
+        return 1;
+    }
     const double t0 = now_s();
     disk_state::waiter w;
     if (ds.scheduler) {
@@ -798,7 +805,7 @@ uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool
         ++ds.in_use;
         m_stats.tag_wait.add(0);
         if (chosen) *chosen = 0;
-        if (ds.scheduler && w.request.placements.size() > 1) {
+        if (several) {
             // Several replicas and nothing queued: the scheduler picks among them alone.
             ds.snapshot.assign(1, w.request);
             const scheduling_decision pick = choose(ds);

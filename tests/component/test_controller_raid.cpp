@@ -401,15 +401,16 @@ TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
 TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_parity) {
     controller::controller_config c = raid(controller::array_kind::raid5);
     c.firmware.parity_writes.read_rotate_write = true;
+    c.firmware.parity_writes.reconstruct_write_fraction = 0.9;  // two units of three: still read-modify-write
     raid_bench b(4, c);
     bool done = false;
     b.host.spawn([&] {
         writer w{b, {}};
         w.write(5, 3);      // stripe 0, one unit: read-rotate-write on a data disk and the parity disk
-        w.write(16, 40);    // reconstruct-write, then stripe 1 read-rotate-write
+        w.write(16, 40);    // stripe 0 units 1-2 and stripe 1 unit 0: read-rotate-writes
         w.write(200, 150);  // partial, full, full, partial
         w.write(6, 4);      // over earlier data
-        w.write(10, 10);    // two units of stripe 0 (reconstruct: 2 of 3)
+        w.write(10, 10);    // two units of stripe 0: read-rotate-writes on two data disks and the parity
         w.write(50, 2);
         w.check(0, 400);
         for (int64_t s = 0; s < 8; ++s) {
@@ -423,7 +424,9 @@ TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_p
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     const auto &st = b.ctl->statistics();
     EXPECT_GE(st.stripe_writes[size_t(controller::write_path::read_modify_write)], 4u);
-    EXPECT_EQ(st.read_rotate_writes, 2 * st.stripe_writes[size_t(controller::write_path::read_modify_write)]);
+    // One per data disk written and one for the parity: stripe 0 of (16, 40) and (10, 10) write
+    // two data units each, every other read-modify-write one.
+    EXPECT_EQ(st.read_rotate_writes, 2 * st.stripe_writes[size_t(controller::write_path::read_modify_write)] + 2);
 }
 
 TEST(controller_raid5, a_read_rotate_write_small_write_takes_about_one_revolution_more_than_a_read) {
