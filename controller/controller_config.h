@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "controller/disk_scheduler.h"
+#include "controller/head_position_predictor.h"
 #include "controller/host_address_map.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
@@ -18,7 +19,7 @@
 namespace raidtlm::controller {
 
 // The array the firmware builds over the disks (controller/make_layout.h).
-enum class array_kind { raid0, raid1, raid10, raid4, raid5 };
+enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array };
 const char *to_string(array_kind k);
 
 struct firmware_config {
@@ -28,15 +29,25 @@ struct firmware_config {
     uint64_t stripe_unit_sectors = 64;
     array_kind array = array_kind::raid0;
     int mirror_copies = 2;  // raid10
+    // sr_array: the SR-Mirror family Ds x Dr x Dm (sr_mirror_layout.h) on the drives' geometry;
+    // reads go to one replica (rsatf/rlook pick among the Dr on a disk at dispatch), writes to
+    // every replica in the foreground.
+    int sr_ds = 1, sr_dr = 1, sr_dm = 1;
     parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
-    // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold), as separate
-    // read and write commands (read_rotate_write is not issued by this firmware yet).
+    // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold); read-modify-write
+    // as separate read and write commands, or (read_rotate_write) as one read-rotate-write command
+    // per disk (controller_top::rrw_stripe_write: the parity XOR modelled on the drive side).
     parity_write_policy parity_writes{0.5, false};
     // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
     // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy
     // of the geometry: disk_info::geometry). Each decision costs schedule_cycles(entries examined).
+    // satf: shortest predicted access time first, from a head_position_predictor per disk fed
+    // by completions (timing.media_end, end_cylinder, end_head); with tags_per_disk 0 the
+    // firmware keeps one command at each drive (the prediction starts from a known head).
     scheduling_policy scheduler = scheduling_policy::fcfs;
     double cvscan_r = 0.2;
+    // The predictor's configuration (satf); spindle_phase comes from disk_info.
+    head_position_predictor::config predictor;
     // Commands the firmware keeps outstanding at each drive (SCSI tagged queueing); 0: the drive's
     // own "Max queue length". More wait in the firmware's per-disk queue.
     int tags_per_disk = 0;

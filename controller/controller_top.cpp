@@ -38,13 +38,16 @@ std::vector<uint64_t> capacities(const std::vector<disk_info> &disks) {
 std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
     if (fw.array == array_kind::raid0 && fw.layout == host_layout::jbod) return nullptr;
     layout_config lc;
-    lc.kind = to_string(fw.array);
+    lc.kind = fw.array == array_kind::sr_array ? "sr-mirror" : to_string(fw.array);
+    lc.sr.ds = fw.sr_ds;
+    lc.sr.dr = fw.sr_dr;
+    lc.sr.dm = fw.sr_dm;
     lc.unit_sectors = int64_t(fw.stripe_unit_sectors);
     lc.mirror_copies = fw.mirror_copies;
     lc.placement = fw.parity_rotation;
     std::vector<int64_t> sizes;
     for (const auto &d : disks) sizes.push_back(int64_t(d.capacity_blocks));
-    return make_layout(lc, sizes, nullptr);
+    return make_layout(lc, sizes, disks.front().geometry);
 }
 
 // Adds a piece, merged with an earlier one contiguous both on the disk and in the request (as
@@ -64,6 +67,7 @@ struct controller_top::disk_state {
     struct waiter {
         sc_core::sc_event go;
         bool granted = false;
+        size_t placement = 0;  // the placement the scheduler picked
         uint64_t n = 0;  // entries the scheduling decision looked at
         queued_request request;
     };
@@ -81,6 +85,10 @@ struct controller_top::disk_state {
     const disks::disk_layout *geometry = nullptr;
     std::unique_ptr<disk_scheduler> scheduler;  // none: first come, first served
     head_oracle head;
+    // satf: the firmware's head-position predictor, and its estimate of the time from granting a
+    // tag to the drive starting to position (learned from completions).
+    std::unique_ptr<head_position_predictor> predictor;
+    double start_offset_ms = -1;  // < 0: not learned yet
     std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
     uint64_t next_id = 0;
 };
@@ -124,6 +132,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_layout(build_layout(config.firmware, disks)) {
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
+    m_replicated_reads = config.firmware.array == array_kind::sr_array;
     m_capacity = m_layout ? uint64_t(m_layout->capacity_sectors()) : m_map.capacity_sectors();
     host.register_b_transport(this, &controller_top::b_transport);
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
@@ -163,10 +172,6 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         m_buses[size_t(d.channel)]->attach_target(d.target);
         if (config.firmware.scheduler != scheduling_policy::fcfs) {
             const auto policy = config.firmware.scheduler;
-            if (policy == scheduling_policy::satf || is_replica_aware(policy))
-                SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the head-position predictor, not wired yet",
-                                                      to_string(policy))
-                                              .c_str());
             if (!disks[i].geometry)
                 SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the drives' geometry (disk_info::geometry)",
                                                       to_string(policy))
@@ -179,6 +184,12 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
             sc.cvscan_r = config.firmware.cvscan_r;
             sc.cylinders = d.geometry->to_physical(d.geometry->lbn_count() - 1).cyl + 1;
             d.scheduler = std::make_unique<disk_scheduler>(sc);
+            if (policy == scheduling_policy::satf || is_replica_aware(policy)) {
+                head_position_predictor::config pc = config.firmware.predictor;
+                pc.spindle_phase = disks[i].spindle_phase;
+                d.predictor = std::make_unique<head_position_predictor>(*disks[i].geometry, pc);
+                if (config.firmware.tags_per_disk == 0) d.tags = 1;
+            }
         }
     }
 }
@@ -241,6 +252,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         ok = run_fragments(trans, pieces, buffer);
     } else if (m_parity && write) {
         ok = parity_write(lbn, sectors, buffer, affinity);
+    } else if (m_replicated_reads && !write) {
+        ok = replicated_read(lbn, sectors, buffer);
     } else if (m_parity && m_failed >= 0) {
         ok = degraded_read(lbn, sectors, buffer, affinity);
     } else {
@@ -263,10 +276,25 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 
 // One drive command: a tag, the command over the channel, the drive, the DMA.
 bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint32_t sectors,
-                             protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to) {
+                             protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
+                             std::vector<uint64_t> *old_tokens, const std::vector<placement> *choices,
+                             size_t *chosen) {
     disk_state &ds = m_disk[size_t(d)];
-    const uint64_t n = acquire_tag(d, lbn, sectors);
+    const bool write = command == tlm::TLM_WRITE_COMMAND;
+    size_t pick = 0;
+    const uint64_t n = acquire_tag(d, lbn, sectors, write, choices, &pick);
+    if (choices) {
+        lbn = uint64_t((*choices)[pick].extents.front().drive_lbn);
+        sectors = uint32_t((*choices)[pick].extents.front().sectors);
+        if (chosen) *chosen = pick;
+    }
     check_power();
+    // satf: what the firmware predicts for this command, starting from the tag grant.
+    const double granted_ms = now_s() * 1e3;
+    access_prediction predicted;
+    if (ds.predictor)
+        predicted = ds.predictor->predict(ds.geometry->to_physical(int64_t(lbn)), write,
+                                          granted_ms + std::max(0.0, ds.start_offset_ms));
     const rtl_models::cpu_cost_table &c = m_cpu->costs();
     m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
                 {rtl_models::cpu_task::physical_command, c.physical_command_cycles},
@@ -285,6 +313,9 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     auto *cmd = gp->get_extension<protocol::scsi_command>();
     cmd->lbn = lbn;
     cmd->blocks = sectors;
+    cmd->read_rotate_write = old_tokens != nullptr;
+    cmd->old_tokens = old_tokens;
+    if (old_tokens) ++m_stats.read_rotate_writes;
     rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
     cmd->link = &bus;
     cmd->target_id = ds.target;
@@ -307,7 +338,30 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
 
     const bool ok = gp->is_response_ok();
     if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
+    const protocol::access_timing &tm = cmd->timing;
+    if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
+        // Learn from the completion: the head is on the reported track just past the last sector.
+        disks::physical_address last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+        last.cyl = int(tm.end_cylinder);
+        last.head = int(tm.end_head);
+        const double media_end_ms = tm.media_end.to_seconds() * 1e3;
+        const double actual_ms = (tm.seek + tm.rotation).to_seconds() * 1e3;
+        const double period = ds.predictor->period_ms();
+        if (!old_tokens) {
+            // When the drive started positioning: before the seek, the rotational wait and the
+            // media transfer of the sectors (one track's worth of sectors per revolution).
+            const double xfer_ms = double(sectors) * period / ds.geometry->sectors_per_track(last.cyl);
+            const double offset = media_end_ms - xfer_ms - actual_ms - granted_ms;
+            ds.start_offset_ms = ds.start_offset_ms < 0 ? offset : ds.start_offset_ms + 0.1 * (offset - ds.start_offset_ms);
+        }
+        ds.predictor->record(predicted.access_ms(), actual_ms);
+        m_stats.prediction.add(predicted.access_ms(), actual_ms, period);
+        m_stats.slack_sectors_sum += ds.predictor->slack_sectors();
+        ds.predictor->observe_completion(last, media_end_ms);
+    }
     if (timing_to) timing_to->timing = cmd->timing;
+    cmd->read_rotate_write = false;
+    cmd->old_tokens = nullptr;
     gp->release();
     release_tag(d);
     return ok;
@@ -375,11 +429,59 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
     }
 }
 
+// ---- SR-Array (SR-Mirror family) --------------------------------------------------------------
+
+bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) {
+    std::vector<chunk> chunks;
+    m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
+    return parallel(chunks.size(), [&](size_t i) {
+        const chunk &c = chunks[i];
+        // The holder disk: the least loaded live one (an idle holder first).
+        int best = -1;
+        size_t best_load = SIZE_MAX;
+        for (const replica &r : c.replicas) {
+            if (r.disk == m_failed) continue;
+            const size_t load = size_t(m_disk[size_t(r.disk)].in_use) + m_disk[size_t(r.disk)].queue.size();
+            if (load < best_load) best = r.disk, best_load = load;
+        }
+        if (best < 0) return false;
+        const disk_state &ds = m_disk[size_t(best)];
+        std::vector<placement> choices;
+        if (ds.geometry) {
+            choices = placements_on_disk(c, best, *ds.geometry);
+        } else {  // fcfs: the first replica on the disk
+            for (const replica &r : c.replicas)
+                if (r.disk == best) {
+                    placement p;
+                    p.copy = r.copy;
+                    p.extents = r.extents;
+                    p.sectors = r.sectors();
+                    choices.push_back(std::move(p));
+                    break;
+                }
+        }
+        uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+        size_t chosen = 0;
+        bool ok = disk_io(tlm::TLM_READ_COMMAND, best, 0, 0, buffer, offset, nullptr, nullptr, &choices, &chosen);
+        // A replica past a track's slot 0 is two extents: the rest as further commands (about a
+        // revolution more than one pass; a drive command for both is not modelled).
+        const std::vector<disk_extent> &ex = choices[chosen].extents;
+        for (size_t k = 1; k < ex.size() && ok; ++k) {
+            offset += uint64_t(ex[k - 1].sectors);
+            ok = disk_io(tlm::TLM_READ_COMMAND, best, uint64_t(ex[k].drive_lbn), uint32_t(ex[k].sectors), buffer, offset,
+                         nullptr);
+        }
+        return ok;
+    });
+}
+
 // ---- RAID 4/5 -----------------------------------------------------------------------------------
 
 bool controller_top::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<stripe_write_plan> plans;
-    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), m_config.firmware.parity_writes, plans);
+    parity_write_policy policy = m_config.firmware.parity_writes;
+    if (m_failed >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
+    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), policy, plans);
     return parallel(plans.size(), [&](size_t i) {
         return m_failed >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
                              : stripe_write(plans[i], lbn, buffer, affinity);
@@ -479,6 +581,8 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
         return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
     };
     const bool full = plan.path == write_path::full_stripe;
+    if (plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
+        return rrw_stripe_write(plan, host_lbn, buffer, affinity);
     const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
     std::map<std::pair<int, int>, uint64_t> slot;  // (disk, role) -> slot; role 0: read, 1: new data
     auto slot_of = [&](int disk, int role) {
@@ -526,6 +630,77 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
             return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                            host_offset(op), nullptr);
         });
+    }
+    m_dram->free(work);
+    unlock_stripe(plan.stripe);
+    return ok;
+}
+
+// Read-modify-write as read-rotate-write (the parity-logging paper's "two read-rotate-write
+// accesses"): every data disk the write touches and the parity disk each get one drive command
+// that reads the sectors, lets them come round and writes them, all issued together. The data
+// disks write the new data and return the old. The parity disk's write phase needs old parity ^
+// old data ^ new data, but a firmware cannot know the old data (nor the old parity) when it sends
+// the command; the simplification, as in the paper's model: the XOR happens on the parity drive
+// when its sectors come round, at no cost there. Functionally the parity command carries the
+// new data; when every command is back the XOR engine computes old parity ^ old data ^ new data
+// from the returned old tokens (its time charged on the response path, as the engine would have
+// to produce the parity delta) and the result is installed on the parity drive untimed (TLM debug
+// transport). Timing-only runs skip the tokens but charge the same XOR.
+bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                      int affinity) {
+    const parity_layout &l = *m_parity;
+    const bool data = !buffer->tokens.empty();
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const disk_op &pw = plan.parity_write();
+    const int64_t lo = pw.drive_lbn;
+    const uint64_t rows = uint64_t(pw.sectors);
+    auto host_offset = [&](const disk_op &op) {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    };
+    const size_t n = plan.ops.size();  // the data ops, then the parity op last
+    // Slots of `rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
+    const uint64_t slots = 1 + 2 * uint64_t(n);
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    lock_stripe(plan.stripe);
+    protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+    check_power();
+    std::vector<std::vector<uint64_t>> old(n);
+    bool ok = parallel(n, [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        // The parity command carries slot 0 (a stand-in: the new parity is installed below).
+        if (op.parity)
+            return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0,
+                           nullptr, &old[k]);
+        return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                       host_offset(op), nullptr,
+                       &old[k]);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (size_t k = 0; k < n; ++k) {
+            const disk_op &op = plan.ops[k];
+            const uint64_t at = uint64_t(op.drive_lbn - lo);
+            inputs.push_back({work, (1 + k) * rows});
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((1 + k) * rows + at));
+            if (op.parity) continue;
+            inputs.push_back({work, (1 + n + k) * rows});
+            if (data) {
+                const uint64_t *from = buffer->tokens.data() + host_offset(op);
+                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((1 + n + k) * rows + at));
+            }
+        }
+        xor_blocks(inputs, {work, 0}, rows, affinity);
+        if (data) {
+            tlm::tlm_generic_payload gp;
+            gp.set_command(tlm::TLM_WRITE_COMMAND);
+            gp.set_address(uint64_t(lo) * protocol::sector_bytes);
+            gp.set_data_ptr(reinterpret_cast<unsigned char *>(work->tokens.data()));
+            gp.set_data_length(unsigned(rows * protocol::token_bytes));
+            gp.set_streaming_width(unsigned(rows * protocol::token_bytes));
+            ok = disk[size_t(pw.disk)]->transport_dbg(gp) == rows * protocol::token_bytes;
+        }
     }
     m_dram->free(work);
     unlock_stripe(plan.stripe);
@@ -599,11 +774,14 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     return ok;
 }
 
-uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors) {
+uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
+                                     const std::vector<placement> *choices, size_t *chosen) {
     disk_state &ds = m_disk[size_t(d)];
-    if (ds.in_use < ds.tags && ds.queue.empty()) {
+    const bool several = choices && choices->size() > 1;
+    if (ds.in_use < ds.tags && ds.queue.empty() && !(ds.scheduler && several)) {
         ++ds.in_use;
         m_stats.tag_wait.add(0);
+        if (chosen) *chosen = 0;
         return 1;
     }
     const double t0 = now_s();
@@ -611,17 +789,42 @@ uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors) {
     if (ds.scheduler) {
         w.request.id = ds.next_id++;
         w.request.arrival_ms = t0 * 1e3;
-        placement p;
-        p.extents = {{int64_t(lbn), int32_t(sectors), false}};
-        p.sectors = int32_t(sectors);
-        p.first = ds.geometry->to_physical(int64_t(lbn));
-        p.last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
-        w.request.placements.push_back(std::move(p));
+        w.request.write = write;
+        if (choices) {
+            w.request.placements = *choices;
+        } else {
+            placement p;
+            p.extents = {{int64_t(lbn), int32_t(sectors), false}};
+            p.sectors = int32_t(sectors);
+            p.first = ds.geometry->to_physical(int64_t(lbn));
+            p.last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+            w.request.placements.push_back(std::move(p));
+        }
+    }
+    if (ds.in_use < ds.tags && ds.queue.empty()) {
+        ++ds.in_use;
+        m_stats.tag_wait.add(0);
+        if (chosen) *chosen = 0;
+        if (several) {
+            // Several replicas and nothing queued: the scheduler picks among them alone.
+            ds.snapshot.assign(1, w.request);
+            const scheduling_decision pick = choose(ds);
+            if (chosen) *chosen = pick.placement;
+            return std::max<uint64_t>(1, pick.entries_examined);
+        }
+        return 1;
     }
     ds.queue.push_back(&w);
     while (!w.granted) sc_core::wait(w.go);
     m_stats.tag_wait.add(now_s() - t0);
+    if (chosen) *chosen = w.placement;
     return w.n;
+}
+
+scheduling_decision controller_top::choose(disk_state &ds) {
+    return ds.predictor ? *ds.scheduler->choose(ds.snapshot,
+                                                ds.predictor->at(now_s() * 1e3 + std::max(0.0, ds.start_offset_ms)))
+                        : *ds.scheduler->choose(ds.snapshot, ds.head);
 }
 
 void controller_top::release_tag(int d) {
@@ -640,9 +843,10 @@ void controller_top::release_tag(int d) {
     } else {
         ds.snapshot.clear();
         for (const disk_state::waiter *q : ds.queue) ds.snapshot.push_back(q->request);
-        const scheduling_decision pick = *ds.scheduler->choose(ds.snapshot, ds.head);
+        const scheduling_decision pick = choose(ds);
         const auto it = ds.queue.begin() + int64_t(pick.request);
         w = *it;
+        w->placement = pick.placement;
         w->n = std::max<uint64_t>(1, pick.entries_examined);
         ds.queue.erase(it);
     }

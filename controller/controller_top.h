@@ -41,6 +41,8 @@
 #include "controller/layout.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
+#include "controller/prediction_statistics.h"
+#include "controller/queued_request.h"
 #include "controller/scoreboard.h"
 #include "controller/worker_pool.h"
 #include "disks/disk_layout.h"
@@ -61,6 +63,8 @@ struct disk_info {
     // The drive's spec, for the firmware's copy of its geometry (needed by every scheduler but
     // fcfs); must outlive the controller's construction.
     const disks::disk_spec *geometry = nullptr;
+    // The spindle phase calibration measured (revolutions), for the head-position predictor.
+    double spindle_phase = 0;
 };
 
 // What the firmware knows about a write in flight, as kept in NVRAM.
@@ -83,6 +87,10 @@ struct controller_statistics {
     uint64_t stripe_writes[3] = {0, 0, 0};
     uint64_t rebuilt_reads = 0;
     uint64_t degraded_stripe_writes = 0;
+    uint64_t read_rotate_writes = 0;  // drive commands issued as read-rotate-write
+    // satf: predicted vs actual access time of every command that reached the media (all disks).
+    prediction_statistics prediction;
+    double slack_sectors_sum = 0;  // the predictors' slack at each recorded command
 };
 
 class controller_top : public sc_core::sc_module {
@@ -155,8 +163,13 @@ private:
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     // One drive command: `sectors` at drive LBN `lbn`, data into/out of `buffer` from
     // `first_sector`; the drive's timing is copied to `timing_to` when given.
+    // `old_tokens` set: a WRITE issued as one read-rotate-write, the sectors' previous tokens
+    // returned there (resized to `sectors`; left empty when the buffer carries no tokens).
     bool disk_io(tlm::tlm_command command, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
-                 uint64_t first_sector, protocol::scsi_command *timing_to);
+                 uint64_t first_sector, protocol::scsi_command *timing_to, std::vector<uint64_t> *old_tokens = nullptr,
+                 const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr);
+    // sr_array reads: each chunk to one holder disk, the replica on it picked at dispatch.
+    bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer);
     // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
     bool parallel(size_t n, const std::function<bool(size_t)> &job);
     bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
@@ -165,13 +178,19 @@ private:
     void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    // Read-modify-write as one read-rotate-write per disk (controller.rmw: read_rotate_write).
+    bool rrw_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
                                int affinity);
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     void lock_stripe(int64_t stripe);
     void unlock_stripe(int64_t stripe);
-    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors);
+    // `choices` set: the command may be served by any of these placements (their first extents);
+    // the one picked goes to *chosen.
+    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
+                         const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr);
     void release_tag(int d);
+    scheduling_decision choose(disk_state &ds);
     void host_dma(tlm::tlm_generic_payload &host_trans, protocol::buffer_block *buffer, uint64_t bytes, int affinity);
     void table_update(int affinity);
     int64_t log_intent(uint64_t lbn, uint32_t sectors, uint64_t seq, int affinity);
@@ -185,6 +204,7 @@ private:
     host_address_map m_map;
     std::unique_ptr<layout> m_layout;
     const parity_layout *m_parity = nullptr;  // m_layout when it is RAID 4/5
+    bool m_replicated_reads = false;           // sr_array: reads through replicated_read
     uint64_t m_capacity = 0;
     int m_failed = -1;
     scoreboard m_scoreboard;

@@ -67,6 +67,7 @@ disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, cons
     check_supported(spec, options.one_command_at_a_time ? drive_use::one_command_at_a_time : drive_use::queued_commands);
     m_engine = std::make_unique<drive_engine>(spec, options.spindle_phase);
     target.register_b_transport(this, &disk_drive::b_transport);
+    target.register_transport_dbg(this, &disk_drive::transport_dbg);
     SC_THREAD(service_thread);
     SC_METHOD(replay_trace);
     sensitive << m_change_due;
@@ -273,6 +274,14 @@ void disk_drive::serve(pending &p) {
     s.busy_ms += std::max(r.complete_ms, m_engine->mechanism_free_ms()) - std::max(start, m_busy_until_ms);
     m_busy_until_ms = std::max(r.complete_ms, m_engine->mechanism_free_ms());
     m_serve_start_ms = -1;
+}
+
+unsigned disk_drive::transport_dbg(tlm::tlm_generic_payload &trans) {
+    const uint32_t blocks = uint32_t(trans.get_data_length() / protocol::token_bytes);
+    if (blocks == 0 || !trans.get_data_ptr()) return 0;
+    move_tokens(trans, int64_t(trans.get_address() / protocol::sector_bytes), blocks);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return blocks * protocol::token_bytes;
 }
 
 void disk_drive::move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks) {

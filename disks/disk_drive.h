@@ -90,6 +90,10 @@ private:
     pending *next_pending();
     void serve(pending &p);
     void move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks);
+    // Untimed token access (TLM debug transport): address = LBN * 512, data_length = blocks * 8
+    // tokens; returns the bytes moved. Models a drive-side XOR whose result is installed at no
+    // cost (the controller's read-rotate-write parity update, docs/ARCHITECTURE.md).
+    unsigned transport_dbg(tlm::tlm_generic_payload &trans);
     void replay_trace();
 
     std::unique_ptr<drive_engine> m_engine;

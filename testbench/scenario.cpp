@@ -27,12 +27,17 @@ const names<controller::array_kind> array_names = {{"raid0", controller::array_k
                                                    {"raid1", controller::array_kind::raid1},
                                                    {"raid10", controller::array_kind::raid10},
                                                    {"raid4", controller::array_kind::raid4},
-                                                   {"raid5", controller::array_kind::raid5}};
+                                                   {"raid5", controller::array_kind::raid5},
+                                                   {"sr_array", controller::array_kind::sr_array}};
 const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
                                                               {"sstf", controller::scheduling_policy::sstf},
                                                               {"look", controller::scheduling_policy::look},
                                                               {"c-look", controller::scheduling_policy::c_look},
-                                                              {"cvscan", controller::scheduling_policy::cvscan}};
+                                                              {"cvscan", controller::scheduling_policy::cvscan},
+                                                              {"satf", controller::scheduling_policy::satf},
+                                                              {"rlook", controller::scheduling_policy::rlook},
+                                                              {"rsatf", controller::scheduling_policy::rsatf}};
+const names<bool> rmw_names = {{"separate", false}, {"read_rotate_write", true}};
 const names<controller::parity_placement> rotation_names = {
     {"left-symmetric", controller::parity_placement::left_symmetric},
     {"left-asymmetric", controller::parity_placement::left_asymmetric},
@@ -142,9 +147,14 @@ nlohmann::json scenario::to_json() const {
                        {"layout", controller::to_string(fw.array)},
                        {"parity_rotation", name_of(rotation_names, fw.parity_rotation)},
                        {"mirror_copies", fw.mirror_copies},
+                       {"sr", {{"ds", fw.sr_ds}, {"dr", fw.sr_dr}, {"dm", fw.sr_dm}}},
                        {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
+                       {"rmw", name_of(rmw_names, fw.parity_writes.read_rotate_write)},
                        {"scheduler", name_of(scheduler_names, fw.scheduler)},
                        {"cvscan_r", fw.cvscan_r},
+                       {"predictor", {{"feedback", fw.predictor.slack.feedback},
+                                      {"slack_sectors", fw.predictor.slack.initial_sectors},
+                                      {"target_miss_rate", fw.predictor.slack.target_miss_rate}}},
                        {"write_intent_log", fw.write_intent_log},
                        {"table_entry_bytes", fw.table_entry_bytes}};
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
@@ -512,13 +522,27 @@ const std::vector<key_def> &key_defs() {
                  FIELD(controller.config.firmware.parity_rotation));
         t.integer("controller.mirror_copies", "2", "an integer in [2, 16] (raid10 only)", 2, 16,
                   FIELD(controller.config.firmware.mirror_copies));
+        t.integer("controller.sr.ds", "1", "an integer in [1, 256] (sr_array: seek reduction, the outer 1/Ds)", 1, 256,
+                  FIELD(controller.config.firmware.sr_ds));
+        t.integer("controller.sr.dr", "1", "an integer in [1, 64] (sr_array: rotational replicas per disk)", 1, 64,
+                  FIELD(controller.config.firmware.sr_dr));
+        t.integer("controller.sr.dm", "1", "an integer in [1, 256] (sr_array: copies on other disks)", 1, 256,
+                  FIELD(controller.config.firmware.sr_dm));
         t.number("controller.reconstruct_write_fraction", "0.5",
                  "a number >= 0 (raid4/raid5: reconstruct-write when a write covers at least this fraction of "
                  "the stripe's data units)",
                  0, false, 1e6, FIELD(controller.config.firmware.parity_writes.reconstruct_write_fraction));
+        t.choice("controller.rmw", "separate", rmw_names,
+                 FIELD(controller.config.firmware.parity_writes.read_rotate_write));
         t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
         t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
                  FIELD(controller.config.firmware.cvscan_r));
+        t.boolean("controller.predictor.feedback", "true", FIELD(controller.config.firmware.predictor.slack.feedback));
+        t.number("controller.predictor.slack_sectors", "2",
+                 "a number in [0, 64] (satf: the initial k-sector slack)", 0, false, 64,
+                 FIELD(controller.config.firmware.predictor.slack.initial_sectors));
+        t.number("controller.predictor.target_miss_rate", "0.01", "a number in (0, 1] (satf: the feedback's target)",
+                 0, true, 1, FIELD(controller.config.firmware.predictor.slack.target_miss_rate));
         t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
         t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
                   FIELD(controller.config.firmware.table_entry_bytes));
@@ -883,10 +907,33 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             throw s.error("controller.reconstruct_write_fraction",
                           fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4 or raid5");
+        if (s.origin.count("controller.rmw") && fw.array != array_kind::raid5 && fw.array != array_kind::raid4)
+            throw s.error("controller.rmw", fmt::format("set while controller.layout is {}", kind),
+                          "it only with controller.layout: raid4 or raid5");
         if (s.origin.count("controller.cvscan_r") && fw.scheduler != controller::scheduling_policy::cvscan)
             throw s.error("controller.cvscan_r",
                           fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
                           "it only with controller.scheduler: cvscan");
+        for (const char *key : {"controller.sr.ds", "controller.sr.dr", "controller.sr.dm"})
+            if (s.origin.count(key) && fw.array != array_kind::sr_array)
+                throw s.error(key, fmt::format("set while controller.layout is {}", kind),
+                              "it only with controller.layout: sr_array");
+        if (fw.array == array_kind::sr_array && fw.sr_ds * fw.sr_dr * fw.sr_dm != n)
+            throw s.error("controller.layout",
+                          fmt::format("sr_array {}x{}x{} needs Ds*Dr*Dm = {} disks; disks.count is {}", fw.sr_ds,
+                                      fw.sr_dr, fw.sr_dm, fw.sr_ds * fw.sr_dr * fw.sr_dm, n),
+                          "controller.sr.ds * controller.sr.dr * controller.sr.dm = disks.count");
+        if (is_replica_aware(fw.scheduler) && fw.array != array_kind::sr_array)
+            throw s.error("controller.scheduler",
+                          fmt::format("{} while controller.layout is {}", name_of(scheduler_names, fw.scheduler), kind),
+                          "rlook or rsatf only with controller.layout: sr_array");
+        for (const char *key : {"controller.predictor.feedback", "controller.predictor.slack_sectors",
+                                "controller.predictor.target_miss_rate"})
+            if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf &&
+                !is_replica_aware(fw.scheduler))
+                throw s.error(key,
+                              fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
+                              "it only with controller.scheduler: satf");
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");

@@ -179,6 +179,20 @@ nlohmann::json controller_json(const controller::controller_top &c) {
                      {"peak_outstanding", fw.peak_outstanding},
                      {"tag_wait", wait_json(fw.tag_wait)}};
     if (c.array_layout()) j["firmware"]["layout"] = c.array_layout()->describe();
+    if (c.config().firmware.scheduler == controller::scheduling_policy::satf ||
+        controller::is_replica_aware(c.config().firmware.scheduler)) {
+        // Predicted vs actual access time (positioning + rotational latency), as Yu et al.'s Table 2.
+        const controller::prediction_statistics &p = fw.prediction;
+        j["firmware"]["prediction"] = {{"requests", p.count()},
+                                       {"misses", p.misses()},
+                                       {"miss_rate", p.miss_rate()},
+                                       {"mean_error_ms", p.mean_error_ms()},
+                                       {"stddev_error_ms", p.stddev_error_ms()},
+                                       {"mean_access_ms", p.mean_access_ms()},
+                                       {"demerit_ms", p.demerit_ms()},
+                                       {"relative_demerit", p.relative_demerit()},
+                                       {"mean_slack_sectors", p.count() ? fw.slack_sectors_sum / double(p.count()) : 0.0}};
+    }
     if (dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
         nlohmann::json paths;
         for (auto p : {controller::write_path::full_stripe, controller::write_path::reconstruct_write,
@@ -187,6 +201,7 @@ nlohmann::json controller_json(const controller::controller_top &c) {
         j["firmware"]["stripe_writes"] = paths;
         j["firmware"]["rebuilt_reads"] = fw.rebuilt_reads;
         j["firmware"]["degraded_stripe_writes"] = fw.degraded_stripe_writes;
+        j["firmware"]["read_rotate_writes"] = fw.read_rotate_writes;
     }
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();

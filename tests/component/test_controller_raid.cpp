@@ -397,3 +397,197 @@ TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_EQ(b.ctl->statistics().degraded_stripe_writes, 5u);  // one per stripe written
 }
+
+TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_parity) {
+    controller::controller_config c = raid(controller::array_kind::raid5);
+    c.firmware.parity_writes.read_rotate_write = true;
+    c.firmware.parity_writes.reconstruct_write_fraction = 0.9;  // two units of three: still read-modify-write
+    raid_bench b(4, c);
+    bool done = false;
+    b.host.spawn([&] {
+        writer w{b, {}};
+        w.write(5, 3);      // stripe 0, one unit: read-rotate-write on a data disk and the parity disk
+        w.write(16, 40);    // stripe 0 units 1-2 and stripe 1 unit 0: read-rotate-writes
+        w.write(200, 150);  // partial, full, full, partial
+        w.write(6, 4);      // over earlier data
+        w.write(10, 10);    // two units of stripe 0: read-rotate-writes on two data disks and the parity
+        w.write(50, 2);
+        w.check(0, 400);
+        for (int64_t s = 0; s < 8; ++s) {
+            const std::vector<uint64_t> x = b.row_xor(s);
+            for (size_t r = 0; r < x.size(); ++r) EXPECT_EQ(x[r], 0u) << "stripe " << s << " row " << r;
+        }
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    const auto &st = b.ctl->statistics();
+    EXPECT_GE(st.stripe_writes[size_t(controller::write_path::read_modify_write)], 4u);
+    // One per data disk written and one for the parity: stripe 0 of (16, 40) and (10, 10) write
+    // two data units each, every other read-modify-write one.
+    EXPECT_EQ(st.read_rotate_writes, 2 * st.stripe_writes[size_t(controller::write_path::read_modify_write)] + 2);
+}
+
+TEST(controller_raid5, a_read_rotate_write_small_write_takes_about_one_revolution_more_than_a_read) {
+    controller::controller_config c = raid(controller::array_kind::raid5);
+    c.firmware.parity_writes.read_rotate_write = true;
+    raid_bench b(4, c);
+    const double rev_ms = 60000.0 / cheetah().mech.rpm;
+    double read_ms = 0, write_ms = 0;
+    uint64_t commands_per_write = 0;
+    const int n = 40;
+    b.host.spawn([&] {
+        uint64_t x = 12345;
+        for (int i = 0; i < n; ++i) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const uint64_t lbn = (x >> 20) % 20000000;
+            std::vector<uint64_t> t = tokens(uint64_t(i) + 1, 1);
+            double t0 = sc_core::sc_time_stamp().to_seconds();
+            ASSERT_EQ(b.host.send(true, lbn, 1, t.data()), tlm::TLM_OK_RESPONSE);
+            read_ms += (sc_core::sc_time_stamp().to_seconds() - t0) * 1e3;
+            const uint64_t before = b.ctl->statistics().physical_commands;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const uint64_t wlbn = (x >> 20) % 20000000;
+            t0 = sc_core::sc_time_stamp().to_seconds();
+            ASSERT_EQ(b.host.send(false, wlbn, 1, t.data()), tlm::TLM_OK_RESPONSE);
+            write_ms += (sc_core::sc_time_stamp().to_seconds() - t0) * 1e3;
+            commands_per_write = b.ctl->statistics().physical_commands - before;
+        }
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(commands_per_write, 2u);  // one read-rotate-write on the data disk, one on the parity disk
+    const double extra = (write_ms - read_ms) / n / rev_ms;
+    // One revolution between reading and writing the sectors; the two disks in parallel add the
+    // larger of two rotational latencies and seeks.
+    EXPECT_GT(extra, 0.9) << "write " << write_ms / n << " ms, read " << read_ms / n << " ms";
+    EXPECT_LT(extra, 1.6) << "write " << write_ms / n << " ms, read " << read_ms / n << " ms";
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
+
+namespace {
+
+// One disk, 16 closed-loop clients of random single-sector reads, started at construction; both
+// policies are elaborated before one sc_start.
+struct random_read_queue {
+    std::unique_ptr<disks::disk_drive> drive;
+    std::unique_ptr<controller::controller_top> ctl;
+    std::unique_ptr<host_tester> host;
+    double sum_ms = 0;
+    int done = 0;
+    static constexpr int clients = 16, each = 40;
+
+    explicit random_read_queue(controller::scheduling_policy policy) {
+        controller::controller_config c;
+        c.firmware.scheduler = policy;
+        c.firmware.tags_per_disk = 1;
+        disks::drive_options o;
+        o.spindle_phase = 0.37;
+        drive = std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("disk"), cheetah(), o);
+        const uint64_t blocks = uint64_t(drive->capacity_blocks());
+        ctl = std::make_unique<controller::controller_top>(sc_core::sc_gen_unique_name("controller"), c,
+                                                           std::vector<controller::disk_info>{
+                                                               {blocks, 1, &cheetah(), o.spindle_phase}});
+        ctl->disk[0].bind(drive->target);
+        host = std::make_unique<host_tester>(sc_core::sc_gen_unique_name("tester"));
+        host->socket.bind(ctl->host);
+        for (int k = 0; k < clients; ++k)
+            host->spawn([this, k, blocks] {
+                uint64_t x = 777 + uint64_t(k) * 1000003;
+                for (int i = 0; i < each; ++i) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    const double t0 = sc_core::sc_time_stamp().to_seconds();
+                    host->send(true, (x >> 16) % blocks, 1);
+                    sum_ms += (sc_core::sc_time_stamp().to_seconds() - t0) * 1e3;
+                    ++done;
+                }
+            });
+    }
+    double mean_ms() const { return sum_ms / done; }
+};
+
+}  // namespace
+
+TEST(controller_scheduler, satf_with_the_head_position_predictor_beats_fcfs_on_random_reads) {
+    random_read_queue fcfs(controller::scheduling_policy::fcfs);
+    random_read_queue satf(controller::scheduling_policy::satf);
+    sc_core::sc_start();
+    ASSERT_EQ(fcfs.done, random_read_queue::clients * random_read_queue::each);
+    ASSERT_EQ(satf.done, random_read_queue::clients * random_read_queue::each);
+    EXPECT_LT(satf.mean_ms(), 0.8 * fcfs.mean_ms()) << "satf " << satf.mean_ms() << " ms, fcfs " << fcfs.mean_ms();
+    // The predictor, fed by completions with the slack's feedback loop on, hits its sectors.
+    const controller::prediction_statistics &p = satf.ctl->statistics().prediction;
+    EXPECT_GE(p.count(), 600u);
+    EXPECT_LT(p.miss_rate(), 0.01);
+    EXPECT_LT(std::abs(p.mean_error_ms()), 0.5);
+    EXPECT_GT(p.mean_access_ms(), 0.0);
+    EXPECT_EQ(fcfs.ctl->statistics().prediction.count(), 0u);
+}
+
+TEST(controller_sr_array, writes_reach_every_rotational_replica_and_rsatf_reads_read_back) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.array = controller::array_kind::sr_array;
+    c.firmware.sr_ds = 2;
+    c.firmware.sr_dr = 3;
+    c.firmware.scheduler = controller::scheduling_policy::rsatf;
+    std::vector<std::unique_ptr<disks::disk_drive>> drives;
+    std::vector<controller::disk_info> infos;
+    for (int i = 0; i < 6; ++i) {
+        disks::drive_options o;
+        o.spindle_phase = 0.11 * i;
+        drives.push_back(std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("srdisk"), cheetah(), o));
+        infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1, &cheetah(), o.spindle_phase});
+    }
+    controller::controller_top ctl("sr_controller", c, infos);
+    for (int i = 0; i < 6; ++i) ctl.disk[size_t(i)].bind(drives[size_t(i)]->target);
+    host_tester host("sr_tester");
+    host.socket.bind(ctl.host);
+    bool done = false;
+    std::map<uint64_t, uint64_t> expect;
+    host.spawn([&] {
+        uint64_t seed = 1;
+        auto write = [&](uint64_t lbn, uint32_t n) {
+            std::vector<uint64_t> t = tokens(seed++, n);
+            ASSERT_EQ(host.send(false, lbn, n, t.data()), tlm::TLM_OK_RESPONSE);
+            for (uint32_t i = 0; i < n; ++i) expect[lbn + i] = t[i];
+        };
+        write(0, 40);
+        write(500, 3);
+        write(1000, 200);  // crosses tracks: replicas past slot 0 are two extents
+        write(20, 8);
+        // Reads, several at once so rsatf has replicas of queued requests to choose among.
+        int reads = 0;
+        for (uint64_t lbn = 0; lbn < 1200; lbn += 37)
+            host.spawn([&, lbn] {
+                std::vector<uint64_t> r(8);
+                EXPECT_EQ(host.send(true, lbn, 8, r.data()), tlm::TLM_OK_RESPONSE);
+                for (uint32_t i = 0; i < 8; ++i) {
+                    const auto it = expect.find(lbn + i);
+                    EXPECT_EQ(r[i], it == expect.end() ? 0u : it->second) << "lbn " << lbn + i;
+                }
+                ++reads;
+            });
+        sc_core::wait(sc_core::sc_time(1, sc_core::SC_SEC));
+        EXPECT_EQ(reads, 33);
+        // Every replica of every written sector holds the token.
+        std::vector<controller::chunk> chunks;
+        for (const auto &[lbn, token] : expect) {
+            ctl.array_layout()->map(int64_t(lbn), 1, chunks);
+            ASSERT_EQ(chunks.size(), 1u);
+            EXPECT_EQ(chunks[0].replicas.size(), 3u);
+            for (const controller::replica &r : chunks[0].replicas) {
+                uint64_t t = 0;
+                ASSERT_TRUE(ctl.raw_disk_io(true, r.disk, uint64_t(r.extents[0].drive_lbn), 1, &t));
+                EXPECT_EQ(t, token) << "lbn " << lbn << " copy " << r.copy;
+            }
+        }
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(ctl.integrity().integrity_errors(), 0u);
+    EXPECT_GT(ctl.integrity().reads_checked(), 200u);
+    EXPECT_GT(ctl.statistics().prediction.count(), 0u);
+}

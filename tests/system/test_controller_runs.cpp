@@ -205,3 +205,66 @@ TEST(controller_runs, raid5_and_raid10_runs_with_data_tokens_read_back_every_ack
     EXPECT_EQ(r10["controller"]["integrity_errors"], 0);
     EXPECT_GT(r10["controller"]["reads_checked"].get<uint64_t>(), 3000u);
 }
+
+TEST(controller_runs, satf_beats_fcfs_on_random_reads_and_reports_its_prediction_statistics) {
+    const scratch_dir dir;
+    const std::string common =
+        "scenarios/default.yaml --set controller.enabled=true --set workload.read_fraction=1"
+        " --set workload.request_sectors=1 --set workload.alignment_sectors=1 --set workload.outstanding=32"
+        " --set workload.requests=3000 --set output.waves=false";
+    const nlohmann::json fcfs = run_json(common + " --set controller.tags_per_disk=1", dir, "fcfs");
+    const nlohmann::json satf = run_json(common + " --set controller.scheduler=satf", dir, "satf");
+    ASSERT_FALSE(fcfs.is_null());
+    ASSERT_FALSE(satf.is_null());
+    const double f = fcfs["response_time"]["mean_ms"], s = satf["response_time"]["mean_ms"];
+    EXPECT_LT(s, 0.85 * f) << "satf " << s << " ms, fcfs " << f << " ms";
+    const nlohmann::json &p = satf["controller"]["firmware"]["prediction"];
+    ASSERT_TRUE(p.is_object());
+    EXPECT_GT(p["requests"].get<uint64_t>(), 2000u);
+    EXPECT_LT(p["miss_rate"].get<double>(), 0.01);
+    for (const char *k : {"mean_error_ms", "stddev_error_ms", "demerit_ms", "relative_demerit", "mean_slack_sectors"})
+        EXPECT_TRUE(p.contains(k)) << k;
+    EXPECT_FALSE(fcfs["controller"]["firmware"].contains("prediction"));
+}
+
+TEST(controller_runs, raid5_read_rotate_write_runs_read_back_every_write) {
+    const scratch_dir dir;
+    const nlohmann::json r = run_json(
+        "scenarios/default.yaml --set controller.enabled=true --set workload.data_tokens=true"
+        " --set workload.requests=2000 --set workload.outstanding=16 --set workload.address=local"
+        " --set workload.local_stddev_sectors=300 --set workload.read_fraction=0.5 --set output.waves=false"
+        " --set controller.layout=raid5 --set controller.rmw=read_rotate_write --set controller.scheduler=satf",
+        dir, "rrw");
+    ASSERT_FALSE(r.is_null());
+    EXPECT_EQ(r["controller"]["integrity_errors"], 0);
+    EXPECT_GT(r["controller"]["reads_checked"].get<uint64_t>(), 2000u);
+    EXPECT_GT(r["controller"]["firmware"]["read_rotate_writes"].get<uint64_t>(), 1000u);
+    EXPECT_EQ(r["scenario"]["controller"]["rmw"], "read_rotate_write");
+}
+
+TEST(controller_runs, a_2x3_sr_array_beats_6x1x1_striping_on_random_reads_with_locality) {
+    const scratch_dir dir;
+    const std::string common =
+        "scenarios/default.yaml --set controller.enabled=true --set disks.count=6 --set controller.layout=sr_array"
+        " --set workload.read_fraction=1 --set workload.request_sectors=1 --set workload.alignment_sectors=1"
+        " --set workload.outstanding=8 --set workload.requests=3000 --set workload.address=local"
+        " --set workload.local_stddev_sectors=2000000 --set output.waves=false";
+    const nlohmann::json sr = run_json(
+        common + " --set controller.sr.ds=2 --set controller.sr.dr=3 --set controller.scheduler=rsatf", dir, "sr");
+    const nlohmann::json st = run_json(
+        common + " --set controller.sr.ds=6 --set controller.sr.dr=1 --set controller.scheduler=satf", dir, "st");
+    ASSERT_FALSE(sr.is_null());
+    ASSERT_FALSE(st.is_null());
+    const double a = sr["response_time"]["mean_ms"], b = st["response_time"]["mean_ms"];
+    EXPECT_LT(a, b) << "2x3 " << a << " ms, 6x1x1 " << b << " ms";
+    EXPECT_LT(sr["controller"]["firmware"]["prediction"]["miss_rate"].get<double>(), 0.02);
+    EXPECT_EQ(sr["scenario"]["controller"]["sr"]["dr"], 3);
+    // Writes to every replica (foreground) read back.
+    const nlohmann::json w = run_json(common + " --set controller.sr.ds=2 --set controller.sr.dr=3"
+                                               " --set controller.scheduler=rsatf --set workload.read_fraction=0.5"
+                                               " --set workload.data_tokens=true --set workload.local_stddev_sectors=3000",
+                                      dir, "w");
+    ASSERT_FALSE(w.is_null());
+    EXPECT_EQ(w["controller"]["integrity_errors"], 0);
+    EXPECT_GT(w["controller"]["reads_checked"].get<uint64_t>(), 1000u);
+}

@@ -341,7 +341,7 @@ TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
 
     std::string m = error_of(minimal() + "controller:\n  layout: raid6\n");
     EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout'"), std::string::npos) << m;
-    EXPECT_NE(m.find("raid0, raid1, raid10, raid4 or raid5"), std::string::npos) << m;
+    EXPECT_NE(m.find("raid0, raid1, raid10, raid4, raid5 or sr_array"), std::string::npos) << m;
     m = error_of(minimal() + "controller:\n  layout: raid10\n  mirror_copies: 3\n");  // 4 disks
     EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout': raid10 with 3-way mirrors needs a multiple of 3 disks"),
               std::string::npos)
@@ -362,9 +362,23 @@ TEST(scenario, controller_scheduler_keys) {
     EXPECT_EQ(s.controller.config.firmware.scheduler, raidtlm::controller::scheduling_policy::cvscan);
     EXPECT_DOUBLE_EQ(s.controller.config.firmware.cvscan_r, 0.5);
     EXPECT_EQ(s.to_json()["controller"]["scheduler"], "cvscan");
-    std::string m = error_of(minimal() + "controller:\n  scheduler: satf\n");
-    EXPECT_NE(m.find("s.yaml:4:14: key 'controller.scheduler'"), std::string::npos) << m;
-    EXPECT_NE(m.find("fcfs, sstf, look, c-look or cvscan"), std::string::npos) << m;
+    std::string m = error_of(minimal() + "controller:\n  scheduler: rsatf\n");
+    EXPECT_NE(m.find("key 'controller.scheduler': rsatf while controller.layout is raid0"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  scheduler: xsatf\n");
+    EXPECT_NE(m.find("fcfs, sstf, look, c-look, cvscan, satf, rlook or rsatf"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: sr_array\n  sr:\n    ds: 2\n    dr: 3\n");
+    EXPECT_NE(m.find("key 'controller.layout': sr_array 2x3x1 needs Ds*Dr*Dm = 6 disks"), std::string::npos) << m;
+    const scenario sa = load_scenario(write_temp(
+        "k.yaml", minimal() + "controller:\n  scheduler: satf\n  predictor:\n    feedback: false\n    slack_sectors: 4\n"));
+    EXPECT_EQ(sa.controller.config.firmware.scheduler, raidtlm::controller::scheduling_policy::satf);
+    EXPECT_FALSE(sa.controller.config.firmware.predictor.slack.feedback);
+    EXPECT_DOUBLE_EQ(sa.controller.config.firmware.predictor.slack.initial_sectors, 4);
+    m = error_of(minimal() + "controller:\n  predictor:\n    feedback: false\n");
+    EXPECT_NE(m.find("key 'controller.predictor.feedback': set while controller.scheduler is fcfs"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: raid0\n  rmw: read_rotate_write\n");
+    EXPECT_NE(m.find("key 'controller.rmw': set while controller.layout is raid0"), std::string::npos) << m;
     m = error_of(minimal() + "controller:\n  cvscan_r: 0.3\n");
     EXPECT_NE(m.find("s.yaml:4:13: key 'controller.cvscan_r': set while controller.scheduler is fcfs"),
               std::string::npos)
