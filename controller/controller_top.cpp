@@ -560,6 +560,32 @@ bool controller_top::degraded_stripe_write(const stripe_write_plan &plan, uint64
     return ok;
 }
 
+namespace {
+
+// What both stripe-write paths read off a plan: the parity rows the write touches and where a
+// data op's sectors sit in the host's buffer.
+struct stripe_rows {
+    stripe_rows(const parity_layout &layout, const stripe_write_plan &p, uint64_t host)
+        : l(layout),
+          plan(p),
+          host_lbn(host),
+          row0(p.stripe * layout.unit_sectors()),
+          lo(p.parity_write().drive_lbn),
+          rows(uint64_t(p.parity_write().sectors)) {}
+    uint64_t host_offset(const disk_op &op) const {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    }
+    const parity_layout &l;
+    const stripe_write_plan &plan;
+    uint64_t host_lbn;
+    int64_t row0;   // first drive LBN of the stripe's rows
+    int64_t lo;     // first parity row the write touches
+    uint64_t rows;  // parity rows the write touches
+};
+
+}  // namespace
+
 // One stripe's part of a write, under the stripe's lock: the plan's reads into a work buffer,
 // the new parity computed by the XOR engine, then the data and parity writes in parallel.
 //
@@ -570,16 +596,9 @@ bool controller_top::degraded_stripe_write(const stripe_write_plan &plan, uint64
 // own, beside the old data and the old parity). A full-stripe write XORs the host buffer directly.
 bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                   int affinity) {
-    const parity_layout &l = *m_parity;
+    const stripe_rows r(*m_parity, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
-    const int64_t row0 = plan.stripe * l.unit_sectors();
     const disk_op &pw = plan.parity_write();
-    const int64_t lo = pw.drive_lbn;
-    const uint64_t rows = uint64_t(pw.sectors);
-    auto host_offset = [&](const disk_op &op) {
-        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
-        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
-    };
     const bool full = plan.path == write_path::full_stripe;
     if (plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
         return rrw_stripe_write(plan, host_lbn, buffer, affinity);
@@ -597,7 +616,7 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
         } else {
             writes.push_back(&op);
             if (op.parity) continue;
-            if (full) inputs.push_back({buffer, host_offset(op)});
+            if (full) inputs.push_back({buffer, r.host_offset(op)});
             else slot_of(op.disk, new_role);
         }
     }
@@ -605,30 +624,30 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 
     ++m_stats.stripe_writes[size_t(plan.path)];
     lock_stripe(plan.stripe);
-    protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+    protocol::buffer_block *work = m_dram->allocate(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     check_power();
-    for (const auto &[key, k] : slot) inputs.push_back({work, k * rows});
+    for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
     bool ok = parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
         return disk_io(tlm::TLM_READ_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
-                       slot_of(op.disk, 0) * rows + uint64_t(op.drive_lbn - lo), nullptr);
+                       slot_of(op.disk, 0) * r.rows + uint64_t(op.drive_lbn - r.lo), nullptr);
     });
     if (ok) {
         if (data && !full)
             for (const disk_op *op : writes) {
                 if (op->parity) continue;
-                const uint64_t *from = buffer->tokens.data() + host_offset(*op);
+                const uint64_t *from = buffer->tokens.data() + r.host_offset(*op);
                 std::copy(from, from + op->sectors,
-                          work->tokens.begin() + int64_t(slot_of(op->disk, new_role) * rows + uint64_t(op->drive_lbn - lo)));
+                          work->tokens.begin() + int64_t(slot_of(op->disk, new_role) * r.rows + uint64_t(op->drive_lbn - r.lo)));
             }
-        xor_blocks(inputs, {work, 0}, rows, affinity);
+        xor_blocks(inputs, {work, 0}, r.rows, affinity);
         ok = parallel(writes.size(), [&](size_t i) {
             const disk_op &op = *writes[i];
             if (op.parity)
                 return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0,
                                nullptr);
             return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
-                           host_offset(op), nullptr);
+                           r.host_offset(op), nullptr);
         });
     }
     m_dram->free(work);
@@ -649,22 +668,15 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 // transport). Timing-only runs skip the tokens but charge the same XOR.
 bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                       int affinity) {
-    const parity_layout &l = *m_parity;
+    const stripe_rows r(*m_parity, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
-    const int64_t row0 = plan.stripe * l.unit_sectors();
     const disk_op &pw = plan.parity_write();
-    const int64_t lo = pw.drive_lbn;
-    const uint64_t rows = uint64_t(pw.sectors);
-    auto host_offset = [&](const disk_op &op) {
-        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
-        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
-    };
     const size_t n = plan.ops.size();  // the data ops, then the parity op last
-    // Slots of `rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
+    // Slots of `r.rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
     const uint64_t slots = 1 + 2 * uint64_t(n);
     ++m_stats.stripe_writes[size_t(plan.path)];
     lock_stripe(plan.stripe);
-    protocol::buffer_block *work = m_dram->allocate(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+    protocol::buffer_block *work = m_dram->allocate(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     check_power();
     std::vector<std::vector<uint64_t>> old(n);
     bool ok = parallel(n, [&](size_t k) {
@@ -674,32 +686,32 @@ bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t ho
             return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0,
                            nullptr, &old[k]);
         return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
-                       host_offset(op), nullptr,
+                       r.host_offset(op), nullptr,
                        &old[k]);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (size_t k = 0; k < n; ++k) {
             const disk_op &op = plan.ops[k];
-            const uint64_t at = uint64_t(op.drive_lbn - lo);
-            inputs.push_back({work, (1 + k) * rows});
-            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((1 + k) * rows + at));
+            const uint64_t at = uint64_t(op.drive_lbn - r.lo);
+            inputs.push_back({work, (1 + k) * r.rows});
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((1 + k) * r.rows + at));
             if (op.parity) continue;
-            inputs.push_back({work, (1 + n + k) * rows});
+            inputs.push_back({work, (1 + n + k) * r.rows});
             if (data) {
-                const uint64_t *from = buffer->tokens.data() + host_offset(op);
-                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((1 + n + k) * rows + at));
+                const uint64_t *from = buffer->tokens.data() + r.host_offset(op);
+                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((1 + n + k) * r.rows + at));
             }
         }
-        xor_blocks(inputs, {work, 0}, rows, affinity);
+        xor_blocks(inputs, {work, 0}, r.rows, affinity);
         if (data) {
             tlm::tlm_generic_payload gp;
             gp.set_command(tlm::TLM_WRITE_COMMAND);
-            gp.set_address(uint64_t(lo) * protocol::sector_bytes);
+            gp.set_address(uint64_t(r.lo) * protocol::sector_bytes);
             gp.set_data_ptr(reinterpret_cast<unsigned char *>(work->tokens.data()));
-            gp.set_data_length(unsigned(rows * protocol::token_bytes));
-            gp.set_streaming_width(unsigned(rows * protocol::token_bytes));
-            ok = disk[size_t(pw.disk)]->transport_dbg(gp) == rows * protocol::token_bytes;
+            gp.set_data_length(unsigned(r.rows * protocol::token_bytes));
+            gp.set_streaming_width(unsigned(r.rows * protocol::token_bytes));
+            ok = disk[size_t(pw.disk)]->transport_dbg(gp) == r.rows * protocol::token_bytes;
         }
     }
     m_dram->free(work);
