@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -550,22 +551,20 @@ const std::vector<key_def> &key_defs() {
         t.integer("controller.cpu.cores", "1", "an integer in [1, 64]", 1, 64, FIELD(controller.config.cpu.cores));
         t.choice("controller.cpu.scheduling", "shared", cpu_scheduling_names, FIELD(controller.config.cpu.scheduling));
         const char *cycles = "an integer in [0, 10^9] (cycles)";
-        t.integer("controller.cost.host_command_cycles", "3000", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.host_command_cycles));
-        t.integer("controller.cost.physical_command_cycles", "2000", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.physical_command_cycles));
-        t.integer("controller.cost.completion_interrupt_cycles", "1500", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.completion_interrupt_cycles));
-        t.integer("controller.cost.table_update_cycles", "500", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.table_update_cycles));
-        t.integer("controller.cost.schedule_base_cycles", "200", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.schedule_base_cycles));
-        t.integer("controller.cost.schedule_per_entry_cycles", "50", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.schedule_per_entry_cycles));
-        t.integer("controller.cost.dma_setup_cycles", "300", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.dma_setup_cycles));
-        t.integer("controller.cost.xor_setup_cycles", "300", cycles, 0, 1000000000,
-                  FIELD(controller.config.cpu.costs.xor_setup_cycles));
+        // The firmware's cost table, key by key: (name, default, field).
+        using costs = rtl_models::cpu_cost_table;
+        const std::tuple<const char *, const char *, uint64_t costs::*> cost_keys[] = {
+            {"controller.cost.host_command_cycles", "3000", &costs::host_command_cycles},
+            {"controller.cost.physical_command_cycles", "2000", &costs::physical_command_cycles},
+            {"controller.cost.completion_interrupt_cycles", "1500", &costs::completion_interrupt_cycles},
+            {"controller.cost.table_update_cycles", "500", &costs::table_update_cycles},
+            {"controller.cost.schedule_base_cycles", "200", &costs::schedule_base_cycles},
+            {"controller.cost.schedule_per_entry_cycles", "50", &costs::schedule_per_entry_cycles},
+            {"controller.cost.dma_setup_cycles", "300", &costs::dma_setup_cycles},
+            {"controller.cost.xor_setup_cycles", "300", &costs::xor_setup_cycles}};
+        for (const auto &[key, fallback, field] : cost_keys)
+            t.integer(key, fallback, cycles, 0, 1000000000,
+                      [field = field](scenario &s_) -> uint64_t & { return s_.controller.config.cpu.costs.*field; });
         t.add("controller.bus.preset", "ultra160", one_of(scsi_preset_names),
               [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
                   using rtl_models::scsi_preset;
