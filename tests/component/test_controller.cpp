@@ -9,33 +9,16 @@
 #include <systemc>
 
 #include "component_support.h"
+#include "controller_bench.h"
 #include "controller/controller_top.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;
 using component_test::cheetah;
+using component_test::controller_bench;
 using component_test::host_tester;
 
 namespace {
-
-struct controller_bench {
-    std::vector<std::unique_ptr<disks::disk_drive>> drives;
-    std::unique_ptr<controller::controller_top> ctl;
-    host_tester host{"tester"};
-
-    controller_bench(int n, const controller::controller_config &config, const disks::disk_spec &spec = cheetah()) {
-        std::vector<controller::disk_info> infos;
-        for (int i = 0; i < n; ++i) {
-            disks::drive_options o;
-            o.spindle_phase = 0.13 * i;
-            drives.push_back(std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("disk"), spec, o));
-            infos.push_back({uint64_t(drives.back()->capacity_blocks()), spec.interface.max_queue_length});
-        }
-        ctl = std::make_unique<controller::controller_top>("controller", config, infos);
-        for (int i = 0; i < n; ++i) ctl->disk[size_t(i)].bind(drives[size_t(i)]->target);
-        host.socket.bind(ctl->host);
-    }
-};
 
 controller::controller_config two_channels() {
     controller::controller_config c;

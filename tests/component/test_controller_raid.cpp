@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "component_support.h"
+#include "controller_bench.h"
 #include "controller/controller_top.h"
 #include "controller/parity_layout.h"
 #include "disks/disk_drive.h"
@@ -19,23 +20,8 @@ using component_test::host_tester;
 
 namespace {
 
-struct raid_bench {
-    std::vector<std::unique_ptr<disks::disk_drive>> drives;
-    std::unique_ptr<controller::controller_top> ctl;
-    host_tester host{"tester"};
-
-    raid_bench(int n, const controller::controller_config &config) {
-        std::vector<controller::disk_info> infos;
-        for (int i = 0; i < n; ++i) {
-            disks::drive_options o;
-            o.spindle_phase = 0.13 * i;
-            drives.push_back(std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("disk"), cheetah(), o));
-            infos.push_back({uint64_t(drives.back()->capacity_blocks()), cheetah().interface.max_queue_length});
-        }
-        ctl = std::make_unique<controller::controller_top>("controller", config, infos);
-        for (int i = 0; i < n; ++i) ctl->disk[size_t(i)].bind(drives[size_t(i)]->target);
-        host.socket.bind(ctl->host);
-    }
+struct raid_bench : component_test::controller_bench {
+    raid_bench(int n, const controller::controller_config &config) : controller_bench(n, config) {}
     const controller::parity_layout &parity() const {
         return dynamic_cast<const controller::parity_layout &>(*ctl->array_layout());
     }
