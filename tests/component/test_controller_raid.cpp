@@ -52,6 +52,20 @@ std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
     return t;
 }
 
+// Runs `body` on the bench's host thread; the simulation must finish it (an ASSERT inside stops it
+// early and fails here) with no integrity error.
+template <class Fn>
+void run_clean(raid_bench &b, Fn body) {
+    bool done = false;
+    b.host.spawn([&] {
+        body();
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
+
 // Writes, remembering what the host should read back (later writes win).
 struct writer {
     raid_bench &b;
@@ -76,8 +90,7 @@ struct writer {
 
 TEST(controller_raid5, writes_of_every_path_read_back_and_keep_parity) {
     raid_bench b(4, raid(controller::array_kind::raid5));  // 3 data units of 16 sectors per stripe
-    bool done = false;
-    b.host.spawn([&] {
+    run_clean(b, [&] {
         writer w{b, {}};
         w.write(5, 3);      // stripe 0, one unit: read-modify-write
         w.write(16, 40);    // stripe 0 units 1-2: reconstruct-write; stripe 1 unit 0 part: read-modify-write
@@ -89,11 +102,7 @@ TEST(controller_raid5, writes_of_every_path_read_back_and_keep_parity) {
             const std::vector<uint64_t> x = b.row_xor(s);
             for (size_t r = 0; r < x.size(); ++r) EXPECT_EQ(x[r], 0u) << "stripe " << s << " row " << r;
         }
-        done = true;
     });
-    sc_core::sc_start();
-    EXPECT_TRUE(done);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_EQ(b.ctl->integrity().reads_checked(), 400u);
     EXPECT_GT(b.ctl->xor_unit().statistics().commands, 5u);  // one per stripe written
     const auto &sw = b.ctl->statistics().stripe_writes;
@@ -148,8 +157,7 @@ TEST(controller_raid5, concurrent_small_writes_to_one_stripe_keep_parity) {
 
 TEST(controller_raid5, a_degraded_read_rebuilds_the_lost_disk_s_data) {
     raid_bench b(4, raid(controller::array_kind::raid5));
-    bool done = false;
-    b.host.spawn([&] {
+    run_clean(b, [&] {
         writer w{b, {}};
         w.write(0, 200);
         w.write(30, 7);
@@ -157,11 +165,7 @@ TEST(controller_raid5, a_degraded_read_rebuilds_the_lost_disk_s_data) {
         b.ctl->set_failed_disk(1);
         w.check(0, 200);
         EXPECT_GT(b.ctl->xor_unit().statistics().commands, xor_before);  // rebuilt through the XOR engine
-        done = true;
     });
-    sc_core::sc_start();
-    EXPECT_TRUE(done);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
 TEST(controller_raid5, a_corrupted_parity_token_is_caught_by_a_degraded_read) {
@@ -344,8 +348,7 @@ TEST(controller_raid5, raid4_and_other_rotations_keep_parity_too) {
 
 TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
     raid_bench b(4, raid(controller::array_kind::raid5));
-    bool done = false;
-    b.host.spawn([&] {
+    run_clean(b, [&] {
         writer w{b, {}};
         w.write(0, 300);
         const int lost = 1;
@@ -376,11 +379,7 @@ TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
                 EXPECT_EQ(x[size_t(r)], 0u) << "stripe " << s << " row " << r;
             }
         }
-        done = true;
     });
-    sc_core::sc_start();
-    EXPECT_TRUE(done);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_EQ(b.ctl->statistics().degraded_stripe_writes, 5u);  // one per stripe written
 }
 
@@ -389,8 +388,7 @@ TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_p
     c.firmware.parity_writes.read_rotate_write = true;
     c.firmware.parity_writes.reconstruct_write_fraction = 0.9;  // two units of three: still read-modify-write
     raid_bench b(4, c);
-    bool done = false;
-    b.host.spawn([&] {
+    run_clean(b, [&] {
         writer w{b, {}};
         w.write(5, 3);      // stripe 0, one unit: read-rotate-write on a data disk and the parity disk
         w.write(16, 40);    // stripe 0 units 1-2 and stripe 1 unit 0: read-rotate-writes
@@ -403,11 +401,7 @@ TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_p
             const std::vector<uint64_t> x = b.row_xor(s);
             for (size_t r = 0; r < x.size(); ++r) EXPECT_EQ(x[r], 0u) << "stripe " << s << " row " << r;
         }
-        done = true;
     });
-    sc_core::sc_start();
-    EXPECT_TRUE(done);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     const auto &st = b.ctl->statistics();
     EXPECT_GE(st.stripe_writes[size_t(controller::write_path::read_modify_write)], 4u);
     // One per data disk written and one for the parity: stripe 0 of (16, 40) and (10, 10) write
