@@ -1,7 +1,8 @@
 // The `raidtlm` command: `raidtlm run` simulates a scenario, `raidtlm validate` replays a DiskSim
 // validate trace on one drive, `raidtlm sustainable-rate` searches the load at a response-time
-// threshold. Exit codes: 0 success, 1 the simulation failed, 2 bad input (command
-// line, scenario, disk spec, trace, output directory); errors are one line on stderr.
+// threshold, `raidtlm sr-model` prints the SR-Array analytic models. Exit codes: 0 success, 1 the
+// simulation failed, 2 bad input (command line, scenario, disk spec, trace, output directory);
+// errors are one line on stderr.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include "disks/supported_parameters.h"
 #include "testbench/commands.h"
 #include "testbench/scenario.h"
+#include "testbench/sr_model_report.h"
 #include "testbench/validate_trace.h"
 
 #ifndef RAIDTLM_SOURCE_DIR
@@ -191,6 +193,52 @@ int sc_main(int argc, char **argv) {
         "OUT/seed_<seed>/eval_<k>/stats.json. Plot it with scripts/plot OUT/sustainable_rate.json.");
     rate.run.repo_root = RAIDTLM_SOURCE_DIR;
 
+    sr_model_options srm;
+    CLI::App *srm_cmd = app.add_subcommand(
+        "sr-model", "Print Yu et al.'s SR-Array analytic models (Eq 4-16) for one Ds x Dr x Dm and load, as JSON");
+    srm_cmd->add_option("--disk", srm.disk_file,
+                        "DiskSim .diskspecs file: S = its seek curve at the full stroke (cylinders - 1), "
+                        "R = 60000 / its rpm, unless --max-seek-ms / --rotation-ms are given")
+        ->type_name("FILE.diskspecs");
+    srm_cmd->add_option("--disk-name", srm.disk_name, "disksim_disk block when the file holds several")
+        ->type_name("NAME");
+    srm_cmd->add_option("--max-seek-ms", srm.max_seek_ms, "S, the full-stroke seek time, ms")
+        ->check(CLI::PositiveNumber)
+        ->type_name("MS");
+    srm_cmd->add_option("--rotation-ms", srm.rotation_ms, "R, the revolution time, ms")
+        ->check(CLI::PositiveNumber)
+        ->type_name("MS");
+    srm_cmd->add_option("--locality", srm.seek_locality, "Seek locality index L (S becomes S/L; default 1)")
+        ->check(CLI::Range(1.0, 1e9))
+        ->type_name("L");
+    srm_cmd->add_option("--ds", srm.ds, "Ds, disks the data are striped over (default 1)")
+        ->check(CLI::Range(1, 1 << 20))
+        ->type_name("N");
+    srm_cmd->add_option("--dr", srm.dr, "Dr, rotational replicas per disk (default 1)")
+        ->check(CLI::Range(1, 1 << 20))
+        ->type_name("N");
+    srm_cmd->add_option("--dm", srm.dm, "Dm, mirror copies on other disks (default 1; modelled as Dr*Dm replicas)")
+        ->check(CLI::Range(1, 1 << 20))
+        ->type_name("N");
+    srm_cmd->add_option("--queue", srm.outstanding, "Q, requests outstanding over the whole array (default 1)")
+        ->check(CLI::Range(1.0, 1e9))
+        ->type_name("Q");
+    srm_cmd->add_option("--read-fraction", srm.read_fraction,
+                        "p of Eq 8: share of requests that do not propagate replicas in the foreground (default 1)")
+        ->check(CLI::Range(0.0, 1.0))
+        ->type_name("P");
+    srm_cmd->add_option("--overhead-ms", srm.overhead_ms, "T_o of Eq 15, per-request overhead, ms (default 0)")
+        ->check(CLI::NonNegativeNumber)
+        ->type_name("MS");
+    srm_cmd->footer(
+        "D = Ds*Dr*Dm disks, per-disk queue q = Q/D. Prints: Eq 4 read latency (and its seek and rotation\n"
+        "terms), Eq 7 write latency, Eq 9 mix at p, Eq 12 RLOOK-stroke latency at q; the throughput model\n"
+        "takes Eq 12 when q > 3 and Eq 9 otherwise (the paper's rule, Section 2.4), Eq 15 N1 = 1/(T_o + T)\n"
+        "and Eq 16 N_D = D [1 - (1 - 1/D)^Q] N1 in IO/s; and the real-valued optima over Ds*Dr = D (Eq 5/10-11\n"
+        "and Eq 13-14). All times are the overhead-independent part except where T_o is added.\n"
+        "Example: raidtlm sr-model --disk ../shared/reference/disksim/validation/cheetah9LP.diskspecs \\\n"
+        "           --ds 2 --dr 3 --queue 32 --overhead-ms 0.3");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
@@ -201,6 +249,7 @@ int sc_main(int argc, char **argv) {
         const CLI::App *sub = run_cmd->parsed()    ? run_cmd
                               : val_cmd->parsed()  ? val_cmd
                               : rate_cmd->parsed() ? rate_cmd
+                              : srm_cmd->parsed()  ? srm_cmd
                                                    : nullptr;
         return fail(fmt::format("{}; expected the usage in 'raidtlm {}--help'", e.what(),
                                 sub ? sub->get_name() + " " : std::string()),
@@ -210,6 +259,13 @@ int sc_main(int argc, char **argv) {
     try {
         if (run_cmd->parsed()) return run_scenario(run);
         if (rate_cmd->parsed()) return run_sustainable_rate(rate);
+        if (srm_cmd->parsed()) {
+            try {
+                return run_sr_model(srm);
+            } catch (const std::invalid_argument &e) {
+                return fail(fmt::format("sr-model {}", e.what()), exit_bad_input);
+            }
+        }
         return run_validation(val);
     } catch (const child_error &e) {
         return fail(e.what(), e.code());

@@ -268,3 +268,64 @@ TEST(controller_runs, a_2x3_sr_array_beats_6x1x1_striping_on_random_reads_with_l
     EXPECT_EQ(w["controller"]["integrity_errors"], 0);
     EXPECT_GT(w["controller"]["reads_checked"].get<uint64_t>(), 1000u);
 }
+
+// The SR-Array paper's D = 6 comparisons (Yu et al.; scripts/reproduce_sr_array*, EXPERIMENTS.md 5)
+// on short runs of scenarios/sr_array_d6.yaml: 512 B random reads, seek locality emulated as
+// uniform over a quarter (L = 4) or a third (L = 3) of the space.
+namespace {
+const std::string sr_d6 = "scenarios/sr_array_d6.yaml --set output.timeline=false --set workload.requests=3000";
+const std::string region_4 = " --set workload.address=hot_cold --set workload.hot_space_fraction=0.25"
+                             " --set workload.hot_access_fraction=1";
+const std::string region_3 = " --set workload.address=hot_cold --set workload.hot_space_fraction=0.3333"
+                             " --set workload.hot_access_fraction=1";
+std::string sr_layout(int ds, int dr, int dm, const std::string &scheduler) {
+    return " --set controller.layout=sr_array --set controller.sr.ds=" + std::to_string(ds) +
+           " --set controller.sr.dr=" + std::to_string(dr) + " --set controller.sr.dm=" + std::to_string(dm) +
+           " --set controller.scheduler=" + scheduler;
+}
+double mean_ms(const nlohmann::json &j) { return j["response_time"]["mean_ms"].get<double>(); }
+}  // namespace
+
+TEST(controller_runs, a_2x3_sr_array_has_lower_latency_than_3x1x2_raid10_and_6x1x1_striping_at_locality_4) {
+    const scratch_dir dir;
+    const std::string common = sr_d6 + region_4 + " --set workload.warmup_requests=300";
+    const nlohmann::json sr = run_json(common + sr_layout(2, 3, 1, "rsatf"), dir, "sr");
+    const nlohmann::json r10 = run_json(common + sr_layout(3, 1, 2, "rsatf"), dir, "raid10");
+    const nlohmann::json st = run_json(common + sr_layout(6, 1, 1, "satf"), dir, "striping");
+    ASSERT_FALSE(sr.is_null() || r10.is_null() || st.is_null());
+    // Long runs: 7.45 vs 9.12 and 9.53 ms (EXPERIMENTS.md 5); the paper has 1.23x and 1.42x.
+    EXPECT_LT(mean_ms(sr), mean_ms(r10)) << "2x3 " << mean_ms(sr) << " ms, 3x1x2 " << mean_ms(r10) << " ms";
+    EXPECT_LT(mean_ms(sr), mean_ms(st)) << "2x3 " << mean_ms(sr) << " ms, 6x1x1 " << mean_ms(st) << " ms";
+    EXPECT_EQ(sr["scenario"]["controller"]["sr"]["dr"], 3);
+    EXPECT_EQ(r10["scenario"]["controller"]["sr"]["dm"], 2);
+}
+
+TEST(controller_runs, the_rlook_rsatf_gap_is_smaller_than_the_look_satf_gap) {
+    // At queue 32, where the schedulers have a choice (long runs at L = 3: LOOK 1,120 vs SATF 1,460
+    // IO/s on 6x1x1, RLOOK 1,520 vs RSATF 1,615 on 2x3).
+    const scratch_dir dir;
+    const std::string common = sr_d6 + region_3 + " --set workload.warmup_requests=300 --set workload.outstanding=32";
+    const nlohmann::json look = run_json(common + sr_layout(6, 1, 1, "look"), dir, "look");
+    const nlohmann::json satf = run_json(common + sr_layout(6, 1, 1, "satf"), dir, "satf");
+    const nlohmann::json rlook = run_json(common + sr_layout(2, 3, 1, "rlook"), dir, "rlook");
+    const nlohmann::json rsatf = run_json(common + sr_layout(2, 3, 1, "rsatf"), dir, "rsatf");
+    ASSERT_FALSE(look.is_null() || satf.is_null() || rlook.is_null() || rsatf.is_null());
+    const double plain_gap = mean_ms(look) - mean_ms(satf), replica_gap = mean_ms(rlook) - mean_ms(rsatf);
+    EXPECT_GT(plain_gap, 0) << "SATF must beat LOOK for the comparison to mean anything";
+    EXPECT_LT(replica_gap, plain_gap) << "RLOOK-RSATF " << replica_gap << " ms, LOOK-SATF " << plain_gap << " ms";
+    EXPECT_LT(mean_ms(rsatf), mean_ms(satf));
+}
+
+TEST(controller_runs, the_sr_array_predictor_misses_below_1_percent_with_its_feedback_loop_and_more_without) {
+    // The slack's feedback settles during the warm-up (3,000 requests here); without it a fixed
+    // 2-sector slack misses 2-3% of the time on the same requests.
+    const scratch_dir dir;
+    const std::string common = sr_d6 + region_4 + " --set workload.warmup_requests=3000" + sr_layout(2, 3, 1, "rsatf");
+    const nlohmann::json fb = run_json(common, dir, "feedback");
+    const nlohmann::json fixed = run_json(common + " --set controller.predictor.feedback=false", dir, "fixed");
+    ASSERT_FALSE(fb.is_null() || fixed.is_null());
+    const nlohmann::json &p = fb["controller"]["firmware"]["prediction"];
+    EXPECT_GT(p["requests"].get<uint64_t>(), 2500u);
+    EXPECT_LT(p["miss_rate"].get<double>(), 0.01);
+    EXPECT_GT(fixed["controller"]["firmware"]["prediction"]["miss_rate"].get<double>(), p["miss_rate"].get<double>());
+}

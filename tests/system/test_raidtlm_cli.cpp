@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -231,4 +232,28 @@ TEST(raidtlm_help, explains_every_option) {
     EXPECT_EQ(r.code, 0);
     for (const char *s : {"--disk", "--trace", "--disk-name", "demerit_ms"})
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST(raidtlm_sr_model, prints_the_models_as_json_with_s_and_r_from_the_disk_spec) {
+    const scratch_dir dir;
+    const result r = raidtlm("sr-model --disk " + cheetah_spec + " --ds 2 --dr 3 --queue 32 --overhead-ms 0.34", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    // Cheetah 9LP: 10,045 rpm; full-stroke seek about 10.6 ms (cheetah9LP.seek ends at 10.627 ms).
+    EXPECT_NEAR(j["inputs"]["rotation_ms"].get<double>(), 60000.0 / 10045, 1e-9);
+    EXPECT_NEAR(j["inputs"]["max_seek_ms"].get<double>(), 10.65, 0.1);
+    EXPECT_EQ(j["throughput_model"], "eq12 (per-disk queue > 3)");
+    EXPECT_GT(j["eq16_array_iops"].get<double>(), 0);
+    // The queue-8 load takes the latency model and gives fewer IO/s.
+    const result r8 = raidtlm("sr-model --disk " + cheetah_spec + " --ds 2 --dr 3 --queue 8 --overhead-ms 0.34", dir);
+    ASSERT_EQ(r8.code, 0) << r8.err;
+    EXPECT_LT(nlohmann::json::parse(r8.out)["eq16_array_iops"].get<double>(), j["eq16_array_iops"].get<double>());
+}
+
+TEST(raidtlm_sr_model, without_disk_times_is_a_one_line_error) {
+    const scratch_dir dir;
+    const result r = raidtlm("sr-model --ds 2 --dr 3", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--max-seek-ms"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
