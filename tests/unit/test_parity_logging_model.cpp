@@ -65,7 +65,7 @@ TEST(ParityLoggingModel, FromTheIbm0661SpecUsesItsSeekCurve) {
     EXPECT_DOUBLE_EQ(p.units_per_track, f.units_per_track);
     EXPECT_DOUBLE_EQ(p.tracks_per_cylinder, f.tracks_per_cylinder);
     EXPECT_NEAR(p.track_seek_ms, f.track_seek_ms, 1e-6);
-    EXPECT_DOUBLE_EQ(p.head_switch_ms, f.head_switch_ms);
+    EXPECT_NEAR(p.head_switch_ms, f.head_switch_ms, 0.0025);  // 1.158: see the spec
     // The formula's mean over random cylinder pairs is 12.72 ms; Figure 12 rounds it to 12.5.
     EXPECT_NEAR(p.seek_ms, 12.72, 0.01);
     EXPECT_EQ(all_schemes(p).size(), 6u);
