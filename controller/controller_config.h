@@ -19,7 +19,8 @@
 namespace raidtlm::controller {
 
 // The array the firmware builds over the disks (controller/make_layout.h).
-enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array };
+// floating: RAID 5 whose data and parity units float within their cylinder (floating_firmware.cpp).
+enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating };
 const char *to_string(array_kind k);
 
 struct firmware_config {

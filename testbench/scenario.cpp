@@ -29,7 +29,8 @@ const names<controller::array_kind> array_names = {{"raid0", controller::array_k
                                                    {"raid10", controller::array_kind::raid10},
                                                    {"raid4", controller::array_kind::raid4},
                                                    {"raid5", controller::array_kind::raid5},
-                                                   {"sr_array", controller::array_kind::sr_array}};
+                                                   {"sr_array", controller::array_kind::sr_array},
+                                                   {"floating", controller::array_kind::floating}};
 const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
                                                               {"sstf", controller::scheduling_policy::sstf},
                                                               {"look", controller::scheduling_policy::look},
@@ -895,14 +896,15 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         if (fw.array != array_kind::raid0 && s.host.layout == host_layout::jbod)
             throw s.error("controller.layout", fmt::format("{} while host.layout is jbod", kind),
                           "raid0 with host.layout: jbod (the other layouts stripe)");
-        if (s.origin.count("controller.parity_rotation") && fw.array != array_kind::raid5)
+        if (s.origin.count("controller.parity_rotation") && fw.array != array_kind::raid5 &&
+            fw.array != array_kind::floating)
             throw s.error("controller.parity_rotation", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid5");
         if (s.origin.count("controller.mirror_copies") && fw.array != array_kind::raid10)
             throw s.error("controller.mirror_copies", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid10");
         if (s.origin.count("controller.reconstruct_write_fraction") && fw.array != array_kind::raid5 &&
-            fw.array != array_kind::raid4)
+            fw.array != array_kind::raid4 && fw.array != array_kind::floating)
             throw s.error("controller.reconstruct_write_fraction",
                           fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4 or raid5");
@@ -936,7 +938,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");
-        if ((fw.array == array_kind::raid4 || fw.array == array_kind::raid5) && n < 3)
+        if ((fw.array == array_kind::raid4 || fw.array == array_kind::raid5 || fw.array == array_kind::floating) && n < 3)
             throw s.error("controller.layout", fmt::format("{} needs at least 3 disks; disks.count is {}", kind, n),
                           "disks.count >= 3 or another layout");
         if (fw.array == array_kind::raid10 && (n < fw.mirror_copies || n % fw.mirror_copies != 0))

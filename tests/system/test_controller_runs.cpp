@@ -268,3 +268,44 @@ TEST(controller_runs, a_2x3_sr_array_beats_6x1x1_striping_on_random_reads_with_l
     EXPECT_EQ(w["controller"]["integrity_errors"], 0);
     EXPECT_GT(w["controller"]["reads_checked"].get<uint64_t>(), 1000u);
 }
+
+// Floating data and parity (controller.layout: floating) on the parity logging paper's array: the
+// scoreboard checks every read after floating writes moved the units, the tables are the paper's
+// size, and a small write costs the disks less than RAID 5's two read-rotate-writes.
+TEST(controller_runs, floating_data_and_parity_moves_units_and_reads_them_back) {
+    const scratch_dir dir;
+    const std::string common =
+        "scenarios/parity_logging_paper.yaml --set output.waves=false --set workload.requests=3000 "
+        "--set workload.warmup_requests=300 --set measurement.ci_target=0 --set workload.read_fraction=0.5 ";
+    // A small array so the same units are written and read again many times.
+    const std::string small = "--set disks.count=4 --set controller.channels=4 --set workload.outstanding=8 ";
+    const std::string floating = "--set controller.layout=floating ";
+    // controller.rmw applies to raid4/raid5 only: the file sets it, so use a copy without it.
+    std::ifstream in(fs::path(RAIDTLM_SOURCE_DIR) / "scenarios/parity_logging_paper.yaml");
+    std::ostringstream text;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("  rmw:", 0) == 0) continue;
+        if (line.rfind("  spec:", 0) == 0) line = "  spec: " + (fs::path(RAIDTLM_SOURCE_DIR) / "scenarios/disks/ibm0661.diskspecs").string();
+        text << line << "\n";
+    }
+    const fs::path copy = dir / "paper.yaml";
+    std::ofstream(copy) << text.str();
+    std::string args = common;
+    args.replace(0, std::string("scenarios/parity_logging_paper.yaml").size(), "'" + copy.string() + "'");
+    const nlohmann::json f = run_json(args + small + floating, dir, "floating");
+    ASSERT_FALSE(f.is_null());
+    EXPECT_EQ(f["controller"]["integrity_errors"].get<int>(), 0);
+    EXPECT_GT(f["controller"]["reads_checked"].get<int>(), 1000);
+    const auto &fl = f["controller"]["firmware"]["floating"];
+    EXPECT_GT(fl["moves"].get<int>(), 2000);
+    EXPECT_EQ(fl["table_bits"].get<int64_t>(), 4LL * 1343784);  // Section 4: 1,343,784 bits per disk
+    // Disk time per write: floating's accesses read, switch head, wait for a near slot and write;
+    // RAID 5's read-rotate-writes wait a full revolution. Compare the mean transfer phase.
+    const nlohmann::json r = run_json(args + small + "--set controller.layout=raid5 --set controller.rmw=read_rotate_write", dir, "raid5");
+    ASSERT_FALSE(r.is_null());
+    const double period_ms = 60000.0 / 4316;
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_LT(f["disks"][i]["mean_transfer_ms"].get<double>(), 0.5 * period_ms);
+        EXPECT_GT(r["disks"][i]["mean_transfer_ms"].get<double>(), 0.5 * period_ms);
+    }
+}
