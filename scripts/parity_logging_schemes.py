@@ -9,7 +9,6 @@ A scheme whose layout this build does not have (parity_logging before the i6-plo
 """
 import json
 import os
-import re
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,18 +46,36 @@ ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
 
 def scenario_for(scheme, outdir):
-    """The paper scenario with the scheme's layout lines; written next to the run's output."""
+    """The paper scenario with the scheme's layout lines in its controller section (its own layout,
+    rmw and parity_logging keys removed: the scheme sets them); written next to the run's output."""
     with open(SCENARIO) as f:
-        text = f.read()
-    lines, _, _ = SCHEMES[scheme]
-    text = re.sub(r"^  rmw: .*\n", "", text, flags=re.M)
-    text = re.sub(r"^  layout: .*# LEAD.*\n", lines, text, count=1, flags=re.M)  # the controller's
-    # The copy lives elsewhere: make the disk spec path absolute.
-    text = re.sub(r"^  spec: .*$", f"  spec: {SPEC}", text, count=1, flags=re.M)
+        lines = f.read().split("\n")
+    out, section, skipping, replaced = [], None, False, False
+    for line in lines:
+        if line and not line[0].isspace() and not line.startswith("#"):
+            section = line.split(":")[0]
+        indent = len(line) - len(line.lstrip(" "))
+        if skipping and (indent > 2 or not line.strip()):
+            continue  # the children of a removed block
+        skipping = False
+        if section == "controller" and indent == 2 and line.strip() and not line.lstrip().startswith("#"):
+            key = line.strip().split(":")[0]
+            if key == "layout":
+                out.append(SCHEMES[scheme][0].rstrip("\n"))
+                replaced = True
+                continue
+            if key in ("rmw", "mirror_copies", "parity_logging"):
+                skipping = key == "parity_logging"
+                continue
+        if section == "disks" and line.strip().startswith("spec:"):
+            line = f"  spec: {SPEC}"  # the copy lives elsewhere: an absolute path
+        out.append(line)
+    if not replaced:
+        raise RuntimeError(f"{SCENARIO}: no controller.layout line to replace")
     os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, "scenario.yaml")
     with open(path, "w") as f:
-        f.write(text)
+        f.write("\n".join(out))
     return path
 
 

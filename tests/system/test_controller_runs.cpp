@@ -309,3 +309,16 @@ TEST(controller_runs, floating_data_and_parity_moves_units_and_reads_them_back) 
         EXPECT_GT(r["disks"][i]["mean_transfer_ms"].get<double>(), 0.5 * period_ms);
     }
 }
+
+// Floating needs tracks that hold whole stripe units: a zoned drive with spares is refused before
+// elaboration, naming the key and where it was set.
+TEST(controller_runs, floating_on_a_drive_it_cannot_use_is_a_scenario_error) {
+    const scratch_dir dir;
+    const result r = raidtlm("run scenarios/default.yaml --quiet --set output.waves=false --set controller.enabled=true "
+                             "--set controller.layout=floating --out '" + (dir / "x").string() + "'",
+                             dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("controller.layout"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("floating"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--set controller.layout=floating"), std::string::npos) << r.err;  // where it was set
+}
