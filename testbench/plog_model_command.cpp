@@ -1,6 +1,7 @@
 #include "testbench/plog_model_command.h"
 
 #include <iostream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,11 +13,19 @@ namespace raidtlm::testbench {
 
 int run_plog_model(const plog_model_options &o) {
     namespace pm = controller::plog_model;
-    const pm::parameters p =
-        o.disk_spec.empty()
-            ? pm::figure12()
-            : pm::from_disk(disks::load_diskspec(o.disk_spec), o.stripe_unit_sectors, o.disks,
-                            o.regions_per_disk, o.buffered_tracks, o.log_stripes);
+    pm::parameters p = pm::figure12();
+    if (!o.disk_spec.empty()) {
+        const disks::disk_spec spec = disks::load_diskspec(o.disk_spec);
+        try {
+            p = pm::from_disk(spec, o.stripe_unit_sectors, o.disks, o.regions_per_disk, o.buffered_tracks,
+                              o.log_stripes);
+        } catch (const std::invalid_argument &e) {
+            // Bad input: exit 2, naming the file (the model's geometry is one zone, as the paper's).
+            std::cerr << "raidtlm: " << o.disk_spec << ": " << e.what()
+                      << "; expected a drive of one zone (e.g. scenarios/disks/ibm0661.diskspecs)\n";
+            return 2;
+        }
+    }
     const auto rows = pm::all_schemes(p);
     const pm::plog_terms pre = pm::parity_logging(p, true);
     const double table_bits = pm::floating_table_bits_per_disk(p);
