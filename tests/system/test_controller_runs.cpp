@@ -308,6 +308,21 @@ TEST(controller_runs, floating_data_and_parity_moves_units_and_reads_them_back) 
         EXPECT_LT(f["disks"][i]["mean_transfer_ms"].get<double>(), 0.5 * period_ms);
         EXPECT_GT(r["disks"][i]["mean_transfer_ms"].get<double>(), 0.5 * period_ms);
     }
+    // Writes of 1..24 sectors at any sector: partial units, several stripes, full stripes and
+    // reconstruct-writes (3 data units of 4 sectors per stripe) mixed with floating moves; every
+    // read still returns what was written.
+    const nlohmann::json mixed =
+        run_json(args + small + floating +
+                     "--set workload.size_distribution=uniform --set workload.size_min_sectors=1 "
+                     "--set workload.size_max_sectors=24 --set workload.alignment_sectors=1",
+                 dir, "mixed");
+    ASSERT_FALSE(mixed.is_null());
+    EXPECT_EQ(mixed["controller"]["integrity_errors"].get<int>(), 0);
+    EXPECT_GT(mixed["controller"]["reads_checked"].get<int>(), 1000);
+    const auto &paths = mixed["controller"]["firmware"]["stripe_writes"];
+    EXPECT_GT(paths["full-stripe"].get<int>(), 0);
+    EXPECT_GT(paths["reconstruct-write"].get<int>(), 0);
+    EXPECT_GT(paths["read-modify-write"].get<int>(), 0);
 }
 
 // Floating needs tracks that hold whole stripe units: a zoned drive with spares is refused before
