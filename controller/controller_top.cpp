@@ -691,7 +691,8 @@ bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t ho
     protocol::buffer_block *work = m_dram->allocate(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     check_power();
     std::vector<std::vector<uint64_t>> old(n);
-    bool ok = parallel(n, [&](size_t k) {
+    const bool parity_last = m_config.firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         // The parity command carries slot 0 (a stand-in: the new parity is installed below).
         if (op.parity)
@@ -700,7 +701,9 @@ bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t ho
         return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                        r.host_offset(op), nullptr,
                        &old[k]);
-    });
+    };
+    // controller.rrw_order parity_after_data: the data disks' commands, then the parity disk's.
+    bool ok = parity_last ? parallel(n - 1, rrw) && rrw(n - 1) : parallel(n, rrw);
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (size_t k = 0; k < n; ++k) {

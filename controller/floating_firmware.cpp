@@ -94,12 +94,15 @@ bool controller_top::floating_stripe_write(const stripe_write_plan &plan, uint64
     work = m_dram->allocate((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
     check_power();
     std::vector<std::vector<uint64_t>> old(n);
-    bool ok = parallel(n, [&](size_t k) {
+    auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         const uint64_t first = uint64_t(op.drive_lbn) / unit * unit;  // the whole unit moves
         return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, first, uint32_t(unit), work, 2 * n * unit, nullptr, &old[k],
                        nullptr, nullptr, moves[k] ? moves[k]->new_drive_lbn : -1);
-    });
+    };
+    // controller.rrw_order parity_after_data: the data disks' accesses, then the parity disk's.
+    const bool parity_last = m_config.firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    bool ok = parity_last ? parallel(n - 1, rrw) && rrw(n - 1) : parallel(n, rrw);
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         size_t parity_k = n;

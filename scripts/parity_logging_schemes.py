@@ -23,8 +23,9 @@ LOG_STRIPES = 6  # Section 8, Figure 23: "a log striping degree of six"
 SCHEMES = {
     "nonredundant": ("  layout: raid0\n", [], "nonredundant"),
     "mirroring": ("  layout: raid10\n  mirror_copies: 2\n", [], "mirroring"),
-    "raid5": ("  layout: raid5\n  rmw: read_rotate_write\n", [], "raid5"),
-    "floating": ("  layout: floating\n", [], "floating"),
+    # Section 8: the parity disk's read-rotate-write after the data disk's ("sequentially").
+    "raid5": ("  layout: raid5\n  rmw: read_rotate_write\n  rrw_order: parity_after_data\n", [], "raid5"),
+    "floating": ("  layout: floating\n  rrw_order: parity_after_data\n", [], "floating"),
     "parity_logging": ("  layout: parity_logging\n",
                        ["controller.parity_logging.preread=true",
                         "controller.parity_logging.regions_per_disk=100",
@@ -64,7 +65,7 @@ def scenario_for(scheme, outdir):
                 out.append(SCHEMES[scheme][0].rstrip("\n"))
                 replaced = True
                 continue
-            if key in ("rmw", "mirror_copies", "parity_logging"):
+            if key in ("rmw", "rrw_order", "mirror_copies", "parity_logging"):
                 skipping = key == "parity_logging"
                 continue
         if section == "disks" and line.strip().startswith("spec:"):
