@@ -294,7 +294,7 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
         sectors = uint32_t((*choices)[pick].extents.front().sectors);
         if (chosen) *chosen = pick;
     }
-    if (m_floating) lbn = floating_lbn(d, lbn, sectors);  // where the unit is now
+    if (m_floating && relocate_lbn != raw_drive_lbn) lbn = floating_lbn(d, lbn, sectors);  // where the unit is now
     check_power();
     // satf: what the firmware predicts for this command, starting from the tag grant.
     const double granted_ms = now_s() * 1e3;
@@ -322,7 +322,7 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     cmd->blocks = sectors;
     cmd->read_rotate_write = old_tokens != nullptr;
     cmd->old_tokens = old_tokens;
-    cmd->relocate_lbn = old_tokens ? relocate_lbn : -1;
+    cmd->relocate_lbn = old_tokens && relocate_lbn >= 0 ? relocate_lbn : -1;
     if (old_tokens) ++m_stats.read_rotate_writes;
     rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
     cmd->link = &bus;
@@ -796,7 +796,8 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     protocol::buffer_block b;
     b.bytes = uint64_t(sectors) * protocol::sector_bytes;
     b.tokens.assign(tokens, tokens + sectors);
-    const bool ok = disk_io(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, d, lbn, sectors, &b, 0, nullptr);
+    const bool ok = disk_io(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, d, lbn, sectors, &b, 0, nullptr,
+                            nullptr, nullptr, nullptr, raw_drive_lbn);
     if (read) std::copy(b.tokens.begin(), b.tokens.end(), tokens);
     return ok;
 }

@@ -176,6 +176,9 @@ private:
                  uint64_t first_sector, protocol::scsi_command *timing_to, std::vector<uint64_t> *old_tokens = nullptr,
                  const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr,
                  int64_t relocate_lbn = -1);
+    // relocate_lbn >= 0: a read-rotate-write that writes there (floating); raw_drive_lbn: `lbn` is
+    // a drive LBN as it is (raw_disk_io), not translated through floating's maps.
+    static constexpr int64_t raw_drive_lbn = -2;
     // floating (floating_firmware.cpp): the per-disk maps; a logical drive LBN -> where it is now;
     // a read-modify-write stripe as two relocating read-rotate-writes.
     struct floating_state;
