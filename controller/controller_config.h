@@ -19,7 +19,8 @@
 namespace raidtlm::controller {
 
 // The array the firmware builds over the disks (controller/make_layout.h).
-enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array };
+// floating: RAID 5 whose data and parity units float within their cylinder (floating_firmware.cpp).
+enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating };
 const char *to_string(array_kind k);
 
 struct firmware_config {
@@ -38,6 +39,11 @@ struct firmware_config {
     // as separate read and write commands, or (read_rotate_write) as one read-rotate-write command
     // per disk (controller_top::rrw_stripe_write: the parity XOR modelled on the drive side).
     parity_write_policy parity_writes{0.5, false};
+    // Read-rotate-write stripes (rmw read_rotate_write, floating): false sends the data disks' and
+    // the parity disk's commands together; true sends the parity disk's only when the data disks'
+    // are back (the parity logging paper's Section 8: a RAID 5 small write "completes two slow
+    // read-rotate-write accesses sequentially", footnote 9).
+    bool rrw_parity_after_data = false;
     // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
     // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy
     // of the geometry: disk_info::geometry). Each decision costs schedule_cycles(entries examined).

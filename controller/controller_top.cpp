@@ -1,4 +1,5 @@
 #include "controller/controller_top.h"
+#include "controller/floating_firmware.h"
 #include "controller/make_layout.h"
 #include "controller/mirror_read_router.h"
 #include "rtl_models/sim_time.h"
@@ -38,7 +39,9 @@ std::vector<uint64_t> capacities(const std::vector<disk_info> &disks) {
 std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
     if (fw.array == array_kind::raid0 && fw.layout == host_layout::jbod) return nullptr;
     layout_config lc;
-    lc.kind = fw.array == array_kind::sr_array ? "sr-mirror" : to_string(fw.array);
+    lc.kind = fw.array == array_kind::sr_array ? "sr-mirror"
+              : fw.array == array_kind::floating ? "raid5"
+                                                 : to_string(fw.array);
     lc.sr.ds = fw.sr_ds;
     lc.sr.dr = fw.sr_dr;
     lc.sr.dm = fw.sr_dm;
@@ -47,6 +50,8 @@ std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vecto
     lc.placement = fw.parity_rotation;
     std::vector<int64_t> sizes;
     for (const auto &d : disks) sizes.push_back(int64_t(d.capacity_blocks));
+    if (fw.array == array_kind::floating)  // RAID 5 over what floating leaves: one track per cylinder free
+        for (auto &s : sizes) s = floating_logical_sectors(disks.front(), int(fw.stripe_unit_sectors));
     return make_layout(lc, sizes, disks.front().geometry);
 }
 
@@ -133,6 +138,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
     m_replicated_reads = config.firmware.array == array_kind::sr_array;
+    if (config.firmware.array == array_kind::floating) init_floating(disks);
     m_capacity = m_layout ? uint64_t(m_layout->capacity_sectors()) : m_map.capacity_sectors();
     host.register_b_transport(this, &controller_top::b_transport);
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
@@ -278,7 +284,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint32_t sectors,
                              protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
                              std::vector<uint64_t> *old_tokens, const std::vector<placement> *choices,
-                             size_t *chosen) {
+                             size_t *chosen, int64_t relocate_lbn) {
     disk_state &ds = m_disk[size_t(d)];
     const bool write = command == tlm::TLM_WRITE_COMMAND;
     size_t pick = 0;
@@ -288,6 +294,7 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
         sectors = uint32_t((*choices)[pick].extents.front().sectors);
         if (chosen) *chosen = pick;
     }
+    if (m_floating && relocate_lbn != raw_drive_lbn) lbn = floating_lbn(d, lbn, sectors);  // where the unit is now
     check_power();
     // satf: what the firmware predicts for this command, starting from the tag grant.
     const double granted_ms = now_s() * 1e3;
@@ -315,6 +322,7 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     cmd->blocks = sectors;
     cmd->read_rotate_write = old_tokens != nullptr;
     cmd->old_tokens = old_tokens;
+    cmd->relocate_lbn = old_tokens && relocate_lbn >= 0 ? relocate_lbn : -1;
     if (old_tokens) ++m_stats.read_rotate_writes;
     rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
     cmd->link = &bus;
@@ -362,6 +370,7 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     if (timing_to) timing_to->timing = cmd->timing;
     cmd->read_rotate_write = false;
     cmd->old_tokens = nullptr;
+    cmd->relocate_lbn = -1;
     gp->release();
     release_tag(d);
     return ok;
@@ -480,6 +489,7 @@ bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::b
 bool controller_top::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<stripe_write_plan> plans;
     parity_write_policy policy = m_config.firmware.parity_writes;
+    if (m_floating) policy.read_rotate_write = true;       // floating_stripe_write's commands
     if (m_failed >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), policy, plans);
     return parallel(plans.size(), [&](size_t i) {
@@ -600,6 +610,8 @@ bool controller_top::stripe_write(const stripe_write_plan &plan, uint64_t host_l
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
     const bool full = plan.path == write_path::full_stripe;
+    if (m_floating && plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
+        return floating_stripe_write(plan, host_lbn, buffer, affinity);
     if (plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
         return rrw_stripe_write(plan, host_lbn, buffer, affinity);
     const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
@@ -679,7 +691,8 @@ bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t ho
     protocol::buffer_block *work = m_dram->allocate(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     check_power();
     std::vector<std::vector<uint64_t>> old(n);
-    bool ok = parallel(n, [&](size_t k) {
+    const bool parity_last = m_config.firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         // The parity command carries slot 0 (a stand-in: the new parity is installed below).
         if (op.parity)
@@ -688,7 +701,9 @@ bool controller_top::rrw_stripe_write(const stripe_write_plan &plan, uint64_t ho
         return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                        r.host_offset(op), nullptr,
                        &old[k]);
-    });
+    };
+    // controller.rrw_order parity_after_data: the data disks' commands, then the parity disk's.
+    bool ok = parity_last ? parallel(n - 1, rrw) && rrw(n - 1) : parallel(n, rrw);
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (size_t k = 0; k < n; ++k) {
@@ -781,7 +796,8 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     protocol::buffer_block b;
     b.bytes = uint64_t(sectors) * protocol::sector_bytes;
     b.tokens.assign(tokens, tokens + sectors);
-    const bool ok = disk_io(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, d, lbn, sectors, &b, 0, nullptr);
+    const bool ok = disk_io(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, d, lbn, sectors, &b, 0, nullptr,
+                            nullptr, nullptr, nullptr, raw_drive_lbn);
     if (read) std::copy(b.tokens.begin(), b.tokens.end(), tokens);
     return ok;
 }
@@ -986,6 +1002,7 @@ void controller_top::reset_statistics() {
     for (auto &b : m_buses) b->reset_statistics();
     controller_statistics fresh;
     fresh.peak_outstanding = m_outstanding;
+    fresh.floating_table_bits = m_stats.floating_table_bits;  // a size, not a count
     m_stats = fresh;
 }
 

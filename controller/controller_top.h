@@ -88,6 +88,13 @@ struct controller_statistics {
     uint64_t rebuilt_reads = 0;
     uint64_t degraded_stripe_writes = 0;
     uint64_t read_rotate_writes = 0;  // drive commands issued as read-rotate-write
+    // floating: units moved to a free slot, the rotational wait to it (revolutions, summed), moves
+    // that needed a head switch, units rewritten in place (cylinder full), the mapping tables' bits.
+    uint64_t floating_moves = 0;
+    double floating_wait_revolutions = 0;
+    uint64_t floating_head_switches = 0;
+    uint64_t floating_in_place = 0;
+    uint64_t floating_table_bits = 0;
     // satf: predicted vs actual access time of every command that reached the media (all disks).
     prediction_statistics prediction;
     double slack_sectors_sum = 0;  // the predictors' slack at each recorded command
@@ -167,7 +174,18 @@ private:
     // returned there (resized to `sectors`; left empty when the buffer carries no tokens).
     bool disk_io(tlm::tlm_command command, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
                  uint64_t first_sector, protocol::scsi_command *timing_to, std::vector<uint64_t> *old_tokens = nullptr,
-                 const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr);
+                 const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr,
+                 int64_t relocate_lbn = -1);
+    // relocate_lbn >= 0: a read-rotate-write that writes there (floating); raw_drive_lbn: `lbn` is
+    // a drive LBN as it is (raw_disk_io), not translated through floating's maps.
+    static constexpr int64_t raw_drive_lbn = -2;
+    // floating (floating_firmware.cpp): the per-disk maps; a logical drive LBN -> where it is now;
+    // a read-modify-write stripe as two relocating read-rotate-writes.
+    struct floating_state;
+    void init_floating(const std::vector<disk_info> &disks);
+    uint64_t floating_lbn(int disk, uint64_t lbn, uint32_t sectors) const;
+    bool floating_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
+                               int affinity);
     // sr_array reads: each chunk to one holder disk, the replica on it picked at dispatch.
     bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer);
     // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
@@ -256,6 +274,7 @@ private:
     uint64_t m_sequence = 0;
     int m_outstanding = 0;  // traced
     controller_statistics m_stats;
+    std::unique_ptr<floating_state> m_floating;
 };
 
 }  // namespace raidtlm::controller

@@ -216,7 +216,8 @@ void disk_drive::serve(pending &p) {
     const double start = now_ms();
     m_serve_start_ms = start;
     drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected,
-                      p.trans->is_write() && cmd.read_rotate_write};
+                      p.trans->is_write() && cmd.read_rotate_write,
+                      p.trans->is_write() && cmd.read_rotate_write ? cmd.relocate_lbn : -1};
     const drive_result r = m_engine->serve(req, start, bus);
     wait_until_ms(r.complete_ms);
     if (req.read_rotate_write && cmd.old_tokens) {
@@ -226,8 +227,9 @@ void disk_drive::serve(pending &p) {
             (*cmd.old_tokens)[i] = it == m_tokens.end() ? 0 : it->second;
         }
     }
-    move_tokens(*p.trans, req.lbn, cmd.blocks);
-    m_last_lbn = req.lbn + req.blocks;
+    const int64_t written_at = req.write_lbn >= 0 ? req.write_lbn : req.lbn;
+    move_tokens(*p.trans, req.write ? written_at : req.lbn, cmd.blocks);
+    m_last_lbn = (req.write ? written_at : req.lbn) + req.blocks;
 
     auto ms = [](double v) { return sc_core::sc_time(v, sc_core::SC_MS); };
     protocol::access_timing &tm = cmd.timing;

@@ -419,7 +419,6 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     const auto &c = m_spec.cache;
     const auto &o = m_spec.overheads;
     const int64_t a = req.lbn;
-    const int64_t end = a + req.blocks;
     const bool sequential = a == m_last_write_end;
     // Fast write level 2 acknowledges every write from the buffer; level 1 only writes that
     // continue a sequential write stream.
@@ -479,7 +478,9 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     t += overhead(o.data_preparation_ms);
     trace_cmd(t, command_state::bus);
     const double beta = sector_bus_ms(bus);
-    data_arrival arrival{a, t + beta, beta, 0.0};
+    // A relocated read-rotate-write writes its data at write_lbn.
+    const int64_t wa = req.read_rotate_write && req.write_lbn >= 0 ? req.write_lbn : a;
+    data_arrival arrival{wa, t + beta, beta, 0.0};
     if (!sequential) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
     const double data_in = t + req.blocks * beta;
     bus.data_phase(t, data_in, req.blocks);
@@ -491,7 +492,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         // Read the old data, then write the new data when the sectors come round again.
         const media_access_result old_data = media_access(a, req.blocks, false, mech_start, nullptr, res);
         drive_result second;
-        m = media_access(a, req.blocks, true, old_data.end_ms, &arrival, second);
+        m = media_access(wa, req.blocks, true, old_data.end_ms, &arrival, second);
         res.transfer_ms += m.end_ms - old_data.end_ms;
         res.media_end_ms = second.media_end_ms;
         res.media_end_head = second.media_end_head;
@@ -501,12 +502,14 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
 
     // The written data stay in a segment (readable if the drive allows it).
     if (c.enabled) {
+        // (A relocated read-rotate-write leaves the old sectors as they were and the new data at wa.)
         const int s = seg;
-        if (!(m_segs[s].valid && m_segs[s].write_data && m_segs[s].end == a && c.combine_seq_writes))
-            m_segs[s] = segment{a, a, true, true, 0, 0};
-        invalidate_overlaps(a, end, s);
-        m_segs[s].end = end;
-        if (m_segs[s].end - m_segs[s].start > c.segment_blocks) m_segs[s].start = end - std::max(c.segment_blocks, 1);
+        const int64_t wend = wa + req.blocks;
+        if (!(m_segs[s].valid && m_segs[s].write_data && m_segs[s].end == wa && c.combine_seq_writes))
+            m_segs[s] = segment{wa, wa, true, true, 0, 0};
+        invalidate_overlaps(wa, wend, s);
+        m_segs[s].end = wend;
+        if (m_segs[s].end - m_segs[s].start > c.segment_blocks) m_segs[s].start = wend - std::max(c.segment_blocks, 1);
         m_segs[s].dirty_until_ms = m.end_ms;
         touch(s);
     }
@@ -529,7 +532,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     }
     bus.release(t);
     res.complete_ms = t;
-    m_last_write_end = end;
+    m_last_write_end = wa + req.blocks;
     return res;
 }
 

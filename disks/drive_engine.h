@@ -51,6 +51,8 @@ struct drive_request {
     bool connected = true;
     // A write that first reads the sectors and writes them one revolution later (scsi_command).
     bool read_rotate_write = false;
+    // Read-rotate-write only: write the new data here instead of in place (>= 0).
+    int64_t write_lbn = -1;
 };
 
 struct drive_result {

@@ -1,5 +1,9 @@
 #include "testbench/commands.h"
 
+#include "controller/floating_map.h"
+#include "controller/layout.h"
+#include "disks/disk_layout.h"
+
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -69,6 +73,16 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
         throw s.error("host.stripe_unit_sectors",
                       fmt::format("{} is larger than a disk ({} blocks)", s.host.stripe_unit_sectors, blocks),
                       fmt::format("at most {}", blocks));
+    if (s.controller.enabled && s.controller.config.firmware.array == controller::array_kind::floating) {
+        try {  // floating needs tracks of whole stripe units and no spares: say so before elaborating
+            const disks::disk_layout geometry(spec);
+            controller::floating_map(geometry, int(s.host.stripe_unit_sectors), spec.mech.head_switch_ms, 1.0);
+        } catch (const controller::layout_error &e) {
+            throw s.error("controller.layout", e.what(),
+                          "floating on a drive whose tracks all hold a whole number of stripe units (no zones, "
+                          "spares or slips; e.g. scenarios/disks/ibm0661.diskspecs with a 4-sector unit)");
+        }
+    }
     const controller::host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
                                std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
     const uint32_t largest = size_sampler(s.workload).max_sectors();

@@ -15,6 +15,7 @@
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
 #include "testbench/commands.h"
+#include "testbench/plog_model_command.h"
 #include "testbench/scenario.h"
 #include "testbench/sr_model_report.h"
 #include "testbench/validate_trace.h"
@@ -238,6 +239,28 @@ int sc_main(int argc, char **argv) {
         "and Eq 13-14). All times are the overhead-independent part except where T_o is added.\n"
         "Example: raidtlm sr-model --disk ../shared/reference/disksim/validation/cheetah9LP.diskspecs \\\n"
         "           --ds 2 --dr 3 --queue 32 --overhead-ms 0.3");
+    plog_model_options plog;
+    CLI::App *plog_cmd = app.add_subcommand(
+        "plog-model", "The parity logging paper's utilization model: disk busy time per small write and "
+                      "per-disk I/O rate at saturation for each scheme");
+    plog_cmd->add_option("--disk", plog.disk_spec,
+                         "DiskSim .diskspecs of the drive (default: the paper's Figure 12 as printed, S = 12.5 ms)")
+        ->check(CLI::ExistingFile)
+        ->type_name("SPEC");
+    plog_cmd->add_option("--unit-sectors", plog.stripe_unit_sectors, "Stripe unit, sectors (default 4 = 2 KB)")
+        ->check(CLI::PositiveNumber);
+    plog_cmd->add_option("--disks", plog.disks, "Disks N (default 22)")->check(CLI::Range(3, 100000));
+    plog_cmd->add_option("--regions-per-disk", plog.regions_per_disk, "Regions per disk (default 100)")
+        ->check(CLI::PositiveNumber);
+    plog_cmd->add_option("--tracks", plog.buffered_tracks, "Log tracks buffered per region K (default 1)")
+        ->check(CLI::PositiveNumber);
+    plog_cmd->add_option("--log-stripes", plog.log_stripes, "Log striping factor L (default 1)")
+        ->check(CLI::PositiveNumber);
+    plog_cmd->add_flag("--json", plog.json, "Print JSON instead of the table");
+    plog_cmd->footer(
+        "Sections 3-4 of Stodolsky et al.: S is the mean seek over random cylinder pairs from the spec's seek\n"
+        "curve, R half a revolution, D track sectors / stripe unit, T surfaces, M the one-cylinder seek,\n"
+        "C_L = C_P = cylinders / regions per disk. Rate per disk = 1000 / busy ms per write.");
 
     try {
         app.parse(argc, argv);
@@ -250,6 +273,7 @@ int sc_main(int argc, char **argv) {
                               : val_cmd->parsed()  ? val_cmd
                               : rate_cmd->parsed() ? rate_cmd
                               : srm_cmd->parsed()  ? srm_cmd
+                              : plog_cmd->parsed() ? plog_cmd
                                                    : nullptr;
         return fail(fmt::format("{}; expected the usage in 'raidtlm {}--help'", e.what(),
                                 sub ? sub->get_name() + " " : std::string()),
@@ -266,6 +290,7 @@ int sc_main(int argc, char **argv) {
                 return fail(fmt::format("sr-model {}", e.what()), exit_bad_input);
             }
         }
+        if (plog_cmd->parsed()) return run_plog_model(plog);
         return run_validation(val);
     } catch (const child_error &e) {
         return fail(e.what(), e.code());

@@ -29,7 +29,8 @@ const names<controller::array_kind> array_names = {{"raid0", controller::array_k
                                                    {"raid10", controller::array_kind::raid10},
                                                    {"raid4", controller::array_kind::raid4},
                                                    {"raid5", controller::array_kind::raid5},
-                                                   {"sr_array", controller::array_kind::sr_array}};
+                                                   {"sr_array", controller::array_kind::sr_array},
+                                                   {"floating", controller::array_kind::floating}};
 const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
                                                               {"sstf", controller::scheduling_policy::sstf},
                                                               {"look", controller::scheduling_policy::look},
@@ -39,6 +40,7 @@ const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controlle
                                                               {"rlook", controller::scheduling_policy::rlook},
                                                               {"rsatf", controller::scheduling_policy::rsatf}};
 const names<bool> rmw_names = {{"separate", false}, {"read_rotate_write", true}};
+const names<bool> rrw_order_names = {{"together", false}, {"parity_after_data", true}};
 const names<controller::parity_placement> rotation_names = {
     {"left-symmetric", controller::parity_placement::left_symmetric},
     {"left-asymmetric", controller::parity_placement::left_asymmetric},
@@ -151,6 +153,7 @@ nlohmann::json scenario::to_json() const {
                        {"sr", {{"ds", fw.sr_ds}, {"dr", fw.sr_dr}, {"dm", fw.sr_dm}}},
                        {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
                        {"rmw", name_of(rmw_names, fw.parity_writes.read_rotate_write)},
+                       {"rrw_order", name_of(rrw_order_names, fw.rrw_parity_after_data)},
                        {"scheduler", name_of(scheduler_names, fw.scheduler)},
                        {"cvscan_r", fw.cvscan_r},
                        {"predictor", {{"feedback", fw.predictor.slack.feedback},
@@ -535,6 +538,8 @@ const std::vector<key_def> &key_defs() {
                  0, false, 1e6, FIELD(controller.config.firmware.parity_writes.reconstruct_write_fraction));
         t.choice("controller.rmw", "separate", rmw_names,
                  FIELD(controller.config.firmware.parity_writes.read_rotate_write));
+        t.choice("controller.rrw_order", "together", rrw_order_names,
+                 FIELD(controller.config.firmware.rrw_parity_after_data));
         t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
         t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
                  FIELD(controller.config.firmware.cvscan_r));
@@ -895,17 +900,26 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         if (fw.array != array_kind::raid0 && s.host.layout == host_layout::jbod)
             throw s.error("controller.layout", fmt::format("{} while host.layout is jbod", kind),
                           "raid0 with host.layout: jbod (the other layouts stripe)");
-        if (s.origin.count("controller.parity_rotation") && fw.array != array_kind::raid5)
+        if (s.origin.count("controller.parity_rotation") && fw.array != array_kind::raid5 &&
+            fw.array != array_kind::floating)
             throw s.error("controller.parity_rotation", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid5");
         if (s.origin.count("controller.mirror_copies") && fw.array != array_kind::raid10)
             throw s.error("controller.mirror_copies", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid10");
         if (s.origin.count("controller.reconstruct_write_fraction") && fw.array != array_kind::raid5 &&
-            fw.array != array_kind::raid4)
+            fw.array != array_kind::raid4 && fw.array != array_kind::floating)
             throw s.error("controller.reconstruct_write_fraction",
                           fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4 or raid5");
+        if (s.origin.count("controller.rrw_order") && fw.array != array_kind::floating &&
+            !((fw.array == array_kind::raid5 || fw.array == array_kind::raid4) && fw.parity_writes.read_rotate_write))
+            throw s.error("controller.rrw_order", fmt::format("set while controller.layout is {}{}", kind,
+                                                              fw.array == array_kind::raid5 || fw.array == array_kind::raid4
+                                                                  ? " with controller.rmw: separate"
+                                                                  : ""),
+                          "it only with controller.layout: floating, or raid4/raid5 with controller.rmw: "
+                          "read_rotate_write");
         if (s.origin.count("controller.rmw") && fw.array != array_kind::raid5 && fw.array != array_kind::raid4)
             throw s.error("controller.rmw", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4 or raid5");
@@ -936,7 +950,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");
-        if ((fw.array == array_kind::raid4 || fw.array == array_kind::raid5) && n < 3)
+        if ((fw.array == array_kind::raid4 || fw.array == array_kind::raid5 || fw.array == array_kind::floating) && n < 3)
             throw s.error("controller.layout", fmt::format("{} needs at least 3 disks; disks.count is {}", kind, n),
                           "disks.count >= 3 or another layout");
         if (fw.array == array_kind::raid10 && (n < fw.mirror_copies || n % fw.mirror_copies != 0))

@@ -203,6 +203,17 @@ nlohmann::json controller_json(const controller::controller_top &c) {
         j["firmware"]["degraded_stripe_writes"] = fw.degraded_stripe_writes;
         j["firmware"]["read_rotate_writes"] = fw.read_rotate_writes;
     }
+    if (c.config().firmware.array == controller::array_kind::floating) {
+        // Units moved to a free slot of their cylinder, the mean rotational wait from the end of the
+        // old unit's read to the new slot (revolutions), and the mapping tables' size (all disks).
+        j["firmware"]["floating"] = {
+            {"moves", fw.floating_moves},
+            {"in_place", fw.floating_in_place},
+            {"head_switches", fw.floating_head_switches},
+            {"mean_wait_revolutions", fw.floating_moves ? fw.floating_wait_revolutions / double(fw.floating_moves) : 0.0},
+            {"table_bits", fw.floating_table_bits},
+            {"table_kib", double(fw.floating_table_bits) / 8 / 1024}};
+    }
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();
     j["reads_checked"] = c.integrity().reads_checked();

@@ -63,6 +63,10 @@ struct scsi_command : tlm::tlm_extension<scsi_command> {
     // paper, as one atomic drive operation. The sectors' previous tokens go to old_tokens when set.
     bool read_rotate_write = false;
     std::vector<uint64_t> *old_tokens = nullptr;
+    // Read-rotate-write only: >= 0 writes the new data at this LBN instead (floating data and
+    // parity: read the old block, then write the new one to a free slot of the same cylinder as
+    // soon as the head reaches it, in the same access). -1: in place.
+    int64_t relocate_lbn = -1;
     access_timing timing;
 
     tlm::tlm_extension_base *clone() const override { return new scsi_command(*this); }

@@ -257,3 +257,21 @@ TEST(raidtlm_sr_model, without_disk_times_is_a_one_line_error) {
     EXPECT_NE(r.err.find("--max-seek-ms"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
+
+// `raidtlm plog-model`: the parity logging paper's model for the Figure 12 drive, as a table and as
+// JSON; a drive it cannot describe is bad input.
+TEST(raidtlm_plog_model, prints_the_papers_figures_and_refuses_a_zoned_drive) {
+    const scratch_dir dir;
+    const result table = raidtlm("plog-model", dir);
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("20.61"), std::string::npos) << table.out;  // nonredundant, Figure 12 as printed
+    EXPECT_NE(table.out.find("69.02"), std::string::npos) << table.out;  // RAID 5
+    const result js = raidtlm("plog-model --json --disk scenarios/disks/ibm0661.diskspecs", dir);
+    ASSERT_EQ(js.code, 0) << js.err;
+    const auto j = nlohmann::json::parse(js.out);
+    EXPECT_NEAR(j["parameters"]["S_ms"].get<double>(), 12.72, 0.01);  // the seek formula's mean
+    EXPECT_NEAR(j["schemes"]["floating"]["busy_ms_per_write"].get<double>(), 48.05, 0.01);
+    const result bad = raidtlm("plog-model --disk ../shared/reference/disksim/validation/cheetah9LP.diskspecs", dir);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("cheetah9LP.diskspecs"), std::string::npos) << bad.err;
+}

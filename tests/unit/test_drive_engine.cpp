@@ -188,3 +188,25 @@ TEST(drive_engine, write_back_is_bounded_by_the_cache_segments) {
     // The stream cannot outrun the media: 12 random writes take at least 8 media writes' worth.
     EXPECT_GT(t, 8 * 4.0);
 }
+
+// Floating data and parity's access: a read-rotate-write whose write goes elsewhere in the cylinder
+// (drive_request::write_lbn). On the IBM 0661 (4-sector skew = head switch), reading sectors 0-3 of
+// track 0 and writing at sector 4 of track 13 (which passes under the head a head switch after the
+// read) costs read + head switch + write, where in place it costs a revolution more than the read.
+TEST(drive_engine, relocated_read_rotate_write_writes_where_the_head_gets_first) {
+    const disk_spec s = load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
+    const double rev = 60000.0 / s.mech.rpm, unit = 4 * rev / 48;
+    free_bus bus;
+    drive_engine in_place(s, 0.0);
+    drive_request a{true, 0, 4};
+    a.read_rotate_write = true;
+    const auto r0 = in_place.serve(a, 0.0, bus);
+    EXPECT_NEAR(r0.transfer_ms, unit + (rev - unit) + unit, 1e-6);  // read, come round, write
+    drive_engine moved(s, 0.0);
+    drive_request b = a;
+    b.write_lbn = 13 * 48 + 4;
+    const auto r1 = moved.serve(b, 0.0, bus);
+    EXPECT_LT(r1.transfer_ms, 3 * unit + 0.01);
+    EXPECT_GE(r1.transfer_ms, unit + s.mech.head_switch_ms + unit - 1e-6);
+    EXPECT_EQ(r1.media_end_head.head, 13);
+}

@@ -1,0 +1,164 @@
+// Floating data and parity (Menon and Kasson; the parity logging paper's Section 4 and Figure 14):
+// a RAID 5 whose units float within their cylinder. A small write is, on the data disk and on the
+// parity disk, one access that reads the old unit and writes the new one into the free slot of the
+// same cylinder the head reaches first after the read (floating_map::begin_move), then frees the
+// old slot and updates the mapping tables in controller memory (a CPU table update and a request
+// table write to the DRAM per moved unit). The drive does it as one read-rotate-write command whose
+// write goes elsewhere (scsi_command::relocate_lbn), so no other command can come between the
+// read and the write, as in the paper's model.
+//
+// As in rrw_stripe_write, the new contents cannot be in the commands when they are sent (the new
+// parity needs the old parity and old data; a partial-unit write needs the old unit): the commands
+// carry stand-ins, the XOR engine computes the new parity from the returned old units (timed), and
+// the new data unit (old unit with the new sectors laid over) and the new parity are installed at
+// their new slots untimed through the drive's debug transport. Full-stripe and reconstruct writes
+// and reads go to the units where they are (controller_top::disk_io translates every logical
+// drive LBN through the maps). Units move whole: a 1-sector write moves its 4-sector unit.
+//
+// Simplifications, named: data and parity share cylinders (Menon and Kasson's most aggressive
+// variant keeps data-only and parity-only cylinders; it does not change a small write's disk
+// time); the tables are kept in plain memory, not in the modelled NVRAM; reads are not ordered
+// against a move of the same unit beyond the drives' FIFO (tags_per_disk 1 keeps them ordered).
+#include "controller/floating_firmware.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "controller/parity_layout.h"
+
+namespace raidtlm::controller {
+
+namespace {
+constexpr const char *msg_type = "/raidtlm/controller/floating";
+
+std::unique_ptr<disks::disk_layout> firmware_geometry(const disk_info &disk) {
+    if (!disk.geometry) SC_REPORT_FATAL(msg_type, "floating needs the drives' geometry (disk_info::geometry)");
+    return std::make_unique<disks::disk_layout>(*disk.geometry);
+}
+
+floating_map make_map(const disks::disk_layout &g, const disk_info &disk, int unit_sectors) {
+    try {
+        return floating_map(g, unit_sectors, disk.geometry->mech.head_switch_ms, 60000.0 / disk.geometry->mech.rpm);
+    } catch (const layout_error &e) {
+        SC_REPORT_FATAL(msg_type, e.what());
+        throw;
+    }
+}
+}  // namespace
+
+int64_t floating_logical_sectors(const disk_info &disk, int unit_sectors) {
+    const auto g = firmware_geometry(disk);
+    return make_map(*g, disk, unit_sectors).logical_sectors();
+}
+
+void controller_top::init_floating(const std::vector<disk_info> &disks) {
+    m_floating = std::make_unique<floating_state>();
+    m_floating->unit_sectors = int(m_config.firmware.stripe_unit_sectors);
+    m_floating->geometry = firmware_geometry(disks.front());
+    for (size_t i = 0; i < disks.size(); ++i) {
+        if (disks[i].geometry != disks.front().geometry)
+            SC_REPORT_FATAL(msg_type, "floating needs drives of one model");
+        m_floating->maps.push_back(
+            std::make_unique<floating_map>(make_map(*m_floating->geometry, disks[i], m_floating->unit_sectors)));
+        m_stats.floating_table_bits +=
+            uint64_t(m_floating->maps.back()->bitmask_bits() + m_floating->maps.back()->location_table_bits());
+    }
+}
+
+uint64_t controller_top::floating_lbn(int d, uint64_t lbn, uint32_t sectors) const {
+    const uint64_t unit = uint64_t(m_floating->unit_sectors);
+    if (sectors == 0 || lbn / unit != (lbn + sectors - 1) / unit)
+        SC_REPORT_FATAL(msg_type, fmt::format("a drive command of {} sectors at {} spans stripe units", sectors, lbn)
+                                      .c_str());
+    return uint64_t(m_floating->maps[size_t(d)]->drive_lbn(int64_t(lbn / unit))) + lbn % unit;
+}
+
+bool controller_top::floating_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                           protocol::buffer_block *buffer, int affinity) {
+    const parity_layout &l = *m_parity;
+    const uint64_t unit = uint64_t(l.unit_sectors());
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const bool data = !buffer->tokens.empty();
+    const size_t n = plan.ops.size();  // the data ops, then the parity op (parity_write_plan)
+    // Slots of `unit` sectors: k the old unit of op k, n + k its new contents, 2n the stand-in the
+    // commands carry (zeros).
+    protocol::buffer_block *work = nullptr;
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    lock_stripe(plan.stripe);
+    std::vector<std::optional<floating_map::move>> moves(n);
+    for (size_t k = 0; k < n; ++k) {
+        const disk_op &op = plan.ops[k];
+        moves[k] = m_floating->maps[size_t(op.disk)]->begin_move(op.drive_lbn / int64_t(unit));
+    }
+    work = m_dram->allocate((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
+    check_power();
+    std::vector<std::vector<uint64_t>> old(n);
+    auto rrw = [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        const uint64_t first = uint64_t(op.drive_lbn) / unit * unit;  // the whole unit moves
+        return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, first, uint32_t(unit), work, 2 * n * unit, nullptr, &old[k],
+                       nullptr, nullptr, moves[k] ? moves[k]->new_drive_lbn : -1);
+    };
+    // controller.rrw_order parity_after_data: the data disks' accesses, then the parity disk's.
+    const bool parity_last = m_config.firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    bool ok = parity_last ? parallel(n - 1, rrw) && rrw(n - 1) : parallel(n, rrw);
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        size_t parity_k = n;
+        for (size_t k = 0; k < n; ++k) {
+            const disk_op &op = plan.ops[k];
+            inputs.push_back({work, k * unit});
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t(k * unit));
+            if (op.parity) {
+                parity_k = k;
+                continue;
+            }
+            inputs.push_back({work, (n + k) * unit});
+            if (data) {
+                // The new unit: the old one with the write's sectors laid over.
+                std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((n + k) * unit));
+                const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+                const uint64_t from = uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+                std::copy(buffer->tokens.begin() + int64_t(from), buffer->tokens.begin() + int64_t(from) + op.sectors,
+                          work->tokens.begin() + int64_t((n + k) * unit + uint64_t(op.drive_lbn) % unit));
+            }
+        }
+        // New parity = old parity ^ old data ^ new data, over the whole unit, into the parity op's
+        // new-contents slot (inputs read before the output is written, as the engine streams).
+        xor_blocks(inputs, {work, (n + parity_k) * unit}, unit, affinity);
+        for (size_t k = 0; k < n && ok; ++k) {
+            const disk_op &op = plan.ops[k];
+            floating_map &map = *m_floating->maps[size_t(op.disk)];
+            const int64_t at = moves[k] ? moves[k]->new_drive_lbn : map.drive_lbn(op.drive_lbn / int64_t(unit));
+            if (data) {
+                tlm::tlm_generic_payload gp;
+                gp.set_command(tlm::TLM_WRITE_COMMAND);
+                gp.set_address(uint64_t(at) * protocol::sector_bytes);
+                gp.set_data_ptr(reinterpret_cast<unsigned char *>(work->tokens.data() + (n + k) * unit));
+                gp.set_data_length(unsigned(unit * protocol::token_bytes));
+                gp.set_streaming_width(unsigned(unit * protocol::token_bytes));
+                ok = disk[size_t(op.disk)]->transport_dbg(gp) == unit * protocol::token_bytes;
+            }
+        }
+    }
+    // The tables: every unit that moved now lives in its new slot (the old one is free).
+    for (size_t k = 0; k < n; ++k) {
+        if (!moves[k]) {
+            ++m_stats.floating_in_place;
+            continue;
+        }
+        if (ok) {
+            m_floating->maps[size_t(plan.ops[k].disk)]->finish_move(*moves[k]);
+            ++m_stats.floating_moves;
+            m_stats.floating_wait_revolutions += moves[k]->wait_revolutions;
+            m_stats.floating_head_switches += moves[k]->head_switch ? 1 : 0;
+            table_update(affinity);
+        }
+    }
+    m_dram->free(work);
+    unlock_stripe(plan.stripe);
+    return ok;
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,118 @@
+"""Shared by scripts/reproduce_parity_logging, scripts/plot_parity_logging and
+scripts/parity_logging_contention: the schemes of the parity logging paper (Stodolsky et al.,
+../shared/papers/001_adad7b23d9ed6262.txt) as raidtlm runs of scenarios/parity_logging_paper.yaml,
+the model figures (raidtlm plog-model) and stats.json helpers.
+
+A scheme whose layout this build does not have (parity_logging before the i6-plog merge) makes
+`raidtlm run` exit 2 with a scenario error; run_scheme() then returns None and the callers print
+"not available in this build".
+"""
+import json
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "build", "release", "raidtlm")
+SCENARIO = os.path.join(ROOT, "scenarios", "parity_logging_paper.yaml")
+SPEC = os.path.join(ROOT, "scenarios", "disks", "ibm0661.diskspecs")
+DISKS = 22
+LOG_STRIPES = 6  # Section 8, Figure 23: "a log striping degree of six"
+
+# name -> (controller lines replacing `layout:`/`rmw:` of the scenario, extra --set keys,
+#          model key in `raidtlm plog-model --json`)
+SCHEMES = {
+    "nonredundant": ("  layout: raid0\n", [], "nonredundant"),
+    "mirroring": ("  layout: raid10\n  mirror_copies: 2\n", [], "mirroring"),
+    # Section 8: the parity disk's read-rotate-write after the data disk's ("sequentially").
+    "raid5": ("  layout: raid5\n  rmw: read_rotate_write\n  rrw_order: parity_after_data\n", [], "raid5"),
+    "floating": ("  layout: floating\n  rrw_order: parity_after_data\n", [], "floating"),
+    "parity_logging": ("  layout: parity_logging\n",
+                       ["controller.parity_logging.preread=true",
+                        "controller.parity_logging.regions_per_disk=100",
+                        "controller.parity_logging.log_write_tracks=1",
+                        f"controller.parity_logging.log_stripes={LOG_STRIPES}"], "parity_logging"),
+    "parity_logging_no_preread": ("  layout: parity_logging\n",
+                                  ["controller.parity_logging.preread=false",
+                                   "controller.parity_logging.regions_per_disk=100",
+                                   "controller.parity_logging.log_write_tracks=1",
+                                   f"controller.parity_logging.log_stripes={LOG_STRIPES}"],
+                                  "parity_logging_no_preread"),
+}
+# The paper's derived figures (SEEDS.md): busy ms per write and IO/s per disk at saturation.
+PAPER = {"nonredundant": (20.61, 48.5), "mirroring": (41.22, 24.3), "raid5": (69.02, 14.5),
+         "floating": (47.61, 21.0), "parity_logging": (41.16, 24.3),
+         "parity_logging_no_preread": (27.26, 36.7)}
+
+ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+
+
+def scenario_for(scheme, outdir):
+    """The paper scenario with the scheme's layout lines in its controller section (its own layout,
+    rmw and parity_logging keys removed: the scheme sets them); written next to the run's output."""
+    with open(SCENARIO) as f:
+        lines = f.read().split("\n")
+    out, section, skipping, replaced = [], None, False, False
+    for line in lines:
+        if line and not line[0].isspace() and not line.startswith("#"):
+            section = line.split(":")[0]
+        indent = len(line) - len(line.lstrip(" "))
+        if skipping and (indent > 2 or not line.strip()):
+            continue  # the children of a removed block
+        skipping = False
+        if section == "controller" and indent == 2 and line.strip() and not line.lstrip().startswith("#"):
+            key = line.strip().split(":")[0]
+            if key == "layout":
+                out.append(SCHEMES[scheme][0].rstrip("\n"))
+                replaced = True
+                continue
+            if key in ("rmw", "rrw_order", "mirror_copies", "parity_logging"):
+                skipping = key == "parity_logging"
+                continue
+        if section == "disks" and line.strip().startswith("spec:"):
+            line = f"  spec: {SPEC}"  # the copy lives elsewhere: an absolute path
+        out.append(line)
+    if not replaced:
+        raise RuntimeError(f"{SCENARIO}: no controller.layout line to replace")
+    os.makedirs(outdir, exist_ok=True)
+    path = os.path.join(outdir, "scenario.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+    return path
+
+
+def run_scheme(scheme, outdir, sets=(), waves=False):
+    """Runs one scheme; returns stats.json, or None when this build refuses the layout."""
+    path = scenario_for(scheme, outdir)
+    cmd = [BIN, "run", path, "-o", outdir, "--set", "output.timeline=false",
+           "--set", f"output.waves={'true' if waves else 'false'}"]
+    for s in list(SCHEMES[scheme][1]) + list(sets):
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV)
+    # Exit 2 naming the scheme's layout or one of its keys: this build does not have the scheme.
+    scheme_keys = ["controller.layout"] + [s.split("=")[0] for s in SCHEMES[scheme][1]]
+    if p.returncode == 2 and any(f"key '{k}'" in p.stderr for k in scheme_keys):
+        return None
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
+    with open(os.path.join(outdir, "stats.json")) as f:
+        return json.load(f)
+
+
+def model(log_stripes=LOG_STRIPES):
+    """raidtlm plog-model on the IBM 0661 spec: {scheme: (busy ms, IO/s per disk)}."""
+    p = subprocess.run([BIN, "plog-model", "--disk", SPEC, "--disks", str(DISKS),
+                        "--log-stripes", str(log_stripes), "--json"],
+                       check=True, capture_output=True, text=True, env=ENV)
+    j = json.loads(p.stdout)
+    return {k: (v["busy_ms_per_write"], v["io_per_s_per_disk"]) for k, v in j["schemes"].items()}
+
+
+def mean_disk_utilisation(st):
+    return sum(d["utilisation"] for d in st["disks"]) / len(st["disks"])
+
+
+def disk_busy_ms_per_write(st):
+    """Disk time per user write: the disks' summed busy time in the window over the writes done."""
+    window_ms = st["window"]["duration_ms"]
+    busy = sum(d["utilisation"] for d in st["disks"]) * window_ms
+    return busy / (st["throughput"]["iops"] * window_ms / 1000.0)
