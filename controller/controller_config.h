@@ -78,6 +78,11 @@ struct firmware_config {
     bool write_intent_log = true;
     // Each table update also writes this many bytes of the request table in buffer DRAM (CPU port).
     uint32_t table_entry_bytes = 64;
+    // Fault injection: disk `fail_disk` (-1: none) is marked lost when host request number
+    // `fail_after_requests` arrives (controller_top::set_failed_disk). Parity logging drains the
+    // requests in flight first; RAID 4/5 and mirrors take it as it comes.
+    int fail_disk = -1;
+    uint64_t fail_after_requests = 0;
 };
 
 struct controller_config {

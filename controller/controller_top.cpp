@@ -244,6 +244,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         return;
     }
     const uint64_t seq = m_sequence++;
+    if (m_config.firmware.fail_disk >= 0 && seq == m_config.firmware.fail_after_requests)
+        m_failed = m_config.firmware.fail_disk;
     const int affinity = int(seq % 1024);
     ++m_stats.requests;
     m_stats.peak_outstanding = std::max(m_stats.peak_outstanding, ++m_outstanding);

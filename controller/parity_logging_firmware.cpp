@@ -51,6 +51,10 @@ parity_logging_firmware::~parity_logging_firmware() = default;
 
 bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     if (!check_failure(affinity)) return false;
+    struct guard {
+        parity_logging_firmware *f;
+        ~guard() { f->done(); }
+    } g{this};
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     std::vector<piece> all;
@@ -67,6 +71,10 @@ bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::bu
 
 bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     if (!check_failure(affinity)) return false;
+    struct guard {
+        parity_logging_firmware *f;
+        ~guard() { f->done(); }
+    } g{this};
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     return m_top.parallel(chunks.size(), [&](size_t i) {
@@ -180,6 +188,7 @@ bool parity_logging_firmware::log_records(int region, std::vector<log_record> re
         }
         if (!m_pool.can_append(region, n)) {
             if (!blocked_pool) ++m_stats.blocked_on_pool, blocked_pool = true;
+            flush_fullest();
             ++m_blocked;
             sc_core::wait(m_pool_space);
             --m_blocked;
@@ -212,7 +221,9 @@ void parity_logging_firmware::log_writer(int region) {
     region_state &r = m_regions[size_t(region)];
     const int L = m_layout.log_stripes();
     const int64_t sublog = m_layout.sublog_sectors();
-    while (m_top.powered() && !r.reintegrating && m_pool.log_write_due(region)) {
+    while (m_top.powered() && !r.reintegrating &&
+           (m_pool.log_write_due(region) || (r.flush && !r.buffered.empty()))) {
+        r.flush = false;
         int i = r.next_sublog;
         for (int k = 0; k < L && r.fill[size_t(i)] >= sublog; ++k) i = (i + 1) % L;
         if (r.fill[size_t(i)] >= sublog) break;  // every sublog full: reintegration takes the records
@@ -244,6 +255,24 @@ void parity_logging_firmware::log_writer(int region) {
         if (!ok) SC_REPORT_WARNING(msg_type, "a log write failed");
     }
     r.log_writer_running = false;
+}
+
+void parity_logging_firmware::flush_fullest() {
+    if (m_config.policy != buffer_policy::global) return;  // static: a region's K buffers fill and are written
+    int best = -1;
+    size_t most = 0;
+    for (int i = 0; i < int(m_regions.size()); ++i) {
+        const region_state &r = m_regions[size_t(i)];
+        if (r.reintegrating || r.log_writer_running || r.buffered.size() <= most) continue;
+        best = i;
+        most = r.buffered.size();
+    }
+    if (best < 0) return;
+    region_state &r = m_regions[size_t(best)];
+    r.flush = true;
+    r.log_writer_running = true;
+    ++m_stats.partial_log_writes;
+    m_top.m_workers.run(m_background, [this, best] { log_writer(best); });
 }
 
 // ---- reintegration ------------------------------------------------------------------------------
@@ -368,16 +397,25 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 bool parity_logging_firmware::check_failure(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
     const int f = m_top.m_failed;
-    if (f == m_known_failed) return true;
-    if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
-        m_known_failed = -1;
-        return true;
+    if (f != m_known_failed) {
+        if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
+            m_known_failed = -1;
+        } else if (m_known_failed >= 0) {
+            SC_REPORT_ERROR(msg_type, "a second disk lost: parity logging tolerates one failure");
+            return false;
+        } else {
+            // The requests in flight finish first (their records land in the logs applied below).
+            m_recovering = true;
+            while (m_active > 0) sc_core::wait(m_drained);
+            if (!handle_failure(affinity)) return false;
+        }
     }
-    if (m_known_failed >= 0) {
-        SC_REPORT_ERROR(msg_type, "a second disk lost: parity logging tolerates one failure");
-        return false;
-    }
-    return handle_failure(affinity);
+    ++m_active;
+    return true;
+}
+
+void parity_logging_firmware::done() {
+    if (--m_active == 0) m_drained.notify(sc_core::SC_ZERO_TIME);
 }
 
 bool parity_logging_firmware::handle_failure(int affinity) {
@@ -413,6 +451,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
 bool parity_logging_firmware::lose_controller_state(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
     m_recovering = true;
+    while (m_active > 0) sc_core::wait(m_drained);
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];

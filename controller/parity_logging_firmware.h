@@ -18,7 +18,7 @@
 //     parity_reintegrator), writes the parity back and truncates the log. Writers to the region
 //     wait meanwhile.
 //   reads: the data disks.
-//   failures (noticed at the next request; the array is assumed quiet when a disk is marked):
+//   failures (noticed at the next request, which waits for the requests in flight to finish):
 //     a data (or parity) disk lost: every region's log applied first (the lost disk's parity runs
 //     skipped), then RAID 5 degraded operation: reads rebuild from the row's other members,
 //     writes update the parity directly (read-modify-write, or reconstruct-write for the lost
@@ -56,6 +56,7 @@ struct parity_logging_statistics {
     uint64_t overwrite_records = 0;
     uint64_t log_writes = 0;
     uint64_t log_write_sectors = 0;
+    uint64_t partial_log_writes = 0;  // started early because the buffer pool ran dry
     uint64_t reintegrations = 0;
     uint64_t serial_reintegrations = 0;
     double reintegration_s = 0;     // sum of durations
@@ -92,6 +93,7 @@ private:
         bool reintegrating = false;
         int log_writes_in_flight = 0;
         bool log_writer_running = false;
+        bool flush = false;  // write the partial track too (the pool ran dry)
         int64_t committed = 0;  // record sectors in the log or its buffers
         std::deque<log_record> buffered;  // not yet in a log write, oldest first
         std::vector<logged_write> writes;  // on the sublogs (or being written), in order
@@ -108,12 +110,18 @@ private:
     bool stripe_write(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer, int affinity);
     bool log_records(int region, std::vector<log_record> records, int affinity);
     void log_writer(int region);
+    // The pool is empty: the region with the most unwritten records writes them, partial track
+    // included, so no writer waits for buffers that only more records could fill.
+    void flush_fullest();
     bool reintegrate(int region, int affinity);
     bool rebuild_parity(int region, int affinity);
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool handle_failure(int affinity);
+    // Before a host request: handles a newly marked disk (after the requests in flight drain) and
+    // counts the request active; done() when it returns.
     bool check_failure(int affinity);
+    void done();
     void wait_region_idle(int region);
     // The drive's current tokens of a run, untimed (cached old data).
     void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);
@@ -128,6 +136,8 @@ private:
     int m_known_failed = -1;   // the failure the firmware has handled
     bool m_recovering = false;
     sc_core::sc_event m_recovered;
+    int m_active = 0;  // host requests inside write()/read() past check_failure
+    sc_core::sc_event m_drained;
     sc_core::sc_event m_pool_space;
     worker_pool::group m_background;  // log writes (never waited for as a group)
     protocol::buffer_block m_timing_only;  // a buffer without tokens: time charged, no data

@@ -209,6 +209,12 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
                                          gtkw_format::decimal, filters["cmd_state"]});
             layout.groups.insert(layout.groups.begin() + 6 + ch, g);
         }
+        if (ctl->parity_logging()) {
+            // Reintegrations and log writes next to the drives' states: the convoy effect.
+            gtkw_group plog{"parity_logging", {sig("plog.reintegrating"), sig("plog.log_writes"),
+                                               sig("plog.buffers_in_use"), sig("plog.blocked_writers")}};
+            layout.groups.insert(layout.groups.begin() + 1, plog);
+        }
     }
     try {
         write_gtkw((out_dir / "waves.gtkw").string(), layout);
