@@ -59,13 +59,13 @@ bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::bu
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     std::vector<piece> all;
     for (const chunk &c : chunks) all.push_back({c.lbn, c.sectors, uint64_t(c.lbn - int64_t(lbn))});
-    if (m_known_failed >= 0)
-        return m_top.parallel(all.size(), [&](size_t i) { return degraded_write(all[i], buffer, affinity); });
     std::map<int64_t, std::vector<piece>> by_stripe;
     for (const piece &p : all) by_stripe[m_layout.stripe_of(p.lbn)].push_back(p);
     std::vector<std::pair<int64_t, std::vector<piece>>> stripes(by_stripe.begin(), by_stripe.end());
     return m_top.parallel(stripes.size(), [&](size_t i) {
-        return stripe_write(stripes[i].first, stripes[i].second, buffer, affinity);
+        const std::vector<piece> &ps = stripes[i].second;
+        if (logging(m_layout.region_of(ps.front().lbn))) return stripe_write(stripes[i].first, ps, buffer, affinity);
+        return m_top.parallel(ps.size(), [&](size_t k) { return degraded_write(ps[k], buffer, affinity); });
     });
 }
 
@@ -164,10 +164,10 @@ bool parity_logging_firmware::log_records(int region, std::vector<log_record> re
     const int64_t n = int64_t(records.size());
     const int64_t buffer_limit = (m_config.policy == buffer_policy::global ? m_pool.capacity() : m_pool.k_tracks()) *
                                  m_layout.track_sectors();
-    if (n > m_layout.log_sectors() || n > buffer_limit) {
+    if (n > log_capacity(region) || n > buffer_limit) {
         SC_REPORT_ERROR(msg_type, fmt::format("a write's {} parity log records exceed the region's log ({} sectors) "
                                               "or the log buffers ({} sectors)",
-                                              n, m_layout.log_sectors(), buffer_limit)
+                                              n, log_capacity(region), buffer_limit)
                                       .c_str());
         return false;
     }
@@ -181,7 +181,7 @@ bool parity_logging_firmware::log_records(int region, std::vector<log_record> re
             --m_blocked;
             continue;
         }
-        if (r.committed + n > m_layout.log_sectors()) {
+        if (r.committed + n > log_capacity(region)) {
             if (!blocked_reint) ++m_stats.blocked_on_reintegration, blocked_reint = true;
             if (!reintegrate(region, affinity)) return false;
             continue;
@@ -224,9 +224,13 @@ void parity_logging_firmware::log_writer(int region) {
     while (m_top.powered() && !r.reintegrating &&
            (m_pool.log_write_due(region) || (r.flush && !r.buffered.empty()))) {
         r.flush = false;
+        // A sublog on a lost disk counts as full (the region logs on the others).
+        auto full = [&](int k) {
+            return r.fill[size_t(k)] >= sublog || m_layout.log_disk(region, k) == m_known_failed;
+        };
         int i = r.next_sublog;
-        for (int k = 0; k < L && r.fill[size_t(i)] >= sublog; ++k) i = (i + 1) % L;
-        if (r.fill[size_t(i)] >= sublog) break;  // every sublog full: reintegration takes the records
+        for (int k = 0; k < L && full(i); ++k) i = (i + 1) % L;
+        if (full(i)) break;  // every sublog full: reintegration takes the records
         const int64_t take = std::min({int64_t(m_pool.k_tracks()) * m_layout.track_sectors(),
                                        sublog - r.fill[size_t(i)], int64_t(r.buffered.size())});
         r.next_sublog = (i + 1) % L;
@@ -275,6 +279,15 @@ void parity_logging_firmware::flush_fullest() {
     m_top.m_workers.run(m_background, [this, best] { log_writer(best); });
 }
 
+bool parity_logging_firmware::logging(int region) const {
+    return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
+}
+
+int64_t parity_logging_firmware::log_capacity(int region) const {
+    const bool lost_sublog = m_known_failed >= 0 && m_layout.is_log_disk(region, m_known_failed);
+    return int64_t(m_layout.log_stripes() - (lost_sublog ? 1 : 0)) * m_layout.sublog_sectors();
+}
+
 // ---- reintegration ------------------------------------------------------------------------------
 
 void parity_logging_firmware::wait_region_idle(int region) {
@@ -317,7 +330,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         ok = m_top.parallel(size_t(M + L), [&](size_t j) {
             if (j < size_t(M)) return parity_io(read_cmd, int(j));
             const int i = int(j) - M;
-            if (r.fill[size_t(i)] == 0) return true;
+            if (r.fill[size_t(i)] == 0 || m_layout.log_disk(region, i) == lost) return true;
             const region_extent e = m_layout.sublog_extent(region, i);
             return m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), nullptr, 0,
                                  nullptr);

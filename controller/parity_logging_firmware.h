@@ -23,7 +23,8 @@
 //     skipped), then RAID 5 degraded operation: reads rebuild from the row's other members,
 //     writes update the parity directly (read-modify-write, or reconstruct-write for the lost
 //     disk's data). A region whose sublog is on the lost disk: its parity rebuilt from its data
-//     (the log is gone). Logging does not resume until the disk is marked live again.
+//     (the log is gone) and, with L > 1, logging goes on with a new empty log on the other
+//     sublogs; every other region updates its parity directly until the disk is marked live.
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
@@ -121,6 +122,10 @@ private:
     // Before a host request: handles a newly marked disk (after the requests in flight drain) and
     // counts the request active; done() when it returns.
     bool check_failure(int affinity);
+    // Whether the region logs: no disk lost, or the lost disk is one of its L > 1 log disks (a new
+    // empty log on the other sublogs); else its writes update the parity directly.
+    bool logging(int region) const;
+    int64_t log_capacity(int region) const;  // record sectors its live sublogs hold
     void done();
     void wait_region_idle(int region);
     // The drive's current tokens of a run, untimed (cached old data).

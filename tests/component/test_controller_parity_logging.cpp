@@ -178,6 +178,14 @@ TEST(controller_parity_logging, a_lost_log_disk_gets_the_parity_rebuilt_from_dat
         w.check_all();
         EXPECT_EQ(b.ctl->parity_logging()->statistics().parity_rebuilds, 1u);
         for (const auto &[lbn, tok] : w.expect) EXPECT_EQ(b.row_xor(int64_t(lbn)), 0u) << "lbn " << lbn;
+        // L = 2: region 0 goes on logging on its other sublog (half the log), and reintegrates.
+        const auto before = b.ctl->parity_logging()->statistics();
+        w.churn(0, 40);
+        const auto &after = b.ctl->parity_logging()->statistics();
+        EXPECT_EQ(after.degraded_writes, before.degraded_writes);
+        EXPECT_EQ(after.update_records - before.update_records, 120u);
+        EXPECT_GE(after.reintegrations - before.reintegrations, 3u);  // 120 records, 32 per log
+        w.check_all();
     });
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
