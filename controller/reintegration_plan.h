@@ -5,7 +5,9 @@
 // for earlier ones (only when the log holds overwrite records) take reintegration buffer beyond
 // the parity image; when parity + that peak exceeds the buffer the plan falls back to serial:
 // the log writes are read one after another in the order they were written, so records arrive in
-// sequence order and nothing is held. Records still in the NVRAM buffers (never written) are
+// sequence order and nothing is held. In the parallel order the sublogs' t-th log writes stream
+// in together, sector by sector (sublog 0's sector k, sublog 1's sector k, ...), so a later
+// write's updates arrive before an earlier write's overwrite. Records still in the NVRAM buffers (never written) are
 // applied last, from memory. Pure C++.
 #pragma once
 
@@ -29,6 +31,8 @@ struct reintegration_plan {
     // Log writes in the order they are read: parallel: round by round over the sublogs
     // (informative: all issued at once); serial: in the order written (one at a time).
     std::vector<const logged_write *> read_order;
+    // The records in the order they reach the reintegration buffer (without the in-memory ones).
+    std::vector<log_record> arrival;
 };
 
 // `writes`: the region's log writes in the order they were written. `buffer_sectors`: the
