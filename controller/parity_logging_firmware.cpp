@@ -188,7 +188,7 @@ bool parity_logging_firmware::log_records(int region, std::vector<log_record> re
         }
         if (!m_pool.can_append(region, n)) {
             if (!blocked_pool) ++m_stats.blocked_on_pool, blocked_pool = true;
-            flush_fullest();
+            flush(region);
             ++m_blocked;
             sc_core::wait(m_pool_space);
             --m_blocked;
@@ -261,17 +261,24 @@ void parity_logging_firmware::log_writer(int region) {
     r.log_writer_running = false;
 }
 
-void parity_logging_firmware::flush_fullest() {
-    if (m_config.policy != buffer_policy::global) return;  // static: a region's K buffers fill and are written
+void parity_logging_firmware::flush(int blocked_region) {
     int best = -1;
-    size_t most = 0;
-    for (int i = 0; i < int(m_regions.size()); ++i) {
-        const region_state &r = m_regions[size_t(i)];
-        if (r.reintegrating || r.log_writer_running || r.buffered.size() <= most) continue;
-        best = i;
-        most = r.buffered.size();
+    if (m_config.policy == buffer_policy::static_per_region) {
+        // The region's own K buffers cannot take the batch: write what they hold, partial track
+        // included (else a batch straddling the last track boundary would wait forever).
+        best = blocked_region;
+        const region_state &r = m_regions[size_t(best)];
+        if (r.reintegrating || r.log_writer_running || r.buffered.empty()) return;
+    } else {
+        size_t most = 0;
+        for (int i = 0; i < int(m_regions.size()); ++i) {
+            const region_state &r = m_regions[size_t(i)];
+            if (r.reintegrating || r.log_writer_running || r.buffered.size() <= most) continue;
+            best = i;
+            most = r.buffered.size();
+        }
+        if (best < 0) return;
     }
-    if (best < 0) return;
     region_state &r = m_regions[size_t(best)];
     r.flush = true;
     r.log_writer_running = true;

@@ -57,7 +57,7 @@ struct parity_logging_statistics {
     uint64_t overwrite_records = 0;
     uint64_t log_writes = 0;
     uint64_t log_write_sectors = 0;
-    uint64_t partial_log_writes = 0;  // started early because the buffer pool ran dry
+    uint64_t partial_log_writes = 0;  // started early because a writer could not get buffers
     uint64_t reintegrations = 0;
     uint64_t serial_reintegrations = 0;
     double reintegration_s = 0;     // sum of durations
@@ -111,9 +111,10 @@ private:
     bool stripe_write(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer, int affinity);
     bool log_records(int region, std::vector<log_record> records, int affinity);
     void log_writer(int region);
-    // The pool is empty: the region with the most unwritten records writes them, partial track
-    // included, so no writer waits for buffers that only more records could fill.
-    void flush_fullest();
+    // A writer cannot get buffers: a log write of unwritten records, partial track included, so
+    // no writer waits for buffers that only more records could fill. Global pool: the region with
+    // the most unwritten records; static: the writer's own region.
+    void flush(int blocked_region);
     bool reintegrate(int region, int affinity);
     bool rebuild_parity(int region, int affinity);
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
