@@ -230,3 +230,25 @@ TEST(controller_parity_logging, overwrite_records_out_of_order_fall_back_to_seri
     });
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
+
+TEST(controller_parity_logging, static_buffers_write_a_partial_track_rather_than_wait_forever) {
+    // Static policy: each region owns K = 1 track buffer; 3-record batches do not divide the
+    // 16-sector track, so a batch that straddles the boundary needs the partial track written.
+    controller::controller_config c = plog_config();
+    auto &p = c.firmware.parity_logging;
+    p.policy = controller::buffer_policy::static_per_region;
+    p.regions_per_disk = 2000;  // K x regions buffers must fit the NVRAM (16 MiB here)
+    p.log_to_parity = 0.006;
+    c.nvram.capacity_bytes = 20 << 20;
+    plog_bench b(c);
+    run(b, [&] {
+        writer w{b, {}};
+        w.churn(0, 40);
+        const auto &st = b.ctl->parity_logging()->statistics();
+        EXPECT_GT(st.partial_log_writes, 5u);
+        EXPECT_GT(st.blocked_on_pool, 5u);
+        EXPECT_LE(b.ctl->parity_logging()->peak_buffers_in_use(), 1);  // only region 0's own buffer
+        w.check_all();
+    });
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
