@@ -94,6 +94,16 @@ TEST(parity_logging_runs, an_unlayable_configuration_is_one_clear_error) {
     const result n = raidtlm("run " + convoy + " --set controller.nvram.capacity_kib=1024 --out '" +
                                  (dir / "out2").string() + "'",
                              dir);
-    EXPECT_NE(n.code, 0);
-    EXPECT_NE(n.err.find("does not fit in the NVRAM"), std::string::npos) << n.err;
+    EXPECT_EQ(n.code, 2);
+    EXPECT_NE(n.err.find("key 'controller.nvram.capacity_kib': 1024 KiB cannot hold the parity log buffers: 64 "
+                         "tracks of 254 sectors (4000 regions) need 8128 KiB"),
+              std::string::npos)
+        << n.err;
+    const result b = raidtlm("run " + convoy + " --set controller.parity_logging.regions_per_disk=100000 --out '" +
+                                 (dir / "out3").string() + "'",
+                             dir);
+    EXPECT_EQ(b.code, 2);
+    EXPECT_NE(b.err.find("key 'controller.parity_logging.regions_per_disk': parity logging: 100000 regions do not fit"),
+              std::string::npos)
+        << b.err;
 }
