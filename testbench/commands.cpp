@@ -84,13 +84,16 @@ void check_parity_logging_fits(const scenario &s, const disks::disk_spec &spec) 
     const int buffers = c.policy == controller::buffer_policy::static_per_region ? c.log_write_tracks * l->regions()
                         : c.buffer_tracks > 0                                    ? c.buffer_tracks
                                                                                  : c.log_write_tracks * l->regions();
-    const uint64_t bytes = uint64_t(buffers) * uint64_t(p.track_sectors) * protocol::sector_bytes;
+    // Room is left for the write-intent records (40 bytes per write in flight): 64 KiB, ~1600.
+    const uint64_t intents = fw.write_intent_log ? 64 * 1024 : 0;
+    const uint64_t bytes = uint64_t(buffers) * uint64_t(p.track_sectors) * protocol::sector_bytes + intents;
     if (bytes > s.controller.config.nvram.capacity_bytes)
         throw s.error("controller.nvram.capacity_kib",
                       fmt::format("{} KiB cannot hold the parity log buffers: {} tracks of {} sectors ({} regions) "
-                                  "need {} KiB",
+                                  "need {} KiB{}",
                                   s.controller.config.nvram.capacity_bytes / 1024, buffers, p.track_sectors,
-                                  l->regions(), (bytes + 1023) / 1024),
+                                  l->regions(), (bytes + 1023) / 1024,
+                                  intents ? " with 64 KiB for write-intent records" : ""),
                       "a larger NVRAM, or fewer controller.parity_logging.buffer_tracks");
     if (c.reintegration_buffer_sectors > 0 && c.reintegration_buffer_sectors < l->parity_sectors())
         throw s.error("controller.parity_logging.reintegration_buffer_sectors",

@@ -96,7 +96,7 @@ TEST(parity_logging_runs, an_unlayable_configuration_is_one_clear_error) {
                              dir);
     EXPECT_EQ(n.code, 2);
     EXPECT_NE(n.err.find("key 'controller.nvram.capacity_kib': 1024 KiB cannot hold the parity log buffers: 64 "
-                         "tracks of 254 sectors (4000 regions) need 8128 KiB"),
+                         "tracks of 254 sectors (4000 regions) need 8192 KiB with 64 KiB for write-intent records"),
               std::string::npos)
         << n.err;
     const result b = raidtlm("run " + convoy + " --set controller.parity_logging.regions_per_disk=100000 --out '" +
