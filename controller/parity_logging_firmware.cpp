@@ -308,6 +308,7 @@ void parity_logging_firmware::wait_region_idle(int region) {
 bool parity_logging_firmware::reintegrate(int region, int affinity) {
     region_state &r = m_regions[size_t(region)];
     const double t0 = now_s();
+    if (m_first_reintegration_s < 0) m_first_reintegration_s = t0;
     const bool claimed_here = !r.reintegrating;
     if (claimed_here) wait_region_idle(region);
     const int lost = m_top.m_failed;  // a lost member's parity run is neither read nor written

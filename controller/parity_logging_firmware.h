@@ -85,6 +85,8 @@ public:
     int peak_buffers_in_use() const { return m_pool.peak_buffers_in_use(); }
     int buffer_tracks() const { return m_pool.capacity(); }
     int64_t reintegration_buffer_sectors() const { return m_reint_sectors; }
+    // Simulated time the first reintegration started (s), -1 before any (kept across resets).
+    double first_reintegration_s() const { return m_first_reintegration_s; }
     void reset_statistics();
     // <prefix>.reintegrating (regions), .buffers_in_use, .log_writes (in flight), .blocked_writers
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
@@ -150,6 +152,7 @@ private:
     std::vector<unsigned char> m_scratch;  // bytes written to NVRAM for records
     int64_t m_nvram_base = -1;
     parity_logging_statistics m_stats;
+    double m_first_reintegration_s = -1;
     // Traced.
     int m_reintegrating = 0;
     int m_buffers_in_use = 0;

@@ -253,7 +253,12 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
                                          gtkw_format::decimal, filters["cmd_state"]});
             layout.groups.insert(layout.groups.begin() + 6 + ch, g);
         }
-        if (ctl->parity_logging()) {
+        if (const controller::parity_logging_firmware *pl = ctl->parity_logging()) {
+            // Open on the first reintegration (from 50 ms before, 1.5 s wide) when there was one.
+            if (pl->first_reintegration_s() >= 0) {
+                layout.view_start = static_cast<uint64_t>(std::max(0.0, pl->first_reintegration_s() - 0.05) * 1e9);
+                layout.view_time = 1500000000;
+            }
             // Reintegrations and log writes next to the drives' states: the convoy effect.
             gtkw_group plog{"parity_logging", {sig("plog.reintegrating"), sig("plog.log_writes"),
                                                sig("plog.buffers_in_use"), sig("plog.blocked_writers")}};
