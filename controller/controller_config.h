@@ -6,6 +6,7 @@
 
 #include "controller/disk_scheduler.h"
 #include "controller/head_position_predictor.h"
+#include "controller/log_buffer_pool.h"
 #include "controller/host_address_map.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
@@ -20,8 +21,28 @@ namespace raidtlm::controller {
 
 // The array the firmware builds over the disks (controller/make_layout.h).
 // floating: RAID 5 whose data and parity units float within their cylinder (floating_firmware.cpp).
-enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating };
+// parity_logging: Stodolsky et al. parity logging (parity_logging_firmware.h).
+enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging };
 const char *to_string(array_kind k);
+
+// Parity logging (Stodolsky et al.; controller/parity_logging_firmware.h). Defaults are the
+// paper's: B from its search around sqrt(T*V/K) (about 100 regions per disk), C_L = C_P (A = 1),
+// K = 1 track per log write, K*B track buffers in NVRAM, a global buffer pool, small writes
+// preread the old data; L = 4 sublogs, where the paper finds striping stops paying (sec. 8).
+struct parity_logging_config {
+    int regions_per_disk = 0;       // B; 0 = the paper's search (+-10% around sqrt(T*V/K))
+    int log_stripes = 4;            // L
+    double log_to_parity = 1.0;     // A = C_L / C_P
+    int log_write_tracks = 1;       // K
+    int buffer_tracks = 0;          // NVRAM log buffers; 0 = K * B
+    buffer_policy policy = buffer_policy::global;
+    bool preread = true;            // false: old data cached (no preread; taken from the drive untimed)
+    int64_t reintegration_buffer_sectors = 0;  // 0 = the region's parity size
+    int64_t track_sectors = 0;      // 0 = the drives' outermost zone (disk_info::geometry)
+    // Test hook: on a data disk loss, discard the logs instead of applying them (parity stale), to
+    // show the scoreboard catches it. Not a scenario key.
+    bool discard_log_on_failure = false;
+};
 
 struct firmware_config {
     // raid0 with layout jbod concatenates the disks; every other kind stripes (RAID 1 mirrors
@@ -35,6 +56,7 @@ struct firmware_config {
     // every replica in the foreground.
     int sr_ds = 1, sr_dr = 1, sr_dm = 1;
     parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
+    parity_logging_config parity_logging;                                  // parity_logging
     // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold); read-modify-write
     // as separate read and write commands, or (read_rotate_write) as one read-rotate-write command
     // per disk (controller_top::rrw_stripe_write: the parity XOR modelled on the drive side).
@@ -63,6 +85,11 @@ struct firmware_config {
     bool write_intent_log = true;
     // Each table update also writes this many bytes of the request table in buffer DRAM (CPU port).
     uint32_t table_entry_bytes = 64;
+    // Fault injection: disk `fail_disk` (-1: none) is marked lost when host request number
+    // `fail_after_requests` arrives (controller_top::set_failed_disk). Parity logging drains the
+    // requests in flight first; RAID 4/5 and mirrors take it as it comes.
+    int fail_disk = -1;
+    uint64_t fail_after_requests = 0;
 };
 
 struct controller_config {

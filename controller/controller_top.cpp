@@ -35,9 +35,12 @@ std::vector<uint64_t> capacities(const std::vector<disk_info> &disks) {
     return c;
 }
 
+std::unique_ptr<layout> make_parity_logging_layout(const firmware_config &fw, const std::vector<disk_info> &disks);
+
 // The array's layout; none for a JBOD concatenation (host_address_map does that).
 std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
     if (fw.array == array_kind::raid0 && fw.layout == host_layout::jbod) return nullptr;
+    if (fw.array == array_kind::parity_logging) return make_parity_logging_layout(fw, disks);
     layout_config lc;
     lc.kind = fw.array == array_kind::sr_array ? "sr-mirror"
               : fw.array == array_kind::floating ? "raid5"
@@ -53,6 +56,22 @@ std::unique_ptr<layout> build_layout(const firmware_config &fw, const std::vecto
     if (fw.array == array_kind::floating)  // RAID 5 over what floating leaves: one track per cylinder free
         for (auto &s : sizes) s = floating_logical_sectors(disks.front(), int(fw.stripe_unit_sectors));
     return make_layout(lc, sizes, disks.front().geometry);
+}
+
+std::unique_ptr<layout> make_parity_logging_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
+    const parity_logging_config &c = fw.parity_logging;
+    parity_logging_params p;
+    p.track_sectors = c.track_sectors;
+    if (p.track_sectors == 0 && disks.front().geometry)  // the outermost zone's track
+        p.track_sectors = disks::disk_layout(*disks.front().geometry).sectors_per_track(0);
+    p.unit_sectors = int64_t(fw.stripe_unit_sectors);
+    p.log_stripes = c.log_stripes;
+    p.log_to_parity = c.log_to_parity;
+    p.regions_per_disk = c.regions_per_disk;
+    p.log_write_tracks = c.log_write_tracks;
+    std::vector<int64_t> sizes;
+    for (const auto &d : disks) sizes.push_back(int64_t(d.capacity_blocks));
+    return std::make_unique<parity_logging_layout>(sizes, p);
 }
 
 // Adds a piece, merged with an earlier one contiguous both on the disk and in the request (as
@@ -163,6 +182,8 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         dma.socket.bind(m_dram->port[size_t(dma.port)]);
         m_buses.back()->set_listener(&dma);
     }
+    if (auto *pl = dynamic_cast<const parity_logging_layout *>(m_layout.get()))
+        m_plog = std::make_unique<parity_logging_firmware>(*this, *pl, config.firmware.parity_logging);
     m_disk.resize(disks.size());
     for (size_t i = 0; i < disks.size(); ++i) {
         disk_state &d = m_disk[i];
@@ -229,6 +250,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         return;
     }
     const uint64_t seq = m_sequence++;
+    if (m_config.firmware.fail_disk >= 0 && seq == m_config.firmware.fail_after_requests)
+        m_failed = m_config.firmware.fail_disk;
     const int affinity = int(seq % 1024);
     ++m_stats.requests;
     m_stats.peak_outstanding = std::max(m_stats.peak_outstanding, ++m_outstanding);
@@ -256,6 +279,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     if (!m_layout) {
         m_map.map(lbn, sectors, pieces);
         ok = run_fragments(trans, pieces, buffer);
+    } else if (m_plog) {
+        ok = write ? m_plog->write(lbn, sectors, buffer, affinity) : m_plog->read(lbn, sectors, buffer, affinity);
     } else if (m_parity && write) {
         ok = parity_write(lbn, sectors, buffer, affinity);
     } else if (m_replicated_reads && !write) {
@@ -1000,6 +1025,7 @@ void controller_top::reset_statistics() {
     m_xor->reset_statistics();
     m_link->reset_statistics();
     for (auto &b : m_buses) b->reset_statistics();
+    if (m_plog) m_plog->reset_statistics();
     controller_statistics fresh;
     fresh.peak_outstanding = m_outstanding;
     fresh.floating_table_bits = m_stats.floating_table_bits;  // a size, not a count
@@ -1014,6 +1040,7 @@ void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix
     m_xor->trace(tf, prefix + ".xor");
     m_link->trace(tf, prefix + ".host_link");
     for (size_t c = 0; c < m_buses.size(); ++c) m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c));
+    if (m_plog) m_plog->trace(tf, prefix + ".plog");
 }
 
 }  // namespace raidtlm::controller

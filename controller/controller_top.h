@@ -41,6 +41,7 @@
 #include "controller/layout.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
+#include "controller/parity_logging_firmware.h"
 #include "controller/prediction_statistics.h"
 #include "controller/queued_request.h"
 #include "controller/scoreboard.h"
@@ -154,6 +155,10 @@ public:
     bool powered() const { return m_powered; }
     std::vector<intent_record> intent_log() const;
 
+    // controller.layout parity_logging: its firmware (statistics, lose_controller_state); else nullptr.
+    parity_logging_firmware *parity_logging() { return m_plog.get(); }
+    const parity_logging_firmware *parity_logging() const { return m_plog.get(); }
+
     int outstanding() const { return m_outstanding; }
     const controller_statistics &statistics() const { return m_stats; }
     // Restarts every block's statistics (at the end of a warm-up).
@@ -163,6 +168,7 @@ public:
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
+    friend class parity_logging_firmware;  // its paths use disk_io, parallel, the locks and the blocks
     struct disk_state;
     struct channel_dma;
     struct piece_job;
@@ -275,6 +281,7 @@ private:
     int m_outstanding = 0;  // traced
     controller_statistics m_stats;
     std::unique_ptr<floating_state> m_floating;
+    std::unique_ptr<parity_logging_firmware> m_plog;  // after every block it uses
 };
 
 }  // namespace raidtlm::controller

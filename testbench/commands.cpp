@@ -40,6 +40,7 @@
 #include "testbench/host_rate_estimate.h"
 #include "testbench/validate_trace.h"
 #include "testbench/validation_report.h"
+#include "controller/parity_logging_layout.h"
 #include "waveforms/gtkw_writer.h"
 #include "waveforms/vcd_tracer.h"
 
@@ -61,6 +62,48 @@ disks::disk_spec load_spec(const std::string &path, const std::string &name, dis
     if (!lowered.empty()) std::cerr << "raidtlm: warning: " << lowered << "\n";
     disks::check_supported(spec, use);  // refuse what the drive does not model before elaborating
     return spec;
+}
+
+// Parity logging: the layout (regions, whole tracks) and the NVRAM log buffers must fit; the
+// same checks the controller makes at construction, here so the error names the key.
+void check_parity_logging_fits(const scenario &s, const disks::disk_spec &spec) {
+    const controller::firmware_config &fw = s.controller.config.firmware;
+    if (!s.controller.enabled || fw.array != controller::array_kind::parity_logging) return;
+    const controller::parity_logging_config &c = fw.parity_logging;
+    controller::parity_logging_params p;
+    p.track_sectors = c.track_sectors > 0 ? c.track_sectors : disks::disk_layout(spec).sectors_per_track(0);
+    p.unit_sectors = int64_t(fw.stripe_unit_sectors);
+    p.log_stripes = c.log_stripes;
+    p.log_to_parity = c.log_to_parity;
+    p.regions_per_disk = c.regions_per_disk;
+    p.log_write_tracks = c.log_write_tracks;
+    const std::vector<int64_t> sizes(size_t(s.disks.count), spec.block_count);
+    std::unique_ptr<controller::parity_logging_layout> l;
+    try {
+        l = std::make_unique<controller::parity_logging_layout>(sizes, p);
+    } catch (const controller::layout_error &e) {
+        throw s.error(c.regions_per_disk > 0 ? "controller.parity_logging.regions_per_disk" : "controller.layout",
+                      e.what(), "a parity logging shape that fits the disks");
+    }
+    const int buffers = c.policy == controller::buffer_policy::static_per_region ? c.log_write_tracks * l->regions()
+                        : c.buffer_tracks > 0                                    ? c.buffer_tracks
+                                                                                 : c.log_write_tracks * l->regions();
+    // Room is left for the write-intent records (40 bytes per write in flight): 64 KiB, ~1600.
+    const uint64_t intents = fw.write_intent_log ? 64 * 1024 : 0;
+    const uint64_t bytes = uint64_t(buffers) * uint64_t(p.track_sectors) * protocol::sector_bytes + intents;
+    if (bytes > s.controller.config.nvram.capacity_bytes)
+        throw s.error("controller.nvram.capacity_kib",
+                      fmt::format("{} KiB cannot hold the parity log buffers: {} tracks of {} sectors ({} regions) "
+                                  "need {} KiB{}",
+                                  s.controller.config.nvram.capacity_bytes / 1024, buffers, p.track_sectors,
+                                  l->regions(), (bytes + 1023) / 1024,
+                                  intents ? " with 64 KiB for write-intent records" : ""),
+                      "a larger NVRAM, or fewer controller.parity_logging.buffer_tracks");
+    if (c.reintegration_buffer_sectors > 0 && c.reintegration_buffer_sectors < l->parity_sectors())
+        throw s.error("controller.parity_logging.reintegration_buffer_sectors",
+                      fmt::format("{} sectors cannot hold a region's parity ({} sectors)",
+                                  c.reintegration_buffer_sectors, l->parity_sectors()),
+                      fmt::format("0 or at least {}", l->parity_sectors()));
 }
 
 // Checks, before elaboration, that the workload fits on the disks, so the error names the key.
@@ -94,6 +137,7 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
                       fmt::format("a request of {} sectors is larger than the host capacity of {} sectors", largest,
                                   map.capacity_sectors()),
                       fmt::format("requests of at most {} sectors", map.capacity_sectors()));
+    check_parity_logging_fits(s, spec);
 }
 
 std::vector<scenario_override> parse_overrides(const std::vector<std::string> &texts) {
@@ -222,6 +266,17 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
                     g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + ".cmd_state"),
                                          gtkw_format::decimal, filters["cmd_state"]});
             layout.groups.insert(layout.groups.begin() + 6 + ch, g);
+        }
+        if (const controller::parity_logging_firmware *pl = ctl->parity_logging()) {
+            // Open on the first reintegration (from 50 ms before, 1.5 s wide) when there was one.
+            if (pl->first_reintegration_s() >= 0) {
+                layout.view_start = static_cast<uint64_t>(std::max(0.0, pl->first_reintegration_s() - 0.05) * 1e9);
+                layout.view_time = 1500000000;
+            }
+            // Reintegrations and log writes next to the drives' states: the convoy effect.
+            gtkw_group plog{"parity_logging", {sig("plog.reintegrating"), sig("plog.log_writes"),
+                                               sig("plog.buffers_in_use"), sig("plog.blocked_writers")}};
+            layout.groups.insert(layout.groups.begin() + 1, plog);
         }
     }
     try {

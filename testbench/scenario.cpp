@@ -30,7 +30,10 @@ const names<controller::array_kind> array_names = {{"raid0", controller::array_k
                                                    {"raid4", controller::array_kind::raid4},
                                                    {"raid5", controller::array_kind::raid5},
                                                    {"sr_array", controller::array_kind::sr_array},
-                                                   {"floating", controller::array_kind::floating}};
+                                                   {"floating", controller::array_kind::floating},
+                                                   {"parity_logging", controller::array_kind::parity_logging}};
+const names<controller::buffer_policy> buffer_policy_names = {{"global", controller::buffer_policy::global},
+                                                              {"static", controller::buffer_policy::static_per_region}};
 const names<controller::scheduling_policy> scheduler_names = {{"fcfs", controller::scheduling_policy::fcfs},
                                                               {"sstf", controller::scheduling_policy::sstf},
                                                               {"look", controller::scheduling_policy::look},
@@ -160,7 +163,21 @@ nlohmann::json scenario::to_json() const {
                                       {"slack_sectors", fw.predictor.slack.initial_sectors},
                                       {"target_miss_rate", fw.predictor.slack.target_miss_rate}}},
                        {"write_intent_log", fw.write_intent_log},
-                       {"table_entry_bytes", fw.table_entry_bytes}};
+                       {"table_entry_bytes", fw.table_entry_bytes},
+                       {"fail_disk", fw.fail_disk},
+                       {"fail_after_requests", fw.fail_after_requests}};
+    {
+        const controller::parity_logging_config &pl = fw.parity_logging;
+        j["controller"]["parity_logging"] = {{"regions_per_disk", pl.regions_per_disk},
+                                             {"log_stripes", pl.log_stripes},
+                                             {"log_to_parity_ratio", pl.log_to_parity},
+                                             {"log_write_tracks", pl.log_write_tracks},
+                                             {"buffer_tracks", pl.buffer_tracks},
+                                             {"buffer_policy", name_of(buffer_policy_names, pl.policy)},
+                                             {"preread", pl.preread},
+                                             {"reintegration_buffer_sectors", pl.reintegration_buffer_sectors},
+                                             {"track_sectors", pl.track_sectors}};
+    }
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
     const auto &k = c.cpu.costs;
     j["controller"]["cost"] = {{"host_command_cycles", k.host_command_cycles},
@@ -540,6 +557,36 @@ const std::vector<key_def> &key_defs() {
                  FIELD(controller.config.firmware.parity_writes.read_rotate_write));
         t.choice("controller.rrw_order", "together", rrw_order_names,
                  FIELD(controller.config.firmware.rrw_parity_after_data));
+        // Parity logging (controller.layout parity_logging; Stodolsky et al. 1993). Defaults are the
+        // paper's (controller_config.h parity_logging_config).
+        t.integer("controller.parity_logging.regions_per_disk", "0",
+                  "an integer in [0, 1000000] (B; 0: the paper's search within 10% of sqrt(tracks per disk / K))", 0,
+                  1000000, FIELD(controller.config.firmware.parity_logging.regions_per_disk));
+        t.integer("controller.parity_logging.log_stripes", "4", "an integer in [1, 64] (L: sublogs per region)", 1, 64,
+                  FIELD(controller.config.firmware.parity_logging.log_stripes));
+        t.number("controller.parity_logging.log_to_parity_ratio", "1",
+                 "a number in (0, 100] (A = log / parity space per region; the paper's C_L = C_P is 1)", 0, true, 100,
+                 FIELD(controller.config.firmware.parity_logging.log_to_parity));
+        t.integer("controller.parity_logging.log_write_tracks", "1",
+                  "an integer in [1, 64] (K: tracks buffered per region before a log write)", 1, 64,
+                  FIELD(controller.config.firmware.parity_logging.log_write_tracks));
+        t.integer("controller.parity_logging.buffer_tracks", "0",
+                  "an integer in [0, 1000000] (track buffers in NVRAM; 0: K x regions, the paper's KB)", 0, 1000000,
+                  FIELD(controller.config.firmware.parity_logging.buffer_tracks));
+        t.choice("controller.parity_logging.buffer_policy", "global", buffer_policy_names,
+                 FIELD(controller.config.firmware.parity_logging.policy));
+        t.boolean("controller.parity_logging.preread", "true", FIELD(controller.config.firmware.parity_logging.preread));
+        t.integer("controller.parity_logging.reintegration_buffer_sectors", "0",
+                  "an integer in [0, 1000000000] (0: one region's parity, the paper's VT/B tracks)", 0, 1000000000,
+                  FIELD(controller.config.firmware.parity_logging.reintegration_buffer_sectors));
+        t.integer("controller.parity_logging.track_sectors", "0",
+                  "an integer in [0, 100000] (sectors per track for region sizing; 0: the drives' outermost zone)", 0,
+                  100000, FIELD(controller.config.firmware.parity_logging.track_sectors));
+        t.integer("controller.fail_disk", "-1", "an integer in [-1, 255] (a disk marked lost mid-run; -1: none)", -1,
+                  255, FIELD(controller.config.firmware.fail_disk));
+        t.integer("controller.fail_after_requests", "0",
+                  "an integer in [0, 10^12] (the host request, counted from 0, at which fail_disk is lost)", 0,
+                  1000000000000LL, FIELD(controller.config.firmware.fail_after_requests));
         t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
         t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
                  FIELD(controller.config.firmware.cvscan_r));
@@ -947,6 +994,24 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                 throw s.error(key,
                               fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
                               "it only with controller.scheduler: satf");
+        for (const char *key :
+             {"controller.parity_logging.regions_per_disk", "controller.parity_logging.log_stripes",
+              "controller.parity_logging.log_to_parity_ratio", "controller.parity_logging.log_write_tracks",
+              "controller.parity_logging.buffer_tracks", "controller.parity_logging.buffer_policy",
+              "controller.parity_logging.preread", "controller.parity_logging.reintegration_buffer_sectors",
+              "controller.parity_logging.track_sectors"})
+            if (s.origin.count(key) && fw.array != array_kind::parity_logging)
+                throw s.error(key, fmt::format("set while controller.layout is {}", kind),
+                              "it only with controller.layout: parity_logging");
+        if (fw.array == array_kind::parity_logging && n < fw.parity_logging.log_stripes + 2)
+            throw s.error("controller.layout",
+                          fmt::format("parity_logging with {} sublogs needs at least {} disks (a region's sublogs "
+                                      "may not share a disk with its data or parity); disks.count is {}",
+                                      fw.parity_logging.log_stripes, fw.parity_logging.log_stripes + 2, n),
+                          "disks.count >= controller.parity_logging.log_stripes + 2");
+        if (fw.fail_disk >= n)
+            throw s.error("controller.fail_disk", fmt::format("disk {} of {} disks", fw.fail_disk, n),
+                          "a disk number below disks.count, or -1");
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");

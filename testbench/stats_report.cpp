@@ -214,6 +214,28 @@ nlohmann::json controller_json(const controller::controller_top &c) {
             {"table_bits", fw.floating_table_bits},
             {"table_kib", double(fw.floating_table_bits) / 8 / 1024}};
     }
+    if (const controller::parity_logging_firmware *pl = c.parity_logging()) {
+        const controller::parity_logging_statistics &ps = pl->statistics();
+        j["firmware"]["parity_logging"] = {
+            {"small_writes", ps.small_writes},
+            {"large_writes", ps.large_writes},
+            {"update_records", ps.update_records},
+            {"overwrite_records", ps.overwrite_records},
+            {"log_writes", ps.log_writes},
+            {"log_write_sectors", ps.log_write_sectors},
+            {"partial_log_writes", ps.partial_log_writes},
+            {"reintegrations", ps.reintegrations},
+            {"serial_reintegrations", ps.serial_reintegrations},
+            {"mean_reintegration_ms", ps.reintegrations ? 1e3 * ps.reintegration_s / double(ps.reintegrations) : 0.0},
+            {"blocked_on_pool", ps.blocked_on_pool},
+            {"blocked_on_reintegration", ps.blocked_on_reintegration},
+            {"peak_buffers_in_use", pl->peak_buffers_in_use()},
+            {"buffer_tracks", pl->buffer_tracks()},
+            {"reintegration_buffer_sectors", pl->reintegration_buffer_sectors()},
+            {"parity_rebuilds", ps.parity_rebuilds},
+            {"degraded_writes", ps.degraded_writes},
+            {"rebuilt_reads", ps.rebuilt_reads}};
+    }
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();
     j["reads_checked"] = c.integrity().reads_checked();

@@ -33,7 +33,7 @@ std::string make_gtkw(const gtkw_layout &l) {
     std::string o;
     o += "[*]\n[*] raidtlm waveform layout; open with: gtkwave <this file>\n[*]\n";
     o += fmt::format("[dumpfile] \"{}\"\n", l.dump_file);
-    o += "[timestart] 0\n";
+    o += fmt::format("[timestart] {}\n", l.view_start);
     o += fmt::format("[size] {} {}\n", l.window_width_px, l.window_height_px);
     o += "[pos] -1 -1\n";
     if (l.view_time > 0) {

@@ -26,9 +26,10 @@ struct gtkw_group {
 
 struct gtkw_layout {
     std::string dump_file;   // as written into [dumpfile]; relative names resolve against the .gtkw
-    // Time span (in the dump's time unit) the wave pane shows from time 0 when the file opens;
+    // Time span (in the dump's time unit) the wave pane shows from view_start when the file opens;
     // 0 leaves GTKWave's default zoom.
     uint64_t view_time = 0;
+    uint64_t view_start = 0;  // left edge of the wave pane when the file opens (dump time unit)
     int window_width_px = 1400;
     int window_height_px = 800;
     std::vector<gtkw_group> groups;

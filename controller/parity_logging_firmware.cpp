@@ -1,0 +1,600 @@
+#include "controller/parity_logging_firmware.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "controller/controller_top.h"
+#include "rtl_models/sim_time.h"
+
+namespace raidtlm::controller {
+
+namespace {
+const char *msg_type = "/raidtlm/controller/parity_logging";
+using rtl_models::now_s;
+constexpr auto read_cmd = tlm::TLM_READ_COMMAND;
+constexpr auto write_cmd = tlm::TLM_WRITE_COMMAND;
+}  // namespace
+
+parity_logging_firmware::parity_logging_firmware(controller_top &top, const parity_logging_layout &layout,
+                                                 const parity_logging_config &config)
+    : m_top(top),
+      m_layout(layout),
+      m_config(config),
+      m_pool(layout.regions(), layout.track_sectors(), config.log_write_tracks,
+             config.buffer_tracks > 0 ? config.buffer_tracks : config.log_write_tracks * layout.regions(),
+             config.policy),
+      m_regions(size_t(layout.regions())) {
+    m_reint_sectors = config.reintegration_buffer_sectors > 0 ? config.reintegration_buffer_sectors
+                                                              : layout.parity_sectors();
+    if (m_reint_sectors < layout.parity_sectors())
+        throw layout_error(fmt::format("parity logging: the reintegration buffer ({} sectors) must hold a region's "
+                                       "parity ({} sectors)",
+                                       m_reint_sectors, layout.parity_sectors()));
+    const uint64_t track_bytes = uint64_t(layout.track_sectors()) * protocol::sector_bytes;
+    const uint64_t pool_bytes = uint64_t(m_pool.capacity()) * track_bytes;
+    m_nvram_base = top.nvram().allocate(pool_bytes);
+    if (m_nvram_base < 0)
+        throw layout_error(fmt::format(
+            "parity logging: the log buffer pool ({} tracks of {} KiB = {} KiB) does not fit in the NVRAM "
+            "({} KiB, {} KiB free); raise controller.nvram.capacity_kib or lower "
+            "controller.parity_logging.buffer_tracks",
+            m_pool.capacity(), track_bytes / 1024.0, pool_bytes / 1024.0, top.config().nvram.capacity_bytes / 1024.0,
+            (top.config().nvram.capacity_bytes - top.nvram().used_bytes()) / 1024.0));
+    for (region_state &r : m_regions) r.fill.assign(size_t(layout.log_stripes()), 0);
+}
+
+parity_logging_firmware::~parity_logging_firmware() = default;
+
+// ---- host requests ------------------------------------------------------------------------------
+
+bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    if (!check_failure(affinity)) return false;
+    struct guard {
+        parity_logging_firmware *f;
+        ~guard() { f->done(); }
+    } g{this};
+    std::vector<chunk> chunks;
+    m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
+    std::vector<piece> all;
+    for (const chunk &c : chunks) all.push_back({c.lbn, c.sectors, uint64_t(c.lbn - int64_t(lbn))});
+    std::map<int64_t, std::vector<piece>> by_stripe;
+    for (const piece &p : all) by_stripe[m_layout.stripe_of(p.lbn)].push_back(p);
+    std::vector<std::pair<int64_t, std::vector<piece>>> stripes(by_stripe.begin(), by_stripe.end());
+    return m_top.parallel(stripes.size(), [&](size_t i) {
+        const std::vector<piece> &ps = stripes[i].second;
+        if (logging(m_layout.region_of(ps.front().lbn))) return stripe_write(stripes[i].first, ps, buffer, affinity);
+        return m_top.parallel(ps.size(), [&](size_t k) { return degraded_write(ps[k], buffer, affinity); });
+    });
+}
+
+bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    if (!check_failure(affinity)) return false;
+    struct guard {
+        parity_logging_firmware *f;
+        ~guard() { f->done(); }
+    } g{this};
+    std::vector<chunk> chunks;
+    m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
+    return m_top.parallel(chunks.size(), [&](size_t i) {
+        const chunk &c = chunks[i];
+        const piece p{c.lbn, c.sectors, uint64_t(c.lbn - int64_t(lbn))};
+        const disk_extent &e = c.replicas[0].extents[0];
+        if (c.replicas[0].disk == m_known_failed) return degraded_read(p, buffer, affinity);
+        return m_top.disk_io(read_cmd, c.replicas[0].disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset,
+                             nullptr);
+    });
+}
+
+// One logical stripe's part of a write, under the stripe's lock.
+bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<piece> &pieces,
+                                           protocol::buffer_block *buffer, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    int64_t n = 0;
+    for (const piece &p : pieces) n += p.sectors;
+    const bool large = n == m_layout.stripe_data_sectors();
+    const int region = m_layout.region_of(pieces.front().lbn);
+    auto write_data = [&](size_t i) {
+        const piece &p = pieces[i];
+        const region_extent e = m_layout.data_location(p.lbn);
+        return m_top.disk_io(write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset, nullptr);
+    };
+    m_top.lock_stripe(stripe);
+    std::vector<log_record> records;
+    bool ok = true;
+    protocol::buffer_block *work;
+    if (large) {
+        // New parity from the new data (every unit of the stripe), logged as overwrite records.
+        ++m_stats.large_writes;
+        const int64_t u = m_layout.unit_sectors();
+        work = m_top.m_dram->allocate(uint64_t(u) * protocol::sector_bytes, data ? uint64_t(u) : 0);
+        m_top.check_power();
+        std::vector<protocol::buffer_ref> inputs;
+        for (const piece &p : pieces) inputs.push_back({buffer, p.offset});
+        m_top.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
+        for (int64_t k = 0; k < u; ++k)
+            records.push_back({record_kind::overwrite, 0, m_layout.parity_of(pieces.front().lbn + k).image_index,
+                               data ? work->tokens[size_t(k)] : 0});
+        m_stats.overwrite_records += uint64_t(u);
+    } else {
+        // Small write: old data (preread, or cached), the update image old ^ new by the XOR engine.
+        ++m_stats.small_writes;
+        work = m_top.m_dram->allocate(2 * uint64_t(n) * protocol::sector_bytes, data ? 2 * uint64_t(n) : 0);
+        m_top.check_power();
+        std::vector<uint64_t> at(pieces.size(), 0);
+        for (size_t i = 1; i < pieces.size(); ++i) at[i] = at[i - 1] + uint64_t(pieces[i - 1].sectors);
+        if (m_config.preread) {
+            ok = m_top.parallel(pieces.size(), [&](size_t i) {
+                const region_extent e = m_layout.data_location(pieces[i].lbn);
+                return m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i],
+                                     nullptr);
+            });
+        } else if (data) {
+            for (size_t i = 0; i < pieces.size(); ++i) {
+                const region_extent e = m_layout.data_location(pieces[i].lbn);
+                peek(e.disk, e.drive_lbn, uint32_t(pieces[i].sectors), work->tokens.data() + at[i]);
+            }
+        }
+        if (ok) {
+            // The pieces of one stripe of one request are contiguous in the request's buffer.
+            m_top.xor_blocks({{work, 0}, {buffer, pieces.front().offset}}, {work, uint64_t(n)}, uint64_t(n), affinity);
+            for (const piece &p : pieces)
+                for (int32_t k = 0; k < p.sectors; ++k)
+                    records.push_back({record_kind::update, 0, m_layout.parity_of(p.lbn + k).image_index,
+                                       data ? work->tokens[size_t(uint64_t(n) + at[size_t(&p - &pieces[0])] + uint64_t(k))]
+                                            : 0});
+            m_stats.update_records += uint64_t(n);
+        }
+    }
+    if (ok)
+        ok = m_top.parallel(pieces.size() + 1, [&](size_t i) {
+            if (i == pieces.size()) return log_records(region, records, affinity);
+            return write_data(i);
+        });
+    m_top.m_dram->free(work);
+    m_top.unlock_stripe(stripe);
+    return ok;
+}
+
+// ---- the log ------------------------------------------------------------------------------------
+
+bool parity_logging_firmware::log_records(int region, std::vector<log_record> records, int affinity) {
+    region_state &r = m_regions[size_t(region)];
+    const int64_t n = int64_t(records.size());
+    const int64_t buffer_limit = (m_config.policy == buffer_policy::global ? m_pool.capacity() : m_pool.k_tracks()) *
+                                 m_layout.track_sectors();
+    if (n > log_capacity(region) || n > buffer_limit) {
+        SC_REPORT_ERROR(msg_type, fmt::format("a write's {} parity log records exceed the region's log ({} sectors) "
+                                              "or the log buffers ({} sectors)",
+                                              n, log_capacity(region), buffer_limit)
+                                      .c_str());
+        return false;
+    }
+    bool blocked_pool = false, blocked_reint = false;
+    for (;;) {
+        m_top.check_power();
+        if (r.reintegrating) {
+            if (!blocked_reint) ++m_stats.blocked_on_reintegration, blocked_reint = true;
+            ++m_blocked;
+            sc_core::wait(r.changed);
+            --m_blocked;
+            continue;
+        }
+        if (r.committed + n > log_capacity(region)) {
+            if (!blocked_reint) ++m_stats.blocked_on_reintegration, blocked_reint = true;
+            if (!reintegrate(region, affinity)) return false;
+            continue;
+        }
+        if (!m_pool.can_append(region, n)) {
+            if (!blocked_pool) ++m_stats.blocked_on_pool, blocked_pool = true;
+            flush(region);
+            ++m_blocked;
+            sc_core::wait(m_pool_space);
+            --m_blocked;
+            continue;
+        }
+        break;
+    }
+    for (log_record &x : records) {
+        x.sequence = m_next_sequence++;
+        r.buffered.push_back(x);
+    }
+    r.committed += n;
+    m_pool.append(region, n);
+    m_buffers_in_use = m_pool.buffers_in_use();
+    // The XOR engine's result copied into the NVRAM log buffer.
+    m_top.m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    m_top.check_power();
+    const size_t bytes = size_t(n) * protocol::sector_bytes;
+    if (m_scratch.size() < bytes) m_scratch.resize(bytes);
+    m_top.nvram_write(uint64_t(m_nvram_base), m_scratch.data(), unsigned(bytes));
+    if (m_pool.log_write_due(region) && !r.log_writer_running && !r.reintegrating) {
+        r.log_writer_running = true;
+        m_top.m_workers.run(m_background, [this, region] { log_writer(region); });
+    }
+    return true;
+}
+
+// K-track log writes of a region, one after another, each appended to the next sublog.
+void parity_logging_firmware::log_writer(int region) {
+    region_state &r = m_regions[size_t(region)];
+    const int L = m_layout.log_stripes();
+    const int64_t sublog = m_layout.sublog_sectors();
+    while (m_top.powered() && !r.reintegrating &&
+           (m_pool.log_write_due(region) || (r.flush && !r.buffered.empty()))) {
+        r.flush = false;
+        // A sublog on a lost disk counts as full (the region logs on the others).
+        auto full = [&](int k) {
+            return r.fill[size_t(k)] >= sublog || m_layout.log_disk(region, k) == m_known_failed;
+        };
+        int i = r.next_sublog;
+        for (int k = 0; k < L && full(i); ++k) i = (i + 1) % L;
+        if (full(i)) break;  // every sublog full: reintegration takes the records
+        const int64_t take = std::min({int64_t(m_pool.k_tracks()) * m_layout.track_sectors(),
+                                       sublog - r.fill[size_t(i)], int64_t(r.buffered.size())});
+        r.next_sublog = (i + 1) % L;
+        logged_write w;
+        w.sublog = i;
+        w.offset_sectors = r.fill[size_t(i)];
+        w.records.assign(r.buffered.begin(), r.buffered.begin() + take);
+        r.buffered.erase(r.buffered.begin(), r.buffered.begin() + take);
+        r.fill[size_t(i)] += take;
+        r.writes.push_back(std::move(w));
+        ++r.log_writes_in_flight;
+        ++m_log_writes;
+        m_pool.start_log_write(region, take);
+        const region_extent e = m_layout.sublog_extent(region, i);
+        const bool ok = m_top.disk_io(write_cmd, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take),
+                                      uint32_t(take), nullptr, 0, nullptr);
+        m_top.m_cpu->run_priced(rtl_models::cpu_task::table_update, region);
+        m_pool.finish_log_write(region, take);
+        m_buffers_in_use = m_pool.buffers_in_use();
+        m_pool_space.notify(sc_core::SC_ZERO_TIME);
+        --r.log_writes_in_flight;
+        --m_log_writes;
+        ++m_stats.log_writes;
+        m_stats.log_write_sectors += uint64_t(take);
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+        if (!ok) SC_REPORT_WARNING(msg_type, "a log write failed");
+    }
+    r.log_writer_running = false;
+}
+
+void parity_logging_firmware::flush(int blocked_region) {
+    int best = -1;
+    if (m_config.policy == buffer_policy::static_per_region) {
+        // The region's own K buffers cannot take the batch: write what they hold, partial track
+        // included (else a batch straddling the last track boundary would wait forever).
+        best = blocked_region;
+        const region_state &r = m_regions[size_t(best)];
+        if (r.reintegrating || r.log_writer_running || r.buffered.empty()) return;
+    } else {
+        size_t most = 0;
+        for (int i = 0; i < int(m_regions.size()); ++i) {
+            const region_state &r = m_regions[size_t(i)];
+            if (r.reintegrating || r.log_writer_running || r.buffered.size() <= most) continue;
+            best = i;
+            most = r.buffered.size();
+        }
+        if (best < 0) return;
+    }
+    region_state &r = m_regions[size_t(best)];
+    r.flush = true;
+    r.log_writer_running = true;
+    ++m_stats.partial_log_writes;
+    m_top.m_workers.run(m_background, [this, best] { log_writer(best); });
+}
+
+bool parity_logging_firmware::logging(int region) const {
+    return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
+}
+
+int64_t parity_logging_firmware::log_capacity(int region) const {
+    const bool lost_sublog = m_known_failed >= 0 && m_layout.is_log_disk(region, m_known_failed);
+    return int64_t(m_layout.log_stripes() - (lost_sublog ? 1 : 0)) * m_layout.sublog_sectors();
+}
+
+// ---- reintegration ------------------------------------------------------------------------------
+
+void parity_logging_firmware::wait_region_idle(int region) {
+    region_state &r = m_regions[size_t(region)];
+    while (r.reintegrating) sc_core::wait(r.changed);
+    r.reintegrating = true;  // claimed: no log writes start, writers wait
+    ++m_reintegrating;
+    while (r.log_writes_in_flight > 0) sc_core::wait(r.changed);
+}
+
+bool parity_logging_firmware::reintegrate(int region, int affinity) {
+    region_state &r = m_regions[size_t(region)];
+    const double t0 = now_s();
+    if (m_first_reintegration_s < 0) m_first_reintegration_s = t0;
+    const bool claimed_here = !r.reintegrating;
+    if (claimed_here) wait_region_idle(region);
+    const int lost = m_top.m_failed;  // a lost member's parity run is neither read nor written
+    const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
+    r.buffered.clear();
+    m_pool.take_unwritten(region);
+    m_buffers_in_use = m_pool.buffers_in_use();
+    m_pool_space.notify(sc_core::SC_ZERO_TIME);
+    const reintegration_plan plan =
+        plan_reintegration(m_layout.parity_sectors(), m_reint_sectors, r.writes, in_memory);
+
+    const int M = m_layout.members();
+    const int L = m_layout.log_stripes();
+    const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
+    // The reintegration buffer, held from the first read to the last write.
+    protocol::buffer_block *work = m_top.m_dram->allocate(uint64_t(m_reint_sectors) * protocol::sector_bytes,
+                                                          uint64_t(m_layout.parity_sectors()));
+    m_top.check_power();
+    m_top.m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    auto parity_io = [&](tlm::tlm_command cmd, int m) {
+        const region_extent e = m_layout.parity_extent(region, m);
+        if (e.disk == lost) return true;
+        return m_top.disk_io(cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pt), work, uint64_t(M - 1 - m) * pt, nullptr);
+    };
+    bool ok;
+    if (plan.parallel) {
+        ok = m_top.parallel(size_t(M + L), [&](size_t j) {
+            if (j < size_t(M)) return parity_io(read_cmd, int(j));
+            const int i = int(j) - M;
+            if (r.fill[size_t(i)] == 0 || m_layout.log_disk(region, i) == lost) return true;
+            const region_extent e = m_layout.sublog_extent(region, i);
+            return m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), nullptr, 0,
+                                 nullptr);
+        });
+    } else {
+        ++m_stats.serial_reintegrations;
+        ok = m_top.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
+        for (const logged_write *w : plan.read_order) {
+            if (!ok) break;
+            const region_extent e = m_layout.sublog_extent(region, w->sublog);
+            ok = m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
+                               nullptr, 0, nullptr);
+        }
+    }
+    if (ok) {
+        // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
+        uint64_t records = in_memory.size();
+        for (const logged_write &w : r.writes) records += w.records.size();
+        if (records > 0)
+            m_top.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
+        const std::vector<uint64_t> from_disk(work->tokens.begin(), work->tokens.begin() + m_layout.parity_sectors());
+        const std::vector<uint64_t> updated = controller::reintegrate(from_disk, plan, in_memory);
+        std::copy(updated.begin(), updated.end(), work->tokens.begin());
+        ok = m_top.parallel(size_t(M), [&](size_t m) { return parity_io(write_cmd, int(m)); });
+    }
+    m_top.m_dram->free(work);
+    // Truncate the log.
+    r.writes.clear();
+    std::fill(r.fill.begin(), r.fill.end(), 0);
+    r.committed = 0;
+    r.next_sublog = 0;
+    ++m_stats.reintegrations;
+    m_stats.reintegration_s += now_s() - t0;
+    if (claimed_here) {
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    return ok;
+}
+
+// Parity of every big row of the region from its data members (the log is lost or stale).
+bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
+    const int M = m_layout.members();
+    const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
+    bool ok = true;
+    for (int q = 0; q < M && ok; ++q) {
+        const int pm = M - 1 - q;
+        std::vector<int> members;
+        for (int m = 0; m < M; ++m)
+            if (m != pm) members.push_back(m_layout.member_disk(region, m));
+        const int pd = m_layout.member_disk(region, pm);
+        if (pd == m_top.m_failed) continue;
+        protocol::buffer_block *work =
+            m_top.m_dram->allocate(uint64_t(M) * pt * protocol::sector_bytes, uint64_t(M) * pt);
+        m_top.check_power();
+        ok = m_top.parallel(members.size(), [&](size_t k) {
+            const int d = members[k];
+            return m_top.disk_io(read_cmd, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
+                                 uint32_t(pt), work, k * pt, nullptr);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (size_t k = 0; k < members.size(); ++k) inputs.push_back({work, k * pt});
+            m_top.xor_blocks(inputs, {work, uint64_t(M - 1) * pt}, pt, affinity);
+            ok = m_top.disk_io(write_cmd, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
+                               uint32_t(pt), work, uint64_t(M - 1) * pt, nullptr);
+        }
+        m_top.m_dram->free(work);
+    }
+    ++m_stats.parity_rebuilds;
+    return ok;
+}
+
+// ---- failures -----------------------------------------------------------------------------------
+
+bool parity_logging_firmware::check_failure(int affinity) {
+    while (m_recovering) sc_core::wait(m_recovered);
+    const int f = m_top.m_failed;
+    if (f != m_known_failed) {
+        if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
+            m_known_failed = -1;
+        } else if (m_known_failed >= 0) {
+            SC_REPORT_ERROR(msg_type, "a second disk lost: parity logging tolerates one failure");
+            return false;
+        } else {
+            // The requests in flight finish first (their records land in the logs applied below).
+            m_recovering = true;
+            while (m_active > 0) sc_core::wait(m_drained);
+            if (!handle_failure(affinity)) return false;
+        }
+    }
+    ++m_active;
+    return true;
+}
+
+void parity_logging_firmware::done() {
+    if (--m_active == 0) m_drained.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool parity_logging_firmware::handle_failure(int affinity) {
+    m_recovering = true;
+    const int d = m_top.m_failed;
+    bool ok = true;
+    for (int region = 0; region < m_layout.regions(); ++region) {
+        region_state &r = m_regions[size_t(region)];
+        if (r.committed == 0) continue;  // parity current
+        wait_region_idle(region);
+        if (m_layout.is_log_disk(region, d) || m_config.discard_log_on_failure) {
+            r.buffered.clear();
+            m_pool.take_unwritten(region);
+            r.writes.clear();
+            std::fill(r.fill.begin(), r.fill.end(), 0);
+            r.committed = 0;
+            // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
+            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity) && ok;
+        } else {
+            ok = reintegrate(region, affinity) && ok;  // apply the log first
+        }
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_buffers_in_use = m_pool.buffers_in_use();
+    m_known_failed = d;
+    m_recovering = false;
+    m_recovered.notify(sc_core::SC_ZERO_TIME);
+    return ok;
+}
+
+bool parity_logging_firmware::lose_controller_state(int affinity) {
+    while (m_recovering) sc_core::wait(m_recovered);
+    m_recovering = true;
+    while (m_active > 0) sc_core::wait(m_drained);
+    bool ok = true;
+    for (int region = 0; region < m_layout.regions(); ++region) {
+        region_state &r = m_regions[size_t(region)];
+        if (r.committed == 0) continue;
+        wait_region_idle(region);
+        r.buffered.clear();
+        m_pool.take_unwritten(region);
+        r.writes.clear();
+        std::fill(r.fill.begin(), r.fill.end(), 0);
+        r.committed = 0;
+        ok = rebuild_parity(region, affinity) && ok;
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_buffers_in_use = m_pool.buffers_in_use();
+    m_recovering = false;
+    m_recovered.notify(sc_core::SC_ZERO_TIME);
+    return ok;
+}
+
+// A unit piece written with a disk lost: the parity updated directly (RAID 5).
+bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    const region_extent dl = m_layout.data_location(p.lbn);
+    const parity_location pl = m_layout.parity_of(p.lbn);
+    const uint64_t n = uint64_t(p.sectors);
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    ++m_stats.degraded_writes;
+    m_top.lock_stripe(stripe);
+    bool ok;
+    if (pl.disk == m_known_failed) {
+        ok = m_top.disk_io(write_cmd, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset, nullptr);
+    } else if (dl.disk == m_known_failed) {
+        // Reconstruct-write: the row's other data and the new data make the parity.
+        const std::vector<region_extent> partners = m_layout.row_partners(p.lbn);
+        const uint64_t k = partners.size();
+        protocol::buffer_block *work = m_top.m_dram->allocate((k + 1) * n * protocol::sector_bytes, data ? (k + 1) * n : 0);
+        m_top.check_power();
+        ok = m_top.parallel(k, [&](size_t i) {
+            return m_top.disk_io(read_cmd, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n,
+                                 nullptr);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs{{buffer, p.offset}};
+            for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
+            m_top.xor_blocks(inputs, {work, k * n}, n, affinity);
+            ok = m_top.disk_io(write_cmd, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n, nullptr);
+        }
+        m_top.m_dram->free(work);
+    } else {
+        // Read-modify-write: slots 0 old data, 1 old parity, 2 new parity.
+        protocol::buffer_block *work = m_top.m_dram->allocate(3 * n * protocol::sector_bytes, data ? 3 * n : 0);
+        m_top.check_power();
+        ok = m_top.parallel(2, [&](size_t i) {
+            return i == 0 ? m_top.disk_io(read_cmd, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0, nullptr)
+                          : m_top.disk_io(read_cmd, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n, nullptr);
+        });
+        if (ok) {
+            m_top.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 2 * n}, n, affinity);
+            ok = m_top.parallel(2, [&](size_t i) {
+                return i == 0 ? m_top.disk_io(write_cmd, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset,
+                                              nullptr)
+                              : m_top.disk_io(write_cmd, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n,
+                                              nullptr);
+            });
+        }
+        m_top.m_dram->free(work);
+    }
+    m_top.unlock_stripe(stripe);
+    return ok;
+}
+
+// A piece on the lost disk: the XOR of the row's other data and its parity.
+bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    std::vector<region_extent> sources = m_layout.row_partners(p.lbn);
+    const parity_location pl = m_layout.parity_of(p.lbn);
+    sources.push_back({pl.disk, pl.drive_lbn, 1});
+    const uint64_t n = uint64_t(p.sectors);
+    const uint64_t k = sources.size();
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    ++m_stats.rebuilt_reads;
+    m_top.lock_stripe(stripe);
+    protocol::buffer_block *work = m_top.m_dram->allocate(k * n * protocol::sector_bytes, data ? k * n : 0);
+    m_top.check_power();
+    bool ok = m_top.parallel(k, [&](size_t i) {
+        return m_top.disk_io(read_cmd, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n,
+                             nullptr);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
+        m_top.xor_blocks(inputs, {buffer, p.offset}, n, affinity);
+    }
+    m_top.m_dram->free(work);
+    m_top.unlock_stripe(stripe);
+    return ok;
+}
+
+void parity_logging_firmware::peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(uint64_t(lbn) * protocol::sector_bytes);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(out));
+    gp.set_data_length(sectors * protocol::token_bytes);
+    gp.set_streaming_width(sectors * protocol::token_bytes);
+    m_top.disk[size_t(disk)]->transport_dbg(gp);
+}
+
+// ---- statistics, tracing ------------------------------------------------------------------------
+
+void parity_logging_firmware::reset_statistics() {
+    m_stats = parity_logging_statistics{};
+    m_pool.reset_peak();
+}
+
+void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    sc_core::sc_trace(tf, m_reintegrating, prefix + ".reintegrating");
+    sc_core::sc_trace(tf, m_buffers_in_use, prefix + ".buffers_in_use");
+    sc_core::sc_trace(tf, m_log_writes, prefix + ".log_writes");
+    sc_core::sc_trace(tf, m_blocked, prefix + ".blocked_writers");
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,163 @@
+// Parity logging firmware (Stodolsky, Holland, Courtright, Gibson, "Parity logging"): the write,
+// read, reintegration and failure paths of controller.layout parity_logging, on controller_top's
+// primitives (disk_io, parallel, xor_blocks, DRAM, NVRAM, CPU). Layout: parity_logging_layout.h.
+//
+//   small write (per logical stripe, under its lock): preread the old data (or take it as cached:
+//     no preread), the XOR engine makes old ^ new, then in parallel: the new data written, and
+//     the update records appended to the region's NVRAM log buffers (NVRAM write timed; blocks
+//     while the pool is empty, or the region's log is full and being reintegrated). The host is
+//     acknowledged when both are done.
+//   large write (a whole logical stripe): the XOR engine makes the new parity from the new data;
+//     data written, overwrite records logged (no preread).
+//   log write: when a region has K full tracks buffered, a background job appends them to the
+//     next sublog (round robin) with one sequential drive command; buffers freed when it is done.
+//   reintegration: a writer that finds its region's log full runs it: waits for the region's log
+//     writes, takes the buffered records, holds one reintegration buffer (DRAM) from the first
+//     read to the last write, reads the parity runs and the sublogs in parallel (or serially:
+//     reintegration_plan.h), applies the records (XOR engine time; tokens by
+//     parity_reintegrator), writes the parity back and truncates the log. Writers to the region
+//     wait meanwhile.
+//   reads: the data disks.
+//   failures (noticed at the next request, which waits for the requests in flight to finish):
+//     a data (or parity) disk lost: every region's log applied first (the lost disk's parity runs
+//     skipped), then RAID 5 degraded operation: reads rebuild from the row's other members,
+//     writes update the parity directly (read-modify-write, or reconstruct-write for the lost
+//     disk's data). A region whose sublog is on the lost disk: its parity rebuilt from its data
+//     (the log is gone) and, with L > 1, logging goes on with a new empty log on the other
+//     sublogs; every other region updates its parity directly until the disk is marked live.
+//   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
+//     region written since its last reintegration rebuilt from the data (the others' parity is
+//     already current, so the result equals rebuilding all of it; the time does not).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "controller/controller_config.h"
+#include "controller/log_buffer_pool.h"
+#include "controller/parity_log_records.h"
+#include "controller/parity_logging_layout.h"
+#include "controller/reintegration_plan.h"
+#include "controller/worker_pool.h"
+#include "tlm/dma_command.h"
+
+namespace raidtlm::controller {
+
+class controller_top;
+
+struct parity_logging_statistics {
+    uint64_t small_writes = 0;      // logical stripes written by the small-write path
+    uint64_t large_writes = 0;      // logical stripes written whole (overwrite records)
+    uint64_t update_records = 0;    // sectors
+    uint64_t overwrite_records = 0;
+    uint64_t log_writes = 0;
+    uint64_t log_write_sectors = 0;
+    uint64_t partial_log_writes = 0;  // started early because a writer could not get buffers
+    uint64_t reintegrations = 0;
+    uint64_t serial_reintegrations = 0;
+    double reintegration_s = 0;     // sum of durations
+    uint64_t blocked_on_pool = 0;   // writers that waited for a free log buffer
+    uint64_t blocked_on_reintegration = 0;
+    uint64_t parity_rebuilds = 0;   // regions whose parity was rebuilt from data
+    uint64_t degraded_writes = 0;   // unit pieces written with direct parity update
+    uint64_t rebuilt_reads = 0;     // unit pieces rebuilt from the row's other members
+};
+
+class parity_logging_firmware {
+public:
+    parity_logging_firmware(controller_top &top, const parity_logging_layout &layout,
+                            const parity_logging_config &config);
+    ~parity_logging_firmware();
+
+    // Host requests (the calling SC_THREAD blocks); `buffer` holds the request's sectors.
+    bool write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    bool read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    // The controller's volatile state and NVRAM log buffers lost (a replaced controller): the logs
+    // are dropped and parity rebuilt from data. Blocks; the array must be quiet.
+    bool lose_controller_state(int affinity = 0);
+
+    const parity_logging_statistics &statistics() const { return m_stats; }
+    int peak_buffers_in_use() const { return m_pool.peak_buffers_in_use(); }
+    int buffer_tracks() const { return m_pool.capacity(); }
+    int64_t reintegration_buffer_sectors() const { return m_reint_sectors; }
+    // Simulated time the first reintegration started (s), -1 before any (kept across resets).
+    double first_reintegration_s() const { return m_first_reintegration_s; }
+    void reset_statistics();
+    // <prefix>.reintegrating (regions), .buffers_in_use, .log_writes (in flight), .blocked_writers
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+
+private:
+    struct region_state {
+        bool reintegrating = false;
+        int log_writes_in_flight = 0;
+        bool log_writer_running = false;
+        bool flush = false;  // write the partial track too (the pool ran dry)
+        int64_t committed = 0;  // record sectors in the log or its buffers
+        std::deque<log_record> buffered;  // not yet in a log write, oldest first
+        std::vector<logged_write> writes;  // on the sublogs (or being written), in order
+        std::vector<int64_t> fill;  // per sublog, sectors
+        int next_sublog = 0;
+        sc_core::sc_event changed;
+    };
+    struct piece {  // one stripe-unit piece of a request
+        int64_t lbn;
+        int32_t sectors;
+        uint64_t offset;  // in the request's buffer
+    };
+
+    bool stripe_write(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer, int affinity);
+    bool log_records(int region, std::vector<log_record> records, int affinity);
+    void log_writer(int region);
+    // A writer cannot get buffers: a log write of unwritten records, partial track included, so
+    // no writer waits for buffers that only more records could fill. Global pool: the region with
+    // the most unwritten records; static: the writer's own region.
+    void flush(int blocked_region);
+    bool reintegrate(int region, int affinity);
+    bool rebuild_parity(int region, int affinity);
+    bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool handle_failure(int affinity);
+    // Before a host request: handles a newly marked disk (after the requests in flight drain) and
+    // counts the request active; done() when it returns.
+    bool check_failure(int affinity);
+    // Whether the region logs: no disk lost, or the lost disk is one of its L > 1 log disks (a new
+    // empty log on the other sublogs); else its writes update the parity directly.
+    bool logging(int region) const;
+    int64_t log_capacity(int region) const;  // record sectors its live sublogs hold
+    void done();
+    void wait_region_idle(int region);
+    // The drive's current tokens of a run, untimed (cached old data).
+    void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);
+
+    controller_top &m_top;
+    const parity_logging_layout &m_layout;
+    parity_logging_config m_config;
+    log_buffer_pool m_pool;
+    int64_t m_reint_sectors = 0;
+    std::vector<region_state> m_regions;
+    uint64_t m_next_sequence = 0;
+    int m_known_failed = -1;   // the failure the firmware has handled
+    bool m_recovering = false;
+    sc_core::sc_event m_recovered;
+    int m_active = 0;  // host requests inside write()/read() past check_failure
+    sc_core::sc_event m_drained;
+    sc_core::sc_event m_pool_space;
+    worker_pool::group m_background;  // log writes (never waited for as a group)
+    protocol::buffer_block m_timing_only;  // a buffer without tokens: time charged, no data
+    std::vector<unsigned char> m_scratch;  // bytes written to NVRAM for records
+    int64_t m_nvram_base = -1;
+    parity_logging_statistics m_stats;
+    double m_first_reintegration_s = -1;
+    // Traced.
+    int m_reintegrating = 0;
+    int m_buffers_in_use = 0;
+    int m_log_writes = 0;
+    int m_blocked = 0;
+};
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,127 @@
+// Parity logging address map (Stodolsky, Holland, Courtright, Gibson, "Parity logging", sec. 2):
+// the array is cut into B regions; each region is a miniature array on every disk.
+//
+// Region b: its L log disks are disks (b*L + i) % N, i < L (log and parity rotate from region to
+// region); the other M = N - L disks ("members", m = 0..M-1 starting after the log disks) hold
+// the region's data and parity and never its log (a sublog must not share a disk with data it
+// protects). On a member the region occupies M*P whole tracks: M slots of P tracks; slot q of
+// every member forms big row q, a RAID 5 row with unit P tracks whose parity is member M-1-q
+// (left-symmetric), so each member's parity is one contiguous P-track run (read in one sequential
+// access). Inside a big row the data are striped over its M-1 data members with the stripe unit
+// u, so a logical stripe of (M-1)*u sectors shares u parity sectors (a large write). On a log
+// disk the region occupies S = ceil(A*M*P/L) whole tracks: that disk's sublog, one contiguous
+// run. A = C_L/C_P, the paper's log-to-parity ratio; the space overhead is (1+A)/(N-L+A), the
+// paper's formula. A disk's regions lie one after another from drive LBN 0; since a disk's share
+// depends on whether it is a log disk, the regions start at different LBNs on different disks.
+//
+// Whole-track sizing (sec. 2.4): P is the largest number of tracks for which every disk holds its
+// B regions, with P*track a multiple of u. B = 0 asks for the paper's search: the regions count
+// B_opt = sqrt(T*V/K) (T*V = tracks per disk, K = tracks buffered per region) and every B within
+// +-10% of it; the one that leaves the least unused space wins (ties: the closest to B_opt).
+// A "track" is `track_sectors` sectors for every disk (the firmware's idea of a track; on a zoned
+// drive, the caller's choice, normally the outermost zone's).
+//
+// Pure C++. Throws layout_error saying why when the configuration cannot be laid out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "controller/layout.h"
+
+namespace raidtlm::controller {
+
+struct parity_logging_params {
+    int64_t track_sectors = 0;     // sectors per track (> 0)
+    int64_t unit_sectors = 4;      // data stripe unit u
+    int log_stripes = 4;           // L
+    double log_to_parity = 1.0;    // A
+    int regions_per_disk = 0;      // B; 0 = the paper's search around sqrt(T*V/K)
+    int log_write_tracks = 1;      // K (only for the search)
+};
+
+// Where a logical sector's parity lives: region, member disk, drive LBN, and its index in the
+// region's parity image (0 .. parity_sectors() - 1; big row q's parity is [q*P*T, (q+1)*P*T)).
+struct parity_location {
+    int region = 0;
+    int disk = 0;
+    int64_t drive_lbn = 0;
+    int64_t image_index = 0;
+};
+
+// A contiguous run of one disk.
+struct region_extent {
+    int disk = 0;
+    int64_t drive_lbn = 0;
+    int64_t sectors = 0;
+};
+
+class parity_logging_layout final : public layout {
+public:
+    parity_logging_layout(const std::vector<int64_t> &disk_sectors, const parity_logging_params &params);
+
+    std::string describe() const override;
+    int disks() const override { return m_n; }
+    int64_t capacity_sectors() const override { return m_regions * region_data_sectors(); }
+    int copies() const override { return 1; }
+    void map(int64_t lbn, int32_t sectors, std::vector<chunk> &out) const override;
+
+    int regions() const { return m_regions; }
+    int log_stripes() const { return m_l; }
+    int members() const { return m_n - m_l; }
+    int64_t track_sectors() const { return m_track; }
+    int64_t unit_sectors() const { return m_unit; }
+    int64_t parity_tracks() const { return m_p; }   // P: per member per region
+    int64_t sublog_tracks() const { return m_s; }   // S: per log disk per region
+    int64_t parity_unit_sectors() const { return m_p * m_track; }
+    int64_t region_data_sectors() const { return int64_t(members()) * (members() - 1) * parity_unit_sectors(); }
+    int64_t parity_sectors() const { return int64_t(members()) * parity_unit_sectors(); }  // per region
+    int64_t sublog_sectors() const { return m_s * m_track; }
+    int64_t log_sectors() const { return int64_t(m_l) * sublog_sectors(); }  // per region
+    // Fraction of all disk space holding neither data nor redundancy (the search minimises it).
+    double unused_fraction() const { return m_unused; }
+    double b_optimum() const { return m_b_opt; }
+
+    int region_of(int64_t lbn) const { return int(lbn / region_data_sectors()); }
+    int log_disk(int region, int i) const { return int((int64_t(region) * m_l + i) % m_n); }
+    bool is_log_disk(int region, int disk) const;
+    // Member m's disk (m = 0 .. M-1).
+    int member_disk(int region, int m) const { return int((int64_t(region) * m_l + m_l + m) % m_n); }
+    // Member index of a disk, or -1 for a log disk of the region.
+    int member_of(int region, int disk) const;
+    // First drive LBN of the region on the disk.
+    int64_t region_start(int region, int disk) const { return m_start[size_t(region) * size_t(m_n) + size_t(disk)]; }
+    // The region's parity on member m (one P-track run) and its sublog i (one S-track run).
+    region_extent parity_extent(int region, int m) const;
+    region_extent sublog_extent(int region, int i) const;
+
+    // The data disk and drive LBN of logical sector lbn, and where its parity is.
+    region_extent data_location(int64_t lbn) const;  // sectors = 1
+    parity_location parity_of(int64_t lbn) const;
+    // Logical sectors protected with lbn by the same parity sector (the other data of its row),
+    // and the disk/drive LBN of each; excludes lbn itself.
+    std::vector<region_extent> row_partners(int64_t lbn) const;
+    // Logical stripe (M-1 units sharing u parity sectors) of lbn, and its size.
+    int64_t stripe_of(int64_t lbn) const { return lbn / stripe_data_sectors(); }
+    int64_t stripe_data_sectors() const { return int64_t(members() - 1) * m_unit; }
+
+private:
+    struct coords {
+        int region;
+        int q;           // big row
+        int member;      // data member
+        int64_t offset;  // sector inside the P-track slot
+    };
+    coords locate(int64_t lbn) const;
+    // Lays out B regions with the largest P; returns false when P < 1 would be needed.
+    bool try_regions(int b, const std::vector<int64_t> &disk_tracks);
+
+    int m_n = 0, m_l = 0, m_regions = 0;
+    int64_t m_track = 0, m_unit = 0, m_p = 0, m_s = 0;
+    double m_a = 1;
+    double m_unused = 0, m_b_opt = 0;
+    std::vector<int64_t> m_start;  // [region * N + disk]
+};
+
+}  // namespace raidtlm::controller
