@@ -156,6 +156,8 @@ nlohmann::json scenario::to_json() const {
                        {"predictor", {{"feedback", fw.predictor.slack.feedback},
                                       {"slack_sectors", fw.predictor.slack.initial_sectors},
                                       {"target_miss_rate", fw.predictor.slack.target_miss_rate}}},
+                       {"delayed_writes", {{"foreground_propagation", fw.delayed_writes.foreground_propagation},
+                                           {"threshold_entries", fw.delayed_writes.threshold_entries}}},
                        {"write_intent_log", fw.write_intent_log},
                        {"table_entry_bytes", fw.table_entry_bytes}};
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
@@ -544,6 +546,12 @@ const std::vector<key_def> &key_defs() {
                  FIELD(controller.config.firmware.predictor.slack.initial_sectors));
         t.number("controller.predictor.target_miss_rate", "0.01", "a number in (0, 1] (satf: the feedback's target)",
                  0, true, 1, FIELD(controller.config.firmware.predictor.slack.target_miss_rate));
+        t.boolean("controller.delayed_writes.foreground_propagation", "false",
+                  FIELD(controller.config.firmware.delayed_writes.foreground_propagation));
+        t.integer("controller.delayed_writes.threshold_entries", "10000",
+                  "an integer in [1, 1000000] (delayed-write table entries before they are forced to the "
+                  "foreground; Yu et al. 3.4: 10,000)",
+                  1, 1000000, FIELD(controller.config.firmware.delayed_writes.threshold_entries));
         t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
         t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
                   FIELD(controller.config.firmware.table_entry_bytes));
@@ -933,6 +941,25 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                 throw s.error(key,
                               fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
                               "it only with controller.scheduler: satf");
+        const bool replicated = fw.array == array_kind::raid1 || fw.array == array_kind::raid10 ||
+                                (fw.array == array_kind::sr_array && fw.sr_dr * fw.sr_dm > 1);
+        for (const char *key : {"controller.delayed_writes.foreground_propagation",
+                                "controller.delayed_writes.threshold_entries"})
+            if (s.origin.count(key) && !replicated)
+                throw s.error(key, fmt::format("set while controller.layout is {}{}", kind,
+                                               fw.array == array_kind::sr_array ? " with Dr*Dm = 1" : ""),
+                              "it only with a replicated layout: raid1, raid10, or sr_array with Dr*Dm > 1");
+        const uint64_t table_bytes =
+            uint64_t(fw.delayed_writes.threshold_entries) * uint64_t(fw.delayed_writes.entry_bytes);
+        if (replicated && !fw.delayed_writes.foreground_propagation &&
+            table_bytes > s.controller.config.nvram.capacity_bytes)
+            throw s.error(s.origin.count("controller.delayed_writes.threshold_entries")
+                              ? "controller.delayed_writes.threshold_entries"
+                              : "controller.layout",
+                          fmt::format("a table of {} entries of {} bytes needs {} bytes of NVRAM; the NVRAM has {}",
+                                      fw.delayed_writes.threshold_entries, fw.delayed_writes.entry_bytes, table_bytes,
+                                      s.controller.config.nvram.capacity_bytes),
+                          "fewer entries or a larger controller.nvram.capacity_kib");
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");
