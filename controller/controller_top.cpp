@@ -96,6 +96,11 @@ struct controller_top::disk_state {
     // tag to the drive starting to position (learned from completions).
     std::unique_ptr<head_position_predictor> predictor;
     double start_offset_ms = -1;  // < 0: not learned yet
+    // Reference reads: when the disk's last command ended, whether a reference read followed
+    // (nothing to re-anchor until the next command), and whether one is at the drive now.
+    double last_activity_ms = 0;
+    bool referenced = true;
+    bool reference_pending = false;
     std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
     uint64_t next_id = 0;
 };
@@ -217,6 +222,8 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
             }
         }
     }
+    if (!m_disk.empty() && m_disk.front().predictor && config.firmware.predictor.reference_interval_ms > 0)
+        SC_THREAD(reference_reader);
 }
 
 controller_top::~controller_top() = default;
@@ -391,7 +398,15 @@ bool controller_top::drive_command(tlm::tlm_command command, int d, uint64_t n, 
     const bool ok = gp->is_response_ok();
     if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
     const protocol::access_timing &tm = cmd->timing;
-    if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
+    ds.last_activity_ms = now_s() * 1e3;
+    ds.referenced = false;
+    m_disk_activity.notify(sc_core::SC_ZERO_TIME);
+    if (ds.reference_pending) {
+        // The reference sector passed under the head when the read ended: re-anchor on it.
+        if (ok && tm.media_accessed)
+            ds.predictor->observe_reference_read(ds.geometry->to_physical(int64_t(lbn)),
+                                                 tm.media_end.to_seconds() * 1e3);
+    } else if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
         // Learn from the completion: the head is on the reported track just past the last sector.
         disks::physical_address last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
         last.cyl = int(tm.end_cylinder);
@@ -840,6 +855,36 @@ void controller_top::try_free(uint64_t owner) {
     if (!h.acknowledged || h.in_flight > 0 || m_table->entries_of(owner) > 0) return;
     m_dram->free(h.buffer);
     m_held.erase(it);
+}
+
+void controller_top::reference_reader() {
+    const double interval_ms = m_config.firmware.predictor.reference_interval_ms;
+    for (;;) {
+        // The next disk that will have been idle for the interval (none: wait for a command).
+        double next_ms = std::numeric_limits<double>::infinity();
+        for (const disk_state &ds : m_disk)
+            if (!ds.referenced) next_ms = std::min(next_ms, ds.last_activity_ms + interval_ms);
+        const double now_ms = now_s() * 1e3;
+        // Nothing due, or due on a disk still busy (its completion moves its idle start): wait.
+        if (!m_powered || next_ms <= now_ms || next_ms == std::numeric_limits<double>::infinity())
+            sc_core::wait(m_disk_activity);
+        else if (next_ms > now_ms)
+            sc_core::wait(sc_core::sc_time(next_ms - now_ms, sc_core::SC_MS), m_disk_activity);
+        for (size_t d = 0; d < m_disk.size() && m_powered; ++d) {
+            disk_state &ds = m_disk[d];
+            if (ds.referenced || ds.in_use > 0 || !ds.queue.empty() ||
+                now_s() * 1e3 - ds.last_activity_ms < interval_ms - 1e-9)
+                continue;
+            // The reference sector: the disk's first LBN (any fixed, known sector serves).
+            ++ds.in_use;
+            ds.reference_pending = true;
+            ++m_stats.reference_reads;
+            drive_command(tlm::TLM_READ_COMMAND, int(d), 1, 0, 1, nullptr, 0, nullptr);
+            ds.reference_pending = false;
+            ds.referenced = true;
+            release_tag(int(d));
+        }
+    }
 }
 
 size_t controller_top::power_restore_and_recover() {

@@ -196,6 +196,11 @@ private:
     };
     struct disk_state;
     struct channel_dma;
+    SC_HAS_PROCESS(controller_top);
+    // satf, rlook, rsatf with predictor.reference_interval_ms > 0: a disk idle that long after
+    // its last command gets a read of its reference sector, from which its predictor re-anchors
+    // the phase and re-measures the period (Yu et al. 3.2's head tracking).
+    void reference_reader();
     struct piece_job;
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -328,6 +333,7 @@ private:
     write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
+    sc_core::sc_event m_disk_activity;  // a drive command completed
     worker_pool::group m_background;  // propagations (nobody waits for them)
     sc_core::sc_event m_never;
     sc_core::sc_event m_nvram_space;

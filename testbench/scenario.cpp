@@ -155,7 +155,8 @@ nlohmann::json scenario::to_json() const {
                        {"cvscan_r", fw.cvscan_r},
                        {"predictor", {{"feedback", fw.predictor.slack.feedback},
                                       {"slack_sectors", fw.predictor.slack.initial_sectors},
-                                      {"target_miss_rate", fw.predictor.slack.target_miss_rate}}},
+                                      {"target_miss_rate", fw.predictor.slack.target_miss_rate},
+                                      {"reference_read_interval_ms", fw.predictor.reference_interval_ms}}},
                        {"delayed_writes", {{"foreground_propagation", fw.delayed_writes.foreground_propagation},
                                            {"threshold_entries", fw.delayed_writes.threshold_entries}}},
                        {"write_intent_log", fw.write_intent_log},
@@ -546,6 +547,10 @@ const std::vector<key_def> &key_defs() {
                  FIELD(controller.config.firmware.predictor.slack.initial_sectors));
         t.number("controller.predictor.target_miss_rate", "0.01", "a number in (0, 1] (satf: the feedback's target)",
                  0, true, 1, FIELD(controller.config.firmware.predictor.slack.target_miss_rate));
+        t.number("controller.predictor.reference_read_interval_ms", "120000",
+                 "a number >= 0 (ms; a disk idle this long gets a reference read; 0: none; Yu et al.: two "
+                 "minutes)",
+                 0, false, 1e9, FIELD(controller.config.firmware.predictor.reference_interval_ms));
         t.boolean("controller.delayed_writes.foreground_propagation", "false",
                   FIELD(controller.config.firmware.delayed_writes.foreground_propagation));
         t.integer("controller.delayed_writes.threshold_entries", "10000",
@@ -935,7 +940,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                           fmt::format("{} while controller.layout is {}", name_of(scheduler_names, fw.scheduler), kind),
                           "rlook or rsatf only with controller.layout: sr_array");
         for (const char *key : {"controller.predictor.feedback", "controller.predictor.slack_sectors",
-                                "controller.predictor.target_miss_rate"})
+                                "controller.predictor.target_miss_rate", "controller.predictor.reference_read_interval_ms"})
             if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf &&
                 !is_replica_aware(fw.scheduler))
                 throw s.error(key,

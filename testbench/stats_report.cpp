@@ -191,7 +191,8 @@ nlohmann::json controller_json(const controller::controller_top &c) {
                                        {"mean_access_ms", p.mean_access_ms()},
                                        {"demerit_ms", p.demerit_ms()},
                                        {"relative_demerit", p.relative_demerit()},
-                                       {"mean_slack_sectors", p.count() ? fw.slack_sectors_sum / double(p.count()) : 0.0}};
+                                       {"mean_slack_sectors", p.count() ? fw.slack_sectors_sum / double(p.count()) : 0.0},
+                                       {"reference_reads", fw.reference_reads}};
     }
     if (c.array_layout() && c.array_layout()->copies() > 1 && !dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
         // Replicated layouts: duplicated requests (mirror reads, first writes) and the table.
