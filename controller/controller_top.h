@@ -12,6 +12,11 @@
 //   read: CPU: dma_setup; host link DMA out of the buffer
 //   CPU: table_update (+ request table entry in DRAM), intent record cleared, buffer freed -> done
 //
+// Replicated layouts (RAID 1/10, SR-Array) read from one holder (the idle one closest to a copy,
+// else duplicated into every holder's queue and cancelled on the others when one disk picks
+// it) and write the first copy the same way; the other copies are delayed writes in the NVRAM
+// delayed-write table (controller_config delayed_writes), the buffer kept until they are written.
+//
 // Every step is charged on the block that does it, so the blocks contend with each other and the
 // firmware with itself; a step that costs nothing adds no kernel event. Data tokens go host ->
 // buffer -> drive and back, so a read returns what was written.
