@@ -620,7 +620,9 @@ controller_top::grant controller_top::acquire_any(const std::vector<holder> &hs,
 }
 
 bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
-                                     protocol::scsi_command *timing, std::vector<uint64_t> *logical) {
+                                     protocol::scsi_command *timing, std::vector<uint64_t> *logical,
+                                     uint64_t buffer_lbn) {
+    if (buffer_lbn == UINT64_MAX) buffer_lbn = lbn;
     std::vector<chunk> runs;
     runs_of(lbn, sectors, runs);
     const uint64_t epoch = m_epoch;
@@ -639,6 +641,14 @@ bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::b
                                     live.replicas.end());
             }
             holders_of(live, hs);
+            if (hs.empty() && m_table && c.sectors > 1 && m_failed < 0) {
+                // Parts of the run have their only current copy on different disks (pending
+                // updates of two writes): read the halves separately.
+                const uint32_t half = uint32_t(c.sectors) / 2;
+                return replicated_read(uint64_t(c.lbn), half, buffer, nullptr, logical, buffer_lbn) &&
+                       replicated_read(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, buffer, nullptr, logical,
+                                       buffer_lbn);
+            }
             if (hs.empty()) return false;
             g = acquire_any(hs, false);
             check_power(epoch);
@@ -657,7 +667,7 @@ bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::b
         // A replica past a track's slot 0 is two extents: one command each, under the same tag
         // (about a revolution more than one pass; a drive command for both is not modelled).
         const std::vector<disk_extent> &ex = hs[g.holder].choices[g.placement].extents;
-        uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+        uint64_t offset = uint64_t(c.lbn) - buffer_lbn;
         uint64_t n = g.n;
         bool ok = true;
         for (size_t k = 0; k < ex.size() && ok; ++k) {

@@ -226,8 +226,9 @@ private:
     // With the delayed-write table, `logical` receives the request's tickets in the logical
     // order (m_logical), which b_transport releases once the read is checked or the write
     // acknowledged.
+    // `buffer_lbn`: the logical sector at offset 0 of `buffer` (default: lbn).
     bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, protocol::scsi_command *timing,
-                         std::vector<uint64_t> *logical);
+                         std::vector<uint64_t> *logical, uint64_t buffer_lbn = UINT64_MAX);
     // Replicated layouts' writes through the delayed-write table; `owner` names the buffer.
     bool replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner, int affinity,
                           std::vector<uint64_t> *logical);

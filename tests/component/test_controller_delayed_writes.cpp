@@ -164,6 +164,30 @@ TEST(delayed_writes, a_newer_write_supersedes_the_pending_update) {
     });
 }
 
+TEST(delayed_writes, a_read_whose_current_copies_lie_on_different_disks_is_split) {
+    controller_bench b(2, mirrored(controller::array_kind::raid1));
+    run(b, [&] {
+        occupy(b, 1, 3000);  // disk 1 busy, then a short raw read queued behind it
+        pause_ms(0.5);
+        occupy(b, 1, 8);
+        pause_ms(0.5);
+        std::vector<uint64_t> w1 = tokens(1, 16), w2 = tokens(2, 8);
+        ASSERT_EQ(b.host.send(false, 0, 16, w1.data()), tlm::TLM_OK_RESPONSE);  // first on disk 0
+        occupy(b, 0, 6000);
+        pause_ms(1);
+        // Both busy: duplicated; disk 1 takes it after its raw reads, disk 0 still busy. Then
+        // disk 1 starts the first write's kept part [0, 8) and disk 0 waits for [8, 16).
+        ASSERT_EQ(b.host.send(false, 8, 8, w2.data()), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(b.ctl->statistics().duplicated_requests, 1u);
+        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({1, 1}, 0, 8));
+        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({0, 0}, 8, 8));
+        std::vector<uint64_t> r(16), expect = tokens(1, 16);
+        for (int i = 0; i < 8; ++i) expect[size_t(8 + i)] = tokens(2, 8)[size_t(i)];
+        ASSERT_EQ(b.host.send(true, 0, 16, r.data()), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(r, expect);
+    });
+}
+
 TEST(delayed_writes, the_threshold_forces_delayed_writes_to_the_foreground) {
     controller_bench b(2, mirrored(controller::array_kind::raid1, false, 3));
     run(b, [&] {
