@@ -851,6 +851,7 @@ void controller_top::run_propagation(propagation p, bool have_tag) {
 
 void controller_top::after_table_change() {
     m_stats.peak_table_entries = std::max(m_stats.peak_table_entries, m_table->entries());
+    m_table_entries = int(m_table->entries());
     m_stats.peak_buffered_sectors = std::max(m_stats.peak_buffered_sectors, m_table->buffered_sectors());
     m_stats.delayed_writes_superseded = m_table->superseded() - m_superseded_base;
     m_stats.delayed_writes_forced = m_table->forced() - m_forced_base;
@@ -1468,6 +1469,7 @@ void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix
     m_cpu->trace(tf, prefix + ".cpu");
     m_dram->trace(tf, prefix + ".dram");
     m_nvram->trace(tf, prefix + ".nvram");
+    if (m_table) sc_core::sc_trace(tf, m_table_entries, prefix + ".nvram.delayed_entries");
     m_xor->trace(tf, prefix + ".xor");
     m_link->trace(tf, prefix + ".host_link");
     for (size_t c = 0; c < m_buses.size(); ++c) m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c));

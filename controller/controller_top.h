@@ -179,7 +179,8 @@ public:
     // Restarts every block's statistics (at the end of a warm-up).
     void reset_statistics();
     // Adds every block's signals under `prefix`: <prefix>.outstanding, <prefix>.cpu.*,
-    // <prefix>.dram.*, <prefix>.nvram.*, <prefix>.xor.*, <prefix>.host_link.*, <prefix>.chN.*.
+    // <prefix>.dram.*, <prefix>.nvram.* (with delayed writes: <prefix>.nvram.delayed_entries),
+    // <prefix>.xor.*, <prefix>.host_link.*, <prefix>.chN.*.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
@@ -340,6 +341,7 @@ private:
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
     sc_core::sc_event m_disk_activity;  // a drive command completed
+    int m_table_entries = 0;            // traced: the delayed-write table's entries
     worker_pool::group m_background;  // propagations (nobody waits for them)
     sc_core::sc_event m_never;
     sc_core::sc_event m_nvram_space;
