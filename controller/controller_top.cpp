@@ -470,22 +470,9 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
             out.clear();
             return;
         }
-        size_t first = 0, last = live.size();
-        if (!write && live.size() > 1) {
-            // A mirrored read goes to an idle holder (the first); when every holder is busy, to
-            // the one with the fewest commands in the firmware's queue and at the drive.
-            auto load = [this](int d) { return size_t(m_disk[size_t(d)].in_use) + m_disk[size_t(d)].queue.size(); };
-            const mirror_read_route route = route_mirror_read(
-                live, [&](int d) { return load(d) == 0; }, [](const replica &) { return 0.0; });
-            first = route.replica;
-            if (route.duplicate)
-                for (size_t k = 0; k < live.size(); ++k)
-                    if (load(live[k].disk) < load(live[first].disk)) first = k;
-            last = first + 1;
-        } else if (!write) {
-            last = 1;
-        }
-        for (size_t k = first; k < last; ++k) {
+        // Replicated layouts read through replicated_read; here a read has one copy (RAID 0).
+        const size_t last = write ? live.size() : 1;
+        for (size_t k = 0; k < last; ++k) {
             uint32_t offset = uint32_t(c.lbn - int64_t(lbn));
             for (const disk_extent &e : live[k].extents) {
                 add_fragment(out, {live[k].disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), offset});

@@ -251,7 +251,8 @@ private:
     bool parallel(size_t n, const std::function<bool(size_t)> &job);
     bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
                        protocol::buffer_block *buffer);
-    // Host range -> drive commands of a layout without parity (reads: one live replica).
+    // Host range -> drive commands of a layout without parity: RAID 0, and writes to every copy
+    // of a replicated layout under foreground propagation (reads: the first live replica).
     void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
