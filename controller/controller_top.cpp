@@ -684,60 +684,88 @@ bool controller_top::replicated_write(uint64_t lbn, uint32_t sectors, protocol::
     hb.buffer = buffer;
     hb.lbn = lbn;
     return parallel(runs.size(), [&](size_t i) {
-        const chunk &c = runs[i];
-        std::vector<holder> hs;
-        holders_of(c, hs);
-        if (hs.empty()) return false;
-        // The first write is scheduled like a read; the copy the scheduler picks is the first.
-        const grant g = acquire_any(hs, true);
-        check_power(epoch);
-        const int d = hs[g.holder].disk;
-        const placement &first = hs[g.holder].choices[g.placement];
-        std::vector<copy_location> others;
-        for (const replica &r : c.replicas)
-            if (r.disk != m_failed && !(r.disk == d && r.copy == first.copy)) others.push_back({r.disk, r.copy});
-        std::vector<propagation> forced;
-        m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
-        const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
-        const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
-        for (const propagation &p : forced) {
-            ++m_held[p.owner].in_flight;
-            m_workers.run(m_background, [this, p] { run_propagation(p, false); });
-        }
-        after_table_change();
-        for (const copy_location &o : others) serve_delayed(o.disk);
-        // The table entry into NVRAM (the first write's location) while the disk is told.
-        m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
-        check_power(epoch);
-        const uint32_t entry_bytes = m_config.firmware.delayed_writes.entry_bytes;
-        const uint64_t slot = m_nvram_slot++ % m_config.firmware.delayed_writes.threshold_entries;
-        const uint64_t record[2] = {uint64_t(c.lbn), (uint64_t(c.sectors) << 32) | (uint64_t(d) << 16) |
-                                                         uint64_t(uint16_t(first.copy))};
-        nvram_write(uint64_t(m_nvram_table_base) + slot * entry_bytes, record, std::min<uint32_t>(entry_bytes, 16));
-        wait_turn(ticket, epoch);
-        uint64_t offset = uint64_t(c.lbn) - lbn;
-        uint64_t n = g.n;
-        bool ok = true;
-        for (const disk_extent &e : first.extents) {
-            if (ok)
-                ok = drive_command(tlm::TLM_WRITE_COMMAND, d, n, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer,
-                                   offset, nullptr);
-            offset += uint64_t(e.sectors);
-            n = 1;
-        }
-        check_power(epoch);
-        m_guard.leave(ticket);
-        m_guard_changed.notify(sc_core::SC_ZERO_TIME);
-        release_tag(d);
-        // Acknowledged in the order the writes were scheduled (the order the table supersedes
-        // in), and after every read that began before it (it may have read the old data).
-        while (m_logical.must_wait(order)) {
-            sc_core::wait(m_guard_changed);
-            check_power(epoch);
-        }
-        logical->push_back(order);
-        return ok;
+        return write_run(runs[i], lbn, buffer, owner, affinity, logical, epoch);
     });
+}
+
+bool controller_top::write_run(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, uint64_t owner,
+                               int affinity, std::vector<uint64_t> *logical, uint64_t epoch) {
+    // The first write is scheduled like a read; the copy the scheduler picks is the first. Only
+    // a copy that is current for the whole run may take it: if the power failed before it was
+    // written, recovery copies that copy to the others, so it must hold every acknowledged write.
+    std::vector<holder> hs;
+    grant g;
+    int d = -1;
+    for (;;) {
+        chunk live = c;
+        auto stale = [&](const replica &r) { return !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors); };
+        live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale), live.replicas.end());
+        holders_of(live, hs);
+        if (hs.empty() && c.sectors > 1 && m_failed < 0) {
+            // Its current copies lie on different disks (pending updates of two writes): halves.
+            const uint32_t half = uint32_t(c.sectors) / 2;
+            std::vector<chunk> parts, more;
+            runs_of(uint64_t(c.lbn), half, parts);
+            runs_of(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, more);
+            parts.insert(parts.end(), more.begin(), more.end());
+            bool ok = true;
+            for (const chunk &part : parts)
+                ok = write_run(part, host_lbn, buffer, owner, affinity, logical, epoch) && ok;
+            return ok;
+        }
+        if (hs.empty()) return false;
+        g = acquire_any(hs, true);
+        check_power(epoch);
+        d = hs[g.holder].disk;
+        // While it waited, a newer write may have left this copy stale: then ask again.
+        if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) break;
+        release_tag(d);
+    }
+    const placement &first = hs[g.holder].choices[g.placement];
+    std::vector<copy_location> others;
+    for (const replica &r : c.replicas)
+        if (r.disk != m_failed && !(r.disk == d && r.copy == first.copy)) others.push_back({r.disk, r.copy});
+    std::vector<propagation> forced;
+    m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
+    const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
+    const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
+    for (const propagation &p : forced) {
+        ++m_held[p.owner].in_flight;
+        m_workers.run(m_background, [this, p] { run_propagation(p, false); });
+    }
+    after_table_change();
+    for (const copy_location &o : others) serve_delayed(o.disk);
+    // The table entry into NVRAM (the first write's location) while the disk is told.
+    m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    check_power(epoch);
+    const uint32_t entry_bytes = m_config.firmware.delayed_writes.entry_bytes;
+    const uint64_t slot = m_nvram_slot++ % m_config.firmware.delayed_writes.threshold_entries;
+    const uint64_t record[2] = {uint64_t(c.lbn), (uint64_t(c.sectors) << 32) | (uint64_t(d) << 16) |
+                                                     uint64_t(uint16_t(first.copy))};
+    nvram_write(uint64_t(m_nvram_table_base) + slot * entry_bytes, record, std::min<uint32_t>(entry_bytes, 16));
+    wait_turn(ticket, epoch);
+    uint64_t offset = uint64_t(c.lbn) - host_lbn;
+    uint64_t n = g.n;
+    bool ok = true;
+    for (const disk_extent &e : first.extents) {
+        if (ok)
+            ok = drive_command(tlm::TLM_WRITE_COMMAND, d, n, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer,
+                               offset, nullptr);
+        offset += uint64_t(e.sectors);
+        n = 1;
+    }
+    check_power(epoch);
+    m_guard.leave(ticket);
+    m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+    release_tag(d);
+    // Acknowledged in the order the writes were scheduled (the order the table supersedes
+    // in), and after every read that began before it (it may have read the old data).
+    while (m_logical.must_wait(order)) {
+        sc_core::wait(m_guard_changed);
+        check_power(epoch);
+    }
+    logical->push_back(order);
+    return ok;
 }
 
 void controller_top::wait_turn(uint64_t ticket, uint64_t epoch) {

@@ -233,6 +233,9 @@ private:
     // Replicated layouts' writes through the delayed-write table; `owner` names the buffer.
     bool replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner, int affinity,
                           std::vector<uint64_t> *logical);
+    // One run of a replicated write: its first copy, the table entry, the acknowledgement order.
+    bool write_run(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, uint64_t owner, int affinity,
+                   std::vector<uint64_t> *logical, uint64_t epoch);
     // The layout's chunks of a range, consecutive ones merged where every copy continues on its disk.
     void runs_of(uint64_t lbn, uint32_t sectors, std::vector<chunk> &out) const;
     void holders_of(const chunk &c, std::vector<holder> &out) const;

@@ -171,20 +171,45 @@ TEST(delayed_writes, a_read_whose_current_copies_lie_on_different_disks_is_split
         pause_ms(0.5);
         occupy(b, 1, 8);
         pause_ms(0.5);
-        std::vector<uint64_t> w1 = tokens(1, 16), w2 = tokens(2, 8);
+        std::vector<uint64_t> w1 = tokens(1, 16), w2 = tokens(2, 16);
         ASSERT_EQ(b.host.send(false, 0, 16, w1.data()), tlm::TLM_OK_RESPONSE);  // first on disk 0
         occupy(b, 0, 6000);
         pause_ms(1);
-        // Both busy: duplicated; disk 1 takes it after its raw reads, disk 0 still busy. Then
-        // disk 1 starts the first write's kept part [0, 8) and disk 0 waits for [8, 16).
-        ASSERT_EQ(b.host.send(false, 8, 8, w2.data()), tlm::TLM_OK_RESPONSE);
+        // Both busy: duplicated; disk 1 takes it after its raw reads while disk 0 is still busy.
+        // Then disk 1 starts the first write's copy [0, 16) and disk 0 waits for [16, 32).
+        ASSERT_EQ(b.host.send(false, 16, 16, w2.data()), tlm::TLM_OK_RESPONSE);
         EXPECT_EQ(b.ctl->statistics().duplicated_requests, 1u);
-        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({1, 1}, 0, 8));
-        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({0, 0}, 8, 8));
-        std::vector<uint64_t> r(16), expect = tokens(1, 16);
-        for (int i = 0; i < 8; ++i) expect[size_t(8 + i)] = tokens(2, 8)[size_t(i)];
-        ASSERT_EQ(b.host.send(true, 0, 16, r.data()), tlm::TLM_OK_RESPONSE);
+        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({1, 1}, 0, 16));
+        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({0, 0}, 16, 16));
+        std::vector<uint64_t> r(32), expect = tokens(1, 16);
+        for (uint64_t t : tokens(2, 16)) expect.push_back(t);
+        ASSERT_EQ(b.host.send(true, 0, 32, r.data()), tlm::TLM_OK_RESPONSE);  // one run on each disk
         EXPECT_EQ(r, expect);
+    });
+}
+
+TEST(delayed_writes, a_write_over_a_pending_update_takes_only_the_current_copy) {
+    // Recovery copies a first write's copy to the others, so that copy must hold every
+    // acknowledged write of its sectors: not disk 1 here, which still waits for the first write.
+    controller_bench b(2, mirrored(controller::array_kind::raid1));
+    run(b, [&] {
+        bool disk1_done = false;
+        occupy(b, 1, 1000, &disk1_done);
+        pause_ms(0.5);
+        std::vector<uint64_t> w1 = tokens(1, 16), w2 = tokens(2, 8);
+        ASSERT_EQ(b.host.send(false, 0, 16, w1.data()), tlm::TLM_OK_RESPONSE);  // first on disk 0
+        bool disk0_done = false;
+        occupy(b, 0, 6000, &disk0_done);
+        pause_ms(1);
+        ASSERT_EQ(b.host.send(false, 8, 8, w2.data()), tlm::TLM_OK_RESPONSE);
+        EXPECT_TRUE(disk1_done);
+        EXPECT_TRUE(disk0_done);  // it waited for disk 0 although disk 1 was free first
+        EXPECT_EQ(b.ctl->statistics().duplicated_requests, 0u);
+        std::vector<uint64_t> expect = tokens(1, 16);
+        for (int i = 0; i < 8; ++i) expect[size_t(8 + i)] = tokens(2, 8)[size_t(i)];
+        EXPECT_EQ(on_disk(b, 0, 0, 16), expect);
+        pause_ms(50);
+        EXPECT_EQ(on_disk(b, 1, 0, 16), expect);
     });
 }
 
