@@ -233,17 +233,25 @@ int controller_top::tags_of(int disk) const { return m_disk.at(size_t(disk)).tag
 
 void controller_top::check_power() {
     if (!m_powered) sc_core::wait(m_never);  // never notified: the firmware thread is gone
+    // A thread from before a power loss that woke after the power came back is gone too.
+    const auto it = m_thread_epoch.find(sc_core::sc_get_current_process_handle().get_process_object());
+    if (it != m_thread_epoch.end() && it->second != m_epoch) sc_core::wait(m_never);
 }
 
 void controller_top::check_power(uint64_t epoch) {
     if (!m_powered || epoch != m_epoch) sc_core::wait(m_never);
 }
 
+void controller_top::join_epoch(uint64_t epoch) {
+    m_thread_epoch[sc_core::sc_get_current_process_handle().get_process_object()] = epoch;
+    check_power();
+}
+
 // ---- a host request -------------------------------------------------------------------------
 
 void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
-    check_power();
+    join_epoch(m_epoch);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     if (!cmd) {
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -438,7 +446,12 @@ bool controller_top::parallel(size_t n, const std::function<bool(size_t)> &job) 
     if (n == 1) return job(0);
     worker_pool::group g;
     bool all = true;
-    for (size_t i = 1; i < n; ++i) m_workers.run(g, [&job, &all, i] { all = job(i) && all; });
+    const uint64_t epoch = m_epoch;  // the workers belong to this request's power epoch
+    for (size_t i = 1; i < n; ++i)
+        m_workers.run(g, [this, &job, &all, i, epoch] {
+            join_epoch(epoch);
+            all = job(i) && all;
+        });
     const bool ok = job(0);
     g.wait();
     return ok && all;
@@ -731,7 +744,10 @@ bool controller_top::write_run(const chunk &c, uint64_t host_lbn, protocol::buff
     const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
     for (const propagation &p : forced) {
         ++m_held[p.owner].in_flight;
-        m_workers.run(m_background, [this, p] { run_propagation(p, false); });
+        m_workers.run(m_background, [this, p, epoch] {
+            join_epoch(epoch);
+            run_propagation(p, false);
+        });
     }
     after_table_change();
     for (const copy_location &o : others) serve_delayed(o.disk);
@@ -786,7 +802,10 @@ void controller_top::serve_delayed(int d) {
         const bool take_tag = p->data_buffered;
         if (take_tag) ++ds.in_use;
         if (p->data_buffered) ++m_held[p->owner].in_flight;
-        m_workers.run(m_background, [this, q = *p, take_tag] { run_propagation(q, take_tag); });
+        m_workers.run(m_background, [this, q = *p, take_tag, epoch = m_epoch] {
+            join_epoch(epoch);
+            run_propagation(q, take_tag);
+        });
     }
 }
 
@@ -883,6 +902,31 @@ void controller_top::try_free(uint64_t owner) {
     m_held.erase(it);
 }
 
+size_t controller_top::resync_copies(uint64_t lbn, uint32_t sectors) {
+    std::vector<chunk> runs;
+    runs_of(lbn, sectors, runs);
+    size_t copies = 0;
+    for (const chunk &c : runs) {
+        std::vector<const replica *> live;
+        for (const replica &r : c.replicas)
+            if (r.disk != m_failed) live.push_back(&r);
+        if (live.size() < 2) continue;
+        protocol::buffer_block *work = m_dram->allocate(uint64_t(c.sectors) * protocol::sector_bytes, uint64_t(c.sectors));
+        auto move = [&](tlm::tlm_command command, const replica &r) {
+            uint64_t offset = 0;
+            for (const disk_extent &e : r.extents) {
+                disk_io(command, r.disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), work, offset, nullptr);
+                offset += uint64_t(e.sectors);
+            }
+        };
+        move(tlm::TLM_READ_COMMAND, *live.front());
+        for (size_t k = 1; k < live.size(); ++k) move(tlm::TLM_WRITE_COMMAND, *live[k]);
+        copies += live.size() - 1;
+        m_dram->free(work);
+    }
+    return copies;
+}
+
 void controller_top::reference_reader() {
     const double interval_ms = m_config.firmware.predictor.reference_interval_ms;
     for (;;) {
@@ -902,6 +946,7 @@ void controller_top::reference_reader() {
                 now_s() * 1e3 - ds.last_activity_ms < interval_ms - 1e-9)
                 continue;
             // The reference sector: the disk's first LBN (any fixed, known sector serves).
+            join_epoch(m_epoch);
             ++ds.in_use;
             ds.reference_pending = true;
             ++m_stats.reference_reads;
@@ -929,7 +974,17 @@ size_t controller_top::power_restore_and_recover() {
     m_stripe_locks.clear();
     for (auto &dma : m_channel_dma) dma->active.clear();
     m_outstanding = 0;
-    if (!m_table) return 0;
+    if (!m_replicated_reads) return 0;  // (RAID 4/5: the intent records stay for a parity resync)
+    // The writes in flight at the loss, from their intent records. With the delayed-write table
+    // their first copies are in it (its entry was written before the disk command); without it
+    // (foreground propagation) their copies may differ: made equal from the first live copy.
+    size_t resynced = 0;
+    for (const auto &[address, r] : intent_records()) {
+        if (!m_table) resynced += resync_copies(r.lbn, r.sectors);
+        m_nvram->release(address);
+    }
+    m_stats.recovered_copies += resynced;
+    if (!m_table) return resynced;
     const std::vector<recovery_item> items = m_table->recover_after_power_loss();
     size_t stale = 0;
     for (const recovery_item &it : items) stale += it.stale.size();
@@ -1242,6 +1297,7 @@ void controller_top::unlock_stripe(int64_t stripe) {
 }
 
 bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sectors, uint64_t *tokens) {
+    join_epoch(m_epoch);
     protocol::buffer_block b;
     b.bytes = uint64_t(sectors) * protocol::sector_bytes;
     b.tokens.assign(tokens, tokens + sectors);
@@ -1423,6 +1479,12 @@ void controller_top::nvram_write(uint64_t address, const void *data, unsigned by
 
 std::vector<intent_record> controller_top::intent_log() const {
     std::vector<intent_record> out;
+    for (const auto &[addr, r] : intent_records()) out.push_back(r);
+    return out;
+}
+
+std::vector<std::pair<int64_t, intent_record>> controller_top::intent_records() const {
+    std::vector<std::pair<int64_t, intent_record>> out;
     auto &socket = const_cast<tlm_utils::simple_initiator_socket<controller_top> &>(m_to_nvram);
     for (const auto &[addr, size] : m_nvram->allocations()) {
         if (size != sizeof(intent_record)) continue;
@@ -1432,7 +1494,8 @@ std::vector<intent_record> controller_top::intent_log() const {
         gp.set_address(uint64_t(addr));
         gp.set_data_ptr(reinterpret_cast<unsigned char *>(&r));
         gp.set_data_length(sizeof r);
-        if (socket->transport_dbg(gp) == sizeof r && r.magic == intent_record::magic_value && r.valid) out.push_back(r);
+        if (socket->transport_dbg(gp) == sizeof r && r.magic == intent_record::magic_value && r.valid)
+            out.emplace_back(addr, r);
     }
     return out;
 }

@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -167,7 +168,10 @@ public:
     // the firmware restarts with empty queues and an empty buffer DRAM; what survives is NVRAM,
     // so the delayed-write table drives recovery: every copy it lists as not yet written is
     // rewritten from its first write's location (read, then written). Returns how many copies
-    // the table named stale; returns when they are all written.
+    // the table named stale; returns when they are all written. Replicated layouts without the
+    // table (foreground propagation) resync instead the ranges of the intent records (writes in
+    // flight at the loss) from their first live copy and return the copies rewritten. The intent
+    // records of replicated layouts are cleared; RAID 4/5 keeps them (no parity resync yet).
     size_t power_restore_and_recover();
     bool powered() const { return m_powered; }
     // The NVRAM delayed-write table (nullptr unless the layout is replicated and propagation delayed).
@@ -246,10 +250,16 @@ private:
     void serve_delayed(int d);
     void run_propagation(propagation p, bool have_tag);
     void after_table_change();
+    // Copies every live replica of [lbn, lbn + sectors) from the first one; returns copies written.
+    size_t resync_copies(uint64_t lbn, uint32_t sectors);
+    std::vector<std::pair<int64_t, intent_record>> intent_records() const;  // by NVRAM address
     void try_free(uint64_t owner);
     // Blocks until no earlier write to the same sectors of its disk is in the guard.
     void wait_turn(uint64_t ticket, uint64_t epoch);
     void check_power(uint64_t epoch);
+    // The calling thread works for power epoch `epoch`: check_power() stops it once the epoch is
+    // over (a power loss and restore), wherever it was waiting meanwhile.
+    void join_epoch(uint64_t epoch);
     // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
     bool parallel(size_t n, const std::function<bool(size_t)> &job);
     bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
@@ -333,6 +343,7 @@ private:
     worker_pool m_workers;
     bool m_powered = true;
     uint64_t m_epoch = 0;  // power cycles: a thread from before the last power loss stops
+    std::unordered_map<const sc_core::sc_object *, uint64_t> m_thread_epoch;
     std::unique_ptr<delayed_write_table> m_table;
     int64_t m_nvram_table_base = -1;  // the table's region in NVRAM
     uint64_t m_nvram_slot = 0;
