@@ -52,8 +52,8 @@ struct firmware_config {
     array_kind array = array_kind::raid0;
     int mirror_copies = 2;  // raid10
     // sr_array: the SR-Mirror family Ds x Dr x Dm (sr_mirror_layout.h) on the drives' geometry;
-    // reads go to one replica (rsatf/rlook pick among the Dr on a disk at dispatch), writes to
-    // every replica in the foreground.
+    // reads go to one replica (rsatf/rlook pick among the Dr on a disk at dispatch), writes as
+    // for every replicated layout (delayed_writes below).
     int sr_ds = 1, sr_dr = 1, sr_dm = 1;
     parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
     parity_logging_config parity_logging;                                  // parity_logging
@@ -90,6 +90,19 @@ struct firmware_config {
     // requests in flight first; RAID 4/5 and mirrors take it as it comes.
     int fail_disk = -1;
     uint64_t fail_after_requests = 0;
+    // Writes to replicated layouts (raid1, raid10, sr_array with Dr*Dm > 1), Yu et al. 3.4: the
+    // first copy is scheduled like a read (any holder, duplicated into every holder's queue when
+    // all are busy); when it is scheduled the other copies become delayed writes in the NVRAM
+    // delayed-write table (delayed_write_table.h), written when their disk's foreground queue is
+    // empty; the host is acknowledged when the first copy is on disk and the table entry in
+    // NVRAM; the data buffer stays allocated until the last copy is written.
+    struct delayed_write_config {
+        bool foreground_propagation = false;  // true: every copy written before the acknowledgement
+        size_t threshold_entries = 10000;     // forced to the foreground at this many entries (paper)
+        // One table entry in NVRAM: logical LBN (8), sectors (4), disk and copy of the first
+        // write (2 + 2): the paper keeps only the first write's physical location.
+        uint32_t entry_bytes = 16;
+    } delayed_writes;
 };
 
 struct controller_config {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,12 @@ struct controller_top::disk_state {
         size_t placement = 0;  // the placement the scheduler picked
         uint64_t n = 0;  // entries the scheduling decision looked at
         queued_request request;
+        // A request duplicated into several holders' queues: its id in the tracker, this copy's
+        // holder index, and the waiter the requesting thread waits on (told the holder granted).
+        uint64_t dup = 0;
+        size_t holder = 0;
+        waiter *primary = nullptr;
+        size_t granted_holder = 0;
     };
     // The firmware's idea of the head: where the disk's last command ended.
     struct head_oracle final : access_time_oracle {
@@ -113,6 +120,11 @@ struct controller_top::disk_state {
     // tag to the drive starting to position (learned from completions).
     std::unique_ptr<head_position_predictor> predictor;
     double start_offset_ms = -1;  // < 0: not learned yet
+    // Reference reads: when the disk's last command ended, whether a reference read followed
+    // (nothing to re-anchor until the next command), and whether one is at the drive now.
+    double last_activity_ms = 0;
+    bool referenced = true;
+    bool reference_pending = false;
     std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
     uint64_t next_id = 0;
 };
@@ -156,8 +168,14 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_layout(build_layout(config.firmware, disks)) {
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
-    m_replicated_reads = config.firmware.array == array_kind::sr_array;
     if (config.firmware.array == array_kind::floating) init_floating(disks);
+    // Every layout with copies: reads to one holder (acquire_any), writes through the table.
+    m_replicated_reads = m_layout && !m_parity && m_layout->copies() > 1;
+    if (m_replicated_reads && !config.firmware.delayed_writes.foreground_propagation) {
+        delayed_write_table::config tc;
+        tc.force_threshold_entries = config.firmware.delayed_writes.threshold_entries;
+        m_table = std::make_unique<delayed_write_table>(int(disks.size()), tc);
+    }
     m_capacity = m_layout ? uint64_t(m_layout->capacity_sectors()) : m_map.capacity_sectors();
     host.register_b_transport(this, &controller_top::b_transport);
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
@@ -172,6 +190,18 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
     m_xor->dram.bind(m_dram->port[size_t(m_dram->port_index("xor"))]);
     m_to_nvram.bind(m_nvram->socket);
     m_to_dram.bind(m_dram->port[size_t(m_cpu_port)]);
+    if (m_table) {
+        const uint64_t bytes = uint64_t(config.firmware.delayed_writes.threshold_entries) *
+                               config.firmware.delayed_writes.entry_bytes;
+        m_nvram_table_base = m_nvram->allocate(bytes);
+        if (m_nvram_table_base < 0)
+            SC_REPORT_FATAL(msg_type, fmt::format("the delayed-write table ({} entries of {} bytes) does not fit "
+                                                  "the NVRAM ({} bytes)",
+                                                  config.firmware.delayed_writes.threshold_entries,
+                                                  config.firmware.delayed_writes.entry_bytes,
+                                                  config.nvram.capacity_bytes)
+                                          .c_str());
+    }
     for (int c = 0; c < config.channels; ++c) {
         m_buses.push_back(std::make_unique<rtl_models::scsi_bus>(fmt::format("ch{}", c).c_str(), config.bus,
                                                                  config.initiator_id));
@@ -219,6 +249,8 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
             }
         }
     }
+    if (!m_disk.empty() && m_disk.front().predictor && config.firmware.predictor.reference_interval_ms > 0)
+        SC_THREAD(reference_reader);
 }
 
 controller_top::~controller_top() = default;
@@ -228,13 +260,25 @@ int controller_top::tags_of(int disk) const { return m_disk.at(size_t(disk)).tag
 
 void controller_top::check_power() {
     if (!m_powered) sc_core::wait(m_never);  // never notified: the firmware thread is gone
+    // A thread from before a power loss that woke after the power came back is gone too.
+    const auto it = m_thread_epoch.find(sc_core::sc_get_current_process_handle().get_process_object());
+    if (it != m_thread_epoch.end() && it->second != m_epoch) sc_core::wait(m_never);
+}
+
+void controller_top::check_power(uint64_t epoch) {
+    if (!m_powered || epoch != m_epoch) sc_core::wait(m_never);
+}
+
+void controller_top::join_epoch(uint64_t epoch) {
+    m_thread_epoch[sc_core::sc_get_current_process_handle().get_process_object()] = epoch;
+    check_power();
 }
 
 // ---- a host request -------------------------------------------------------------------------
 
 void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
-    check_power();
+    join_epoch(m_epoch);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     if (!cmd) {
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -276,6 +320,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
 
     bool ok;
     std::vector<disk_fragment> pieces;
+    std::vector<uint64_t> logical;  // replicated layouts: this request's place in the write order
     if (!m_layout) {
         m_map.map(lbn, sectors, pieces);
         ok = run_fragments(trans, pieces, buffer);
@@ -284,7 +329,9 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     } else if (m_parity && write) {
         ok = parity_write(lbn, sectors, buffer, affinity);
     } else if (m_replicated_reads && !write) {
-        ok = replicated_read(lbn, sectors, buffer);
+        ok = replicated_read(lbn, sectors, buffer, cmd, &logical);
+    } else if (m_table && write) {
+        ok = replicated_write(lbn, sectors, buffer, seq + 1, affinity, &logical);
     } else if (m_parity && m_failed >= 0) {
         ok = degraded_read(lbn, sectors, buffer, affinity);
     } else {
@@ -298,9 +345,20 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     if (!write && ok) host_dma(trans, buffer, bytes, affinity);
     if (write && ok && tokens)
         for (uint32_t i = 0; i < sectors; ++i) m_scoreboard.write_acknowledged(int64_t(lbn + i), buffer->tokens[i]);
+    if (!logical.empty()) {
+        for (uint64_t t : logical) m_logical.leave(t);
+        m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+    }
     if (intent >= 0) clear_intent(intent);
     table_update(affinity);
-    m_dram->free(buffer);
+    const auto held = m_table && write ? m_held.find(seq + 1) : m_held.end();
+    if (held != m_held.end()) {
+        // The delayed copies still need the data: freed when the last is written.
+        held->second.acknowledged = true;
+        try_free(seq + 1);
+    } else {
+        m_dram->free(buffer);
+    }
     --m_outstanding;
     trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
@@ -310,7 +368,6 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
                              protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
                              std::vector<uint64_t> *old_tokens, const std::vector<placement> *choices,
                              size_t *chosen, int64_t relocate_lbn) {
-    disk_state &ds = m_disk[size_t(d)];
     const bool write = command == tlm::TLM_WRITE_COMMAND;
     size_t pick = 0;
     const uint64_t n = acquire_tag(d, lbn, sectors, write, choices, &pick);
@@ -321,6 +378,17 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     }
     if (m_floating && relocate_lbn != raw_drive_lbn) lbn = floating_lbn(d, lbn, sectors);  // where the unit is now
     check_power();
+    const bool ok = drive_command(command, d, n, lbn, sectors, buffer, first_sector, timing_to, old_tokens, relocate_lbn);
+    release_tag(d);
+    return ok;
+}
+
+bool controller_top::drive_command(tlm::tlm_command command, int d, uint64_t n, uint64_t lbn, uint32_t sectors,
+                                   protocol::buffer_block *buffer, uint64_t first_sector,
+                                   protocol::scsi_command *timing_to, std::vector<uint64_t> *old_tokens,
+                                   int64_t relocate_lbn) {
+    disk_state &ds = m_disk[size_t(d)];
+    const bool write = command == tlm::TLM_WRITE_COMMAND;
     // satf: what the firmware predicts for this command, starting from the tag grant.
     const double granted_ms = now_s() * 1e3;
     access_prediction predicted;
@@ -372,7 +440,15 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     const bool ok = gp->is_response_ok();
     if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(lbn + sectors) - 1).cyl;
     const protocol::access_timing &tm = cmd->timing;
-    if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
+    ds.last_activity_ms = now_s() * 1e3;
+    ds.referenced = false;
+    m_disk_activity.notify(sc_core::SC_ZERO_TIME);
+    if (ds.reference_pending) {
+        // The reference sector passed under the head when the read ended: re-anchor on it.
+        if (ok && tm.media_accessed)
+            ds.predictor->observe_reference_read(ds.geometry->to_physical(int64_t(lbn)),
+                                                 tm.media_end.to_seconds() * 1e3);
+    } else if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
         // Learn from the completion: the head is on the reported track just past the last sector.
         disks::physical_address last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
         last.cyl = int(tm.end_cylinder);
@@ -397,7 +473,6 @@ bool controller_top::disk_io(tlm::tlm_command command, int d, uint64_t lbn, uint
     cmd->old_tokens = nullptr;
     cmd->relocate_lbn = -1;
     gp->release();
-    release_tag(d);
     return ok;
 }
 
@@ -406,7 +481,12 @@ bool controller_top::parallel(size_t n, const std::function<bool(size_t)> &job) 
     if (n == 1) return job(0);
     worker_pool::group g;
     bool all = true;
-    for (size_t i = 1; i < n; ++i) m_workers.run(g, [&job, &all, i] { all = job(i) && all; });
+    const uint64_t epoch = m_epoch;  // the workers belong to this request's power epoch
+    for (size_t i = 1; i < n; ++i)
+        m_workers.run(g, [this, &job, &all, i, epoch] {
+            join_epoch(epoch);
+            all = job(i) && all;
+        });
     const bool ok = job(0);
     g.wait();
     return ok && all;
@@ -438,22 +518,9 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
             out.clear();
             return;
         }
-        size_t first = 0, last = live.size();
-        if (!write && live.size() > 1) {
-            // A mirrored read goes to an idle holder (the first); when every holder is busy, to
-            // the one with the fewest commands in the firmware's queue and at the drive.
-            auto load = [this](int d) { return size_t(m_disk[size_t(d)].in_use) + m_disk[size_t(d)].queue.size(); };
-            const mirror_read_route route = route_mirror_read(
-                live, [&](int d) { return load(d) == 0; }, [](const replica &) { return 0.0; });
-            first = route.replica;
-            if (route.duplicate)
-                for (size_t k = 0; k < live.size(); ++k)
-                    if (load(live[k].disk) < load(live[first].disk)) first = k;
-            last = first + 1;
-        } else if (!write) {
-            last = 1;
-        }
-        for (size_t k = first; k < last; ++k) {
+        // Replicated layouts read through replicated_read; here a read has one copy (RAID 0).
+        const size_t last = write ? live.size() : 1;
+        for (size_t k = 0; k < last; ++k) {
             uint32_t offset = uint32_t(c.lbn - int64_t(lbn));
             for (const disk_extent &e : live[k].extents) {
                 add_fragment(out, {live[k].disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), offset});
@@ -465,48 +532,501 @@ void controller_top::fragments_of(bool write, uint64_t lbn, uint32_t sectors, st
 
 // ---- SR-Array (SR-Mirror family) --------------------------------------------------------------
 
-bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) {
+void controller_top::runs_of(uint64_t lbn, uint32_t sectors, std::vector<chunk> &out) const {
     std::vector<chunk> chunks;
     m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
-    return parallel(chunks.size(), [&](size_t i) {
-        const chunk &c = chunks[i];
-        // The holder disk: the least loaded live one (an idle holder first).
-        int best = -1;
-        size_t best_load = SIZE_MAX;
-        for (const replica &r : c.replicas) {
-            if (r.disk == m_failed) continue;
-            const size_t load = size_t(m_disk[size_t(r.disk)].in_use) + m_disk[size_t(r.disk)].queue.size();
-            if (load < best_load) best = r.disk, best_load = load;
+    out.clear();
+    for (chunk &c : chunks) {
+        bool merged = false;
+        if (!out.empty()) {
+            chunk &last = out.back();
+            merged = last.lbn + last.sectors == c.lbn && last.replicas.size() == c.replicas.size();
+            for (size_t k = 0; merged && k < c.replicas.size(); ++k) {
+                const replica &a = last.replicas[k], &b = c.replicas[k];
+                merged = a.disk == b.disk && a.copy == b.copy && !b.extents.empty() &&
+                         !b.extents.front().wraps_from_previous &&
+                         a.extents.back().drive_lbn + a.extents.back().sectors == b.extents.front().drive_lbn;
+            }
+            if (merged) {
+                for (size_t k = 0; k < c.replicas.size(); ++k) {
+                    std::vector<disk_extent> &into = last.replicas[k].extents;
+                    const std::vector<disk_extent> &from = c.replicas[k].extents;
+                    into.back().sectors += from.front().sectors;
+                    into.insert(into.end(), from.begin() + 1, from.end());
+                }
+                last.sectors += c.sectors;
+            }
         }
-        if (best < 0) return false;
-        const disk_state &ds = m_disk[size_t(best)];
-        std::vector<placement> choices;
+        if (!merged) out.push_back(std::move(c));
+    }
+}
+
+void controller_top::holders_of(const chunk &c, std::vector<holder> &out) const {
+    out.clear();
+    for (const replica &r : c.replicas) {
+        if (r.disk == m_failed) continue;
+        bool seen = false;
+        for (const holder &h : out) seen = seen || h.disk == r.disk;
+        if (seen) continue;
+        holder h;
+        h.disk = r.disk;
+        const disk_state &ds = m_disk[size_t(r.disk)];
         if (ds.geometry) {
-            choices = placements_on_disk(c, best, *ds.geometry);
-        } else {  // fcfs: the first replica on the disk
-            for (const replica &r : c.replicas)
-                if (r.disk == best) {
+            h.choices = placements_on_disk(c, r.disk, *ds.geometry);
+        } else {  // fcfs: the replicas on the disk, unpositioned
+            for (const replica &q : c.replicas)
+                if (q.disk == r.disk) {
                     placement p;
-                    p.copy = r.copy;
-                    p.extents = r.extents;
-                    p.sectors = r.sectors();
-                    choices.push_back(std::move(p));
-                    break;
+                    p.copy = q.copy;
+                    p.extents = q.extents;
+                    p.sectors = q.sectors();
+                    h.choices.push_back(std::move(p));
                 }
         }
-        uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
-        size_t chosen = 0;
-        bool ok = disk_io(tlm::TLM_READ_COMMAND, best, 0, 0, buffer, offset, nullptr, nullptr, &choices, &chosen);
-        // A replica past a track's slot 0 is two extents: the rest as further commands (about a
-        // revolution more than one pass; a drive command for both is not modelled).
-        const std::vector<disk_extent> &ex = choices[chosen].extents;
-        for (size_t k = 1; k < ex.size() && ok; ++k) {
-            offset += uint64_t(ex[k - 1].sectors);
-            ok = disk_io(tlm::TLM_READ_COMMAND, best, uint64_t(ex[k].drive_lbn), uint32_t(ex[k].sectors), buffer, offset,
-                         nullptr);
+        out.push_back(std::move(h));
+    }
+}
+
+controller_top::grant controller_top::acquire_any(const std::vector<holder> &hs, bool write) {
+    auto queued_or_busy = [this](int d) { return size_t(m_disk[size_t(d)].in_use) + m_disk[size_t(d)].queue.size(); };
+    auto go_to = [&](size_t i) {
+        grant g;
+        g.holder = i;
+        g.n = acquire_tag(hs[i].disk, 0, 0, write, &hs[i].choices, &g.placement);
+        return g;
+    };
+    if (hs.size() == 1) return go_to(0);
+    // Closest idle holder: the predicted access time when the firmware predicts heads, else the
+    // seek distance from where the disk's last command ended, else none (the first idle one).
+    std::vector<replica> reps(hs.size());
+    for (size_t i = 0; i < hs.size(); ++i) reps[i].disk = int(i);  // index into hs
+    const mirror_read_route route = route_mirror_read(
+        reps, [&](int i) { return queued_or_busy(hs[size_t(i)].disk) == 0; },
+        [&](const replica &r) {
+            const holder &h = hs[size_t(r.disk)];
+            const disk_state &ds = m_disk[size_t(h.disk)];
+            double best = std::numeric_limits<double>::infinity();
+            for (const placement &p : h.choices) {
+                if (ds.predictor)
+                    best = std::min(best, ds.predictor
+                                              ->predict(p.first, write,
+                                                        now_s() * 1e3 + std::max(0.0, ds.start_offset_ms))
+                                              .access_ms());
+                else if (ds.geometry)
+                    best = std::min(best, double(std::abs(p.first.cyl - ds.head.cylinder)));
+                else
+                    best = 0;
+            }
+            return best;
+        });
+    if (!route.duplicate) return go_to(route.replica);
+    // None idle: one with a free tag and nothing queued takes it now (the least loaded).
+    size_t best = hs.size();
+    for (size_t i = 0; i < hs.size(); ++i) {
+        const disk_state &ds = m_disk[size_t(hs[i].disk)];
+        if (ds.in_use < ds.tags && ds.queue.empty() &&
+            (best == hs.size() || queued_or_busy(hs[i].disk) < queued_or_busy(hs[best].disk)))
+            best = i;
+    }
+    if (best < hs.size()) return go_to(best);
+    // Every holder busy: duplicate into every holder's queue; the first to schedule it wins.
+    const double t0 = now_s();
+    std::vector<disk_state::waiter> ws(hs.size());
+    const uint64_t dup = m_next_dup++;
+    std::vector<int> disks;
+    for (size_t i = 0; i < hs.size(); ++i) {
+        disk_state &ds = m_disk[size_t(hs[i].disk)];
+        disk_state::waiter &w = ws[i];
+        w.request.id = ds.next_id++;
+        w.request.arrival_ms = t0 * 1e3;
+        w.request.write = write;
+        w.request.placements = hs[i].choices;
+        w.dup = dup;
+        w.holder = i;
+        w.primary = &ws[0];
+        ds.queue.push_back(&w);
+        disks.push_back(hs[i].disk);
+    }
+    m_dups.add(dup, disks);
+    ++m_stats.duplicated_requests;
+    while (!ws[0].granted) sc_core::wait(ws[0].go);
+    m_stats.tag_wait.add(now_s() - t0);
+    return {ws[0].granted_holder, ws[0].placement, ws[0].n};
+}
+
+bool controller_top::replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                                     protocol::scsi_command *timing, std::vector<uint64_t> *logical,
+                                     uint64_t buffer_lbn) {
+    if (buffer_lbn == UINT64_MAX) buffer_lbn = lbn;
+    std::vector<chunk> runs;
+    runs_of(lbn, sectors, runs);
+    const uint64_t epoch = m_epoch;
+    return parallel(runs.size(), [&](size_t i) {
+        chunk c = runs[i];
+        grant g;
+        int d = -1;
+        uint64_t ticket = 0;
+        std::vector<holder> hs;
+        for (;;) {
+            chunk live = c;
+            if (m_table) {
+                // Copies still waiting for a delayed write hold old data: only current ones serve.
+                auto stale = [&](const replica &r) { return !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors); };
+                live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale),
+                                    live.replicas.end());
+            }
+            holders_of(live, hs);
+            if (hs.empty() && m_table && c.sectors > 1 && m_failed < 0) {
+                // Parts of the run have their only current copy on different disks (pending
+                // updates of two writes): read the halves separately.
+                const uint32_t half = uint32_t(c.sectors) / 2;
+                return replicated_read(uint64_t(c.lbn), half, buffer, nullptr, logical, buffer_lbn) &&
+                       replicated_read(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, buffer, nullptr, logical,
+                                       buffer_lbn);
+            }
+            if (hs.empty()) return false;
+            g = acquire_any(hs, false);
+            check_power(epoch);
+            d = hs[g.holder].disk;
+            if (!m_table) break;
+            // While it waited, a newer write may have left this copy stale: then ask again.
+            if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) {
+                ticket = m_guard.enter(d, c.lbn, c.sectors);  // after a write to it already sent
+                // Newer writes are acknowledged only after this read is checked (b_transport).
+                logical->push_back(m_logical.enter(0, c.lbn, c.sectors));
+                break;
+            }
+            release_tag(d);
         }
+        if (ticket) wait_turn(ticket, epoch);
+        // A replica past a track's slot 0 is two extents: one command each, under the same tag
+        // (about a revolution more than one pass; a drive command for both is not modelled).
+        const std::vector<disk_extent> &ex = hs[g.holder].choices[g.placement].extents;
+        uint64_t offset = uint64_t(c.lbn) - buffer_lbn;
+        uint64_t n = g.n;
+        bool ok = true;
+        for (size_t k = 0; k < ex.size() && ok; ++k) {
+            ok = drive_command(tlm::TLM_READ_COMMAND, d, n, uint64_t(ex[k].drive_lbn), uint32_t(ex[k].sectors), buffer,
+                               offset, runs.size() == 1 && ex.size() == 1 ? timing : nullptr);
+            offset += uint64_t(ex[k].sectors);
+            n = 1;
+        }
+        check_power(epoch);
+        if (ticket) {
+            m_guard.leave(ticket);
+            m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+        }
+        release_tag(d);
         return ok;
     });
+}
+
+// ---- delayed writes (NVRAM delayed-write table) -------------------------------------------------
+
+bool controller_top::replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner,
+                                      int affinity, std::vector<uint64_t> *logical) {
+    std::vector<chunk> runs;
+    runs_of(lbn, sectors, runs);
+    const uint64_t epoch = m_epoch;
+    held_buffer &hb = m_held[owner];
+    hb.buffer = buffer;
+    hb.lbn = lbn;
+    return parallel(runs.size(), [&](size_t i) {
+        return write_run(runs[i], lbn, buffer, owner, affinity, logical, epoch);
+    });
+}
+
+bool controller_top::write_run(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, uint64_t owner,
+                               int affinity, std::vector<uint64_t> *logical, uint64_t epoch) {
+    // The first write is scheduled like a read; the copy the scheduler picks is the first. Only
+    // a copy that is current for the whole run may take it: if the power failed before it was
+    // written, recovery copies that copy to the others, so it must hold every acknowledged write.
+    std::vector<holder> hs;
+    grant g;
+    int d = -1;
+    for (;;) {
+        chunk live = c;
+        auto stale = [&](const replica &r) { return !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors); };
+        live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale), live.replicas.end());
+        holders_of(live, hs);
+        if (hs.empty() && c.sectors > 1 && m_failed < 0) {
+            // Its current copies lie on different disks (pending updates of two writes): halves.
+            const uint32_t half = uint32_t(c.sectors) / 2;
+            std::vector<chunk> parts, more;
+            runs_of(uint64_t(c.lbn), half, parts);
+            runs_of(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, more);
+            parts.insert(parts.end(), more.begin(), more.end());
+            bool ok = true;
+            for (const chunk &part : parts)
+                ok = write_run(part, host_lbn, buffer, owner, affinity, logical, epoch) && ok;
+            return ok;
+        }
+        if (hs.empty()) return false;
+        g = acquire_any(hs, true);
+        check_power(epoch);
+        d = hs[g.holder].disk;
+        // While it waited, a newer write may have left this copy stale: then ask again.
+        if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) break;
+        release_tag(d);
+    }
+    const placement &first = hs[g.holder].choices[g.placement];
+    std::vector<copy_location> others;
+    for (const replica &r : c.replicas)
+        if (r.disk != m_failed && !(r.disk == d && r.copy == first.copy)) others.push_back({r.disk, r.copy});
+    std::vector<propagation> forced;
+    m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
+    const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
+    const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
+    for (const propagation &p : forced) {
+        ++m_held[p.owner].in_flight;
+        m_workers.run(m_background, [this, p, epoch] {
+            join_epoch(epoch);
+            run_propagation(p, false);
+        });
+    }
+    after_table_change();
+    for (const copy_location &o : others) serve_delayed(o.disk);
+    // The table entry into NVRAM (the first write's location) while the disk is told.
+    m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    check_power(epoch);
+    const uint32_t entry_bytes = m_config.firmware.delayed_writes.entry_bytes;
+    const uint64_t slot = m_nvram_slot++ % m_config.firmware.delayed_writes.threshold_entries;
+    const uint64_t record[2] = {uint64_t(c.lbn), (uint64_t(c.sectors) << 32) | (uint64_t(d) << 16) |
+                                                     uint64_t(uint16_t(first.copy))};
+    nvram_write(uint64_t(m_nvram_table_base) + slot * entry_bytes, record, std::min<uint32_t>(entry_bytes, 16));
+    wait_turn(ticket, epoch);
+    uint64_t offset = uint64_t(c.lbn) - host_lbn;
+    uint64_t n = g.n;
+    bool ok = true;
+    for (const disk_extent &e : first.extents) {
+        if (ok)
+            ok = drive_command(tlm::TLM_WRITE_COMMAND, d, n, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer,
+                               offset, nullptr);
+        offset += uint64_t(e.sectors);
+        n = 1;
+    }
+    check_power(epoch);
+    m_guard.leave(ticket);
+    m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+    release_tag(d);
+    // Acknowledged in the order the writes were scheduled (the order the table supersedes
+    // in), and after every read that began before it (it may have read the old data).
+    while (m_logical.must_wait(order)) {
+        sc_core::wait(m_guard_changed);
+        check_power(epoch);
+    }
+    logical->push_back(order);
+    return ok;
+}
+
+void controller_top::wait_turn(uint64_t ticket, uint64_t epoch) {
+    while (m_guard.must_wait(ticket)) {
+        sc_core::wait(m_guard_changed);
+        check_power(epoch);
+    }
+}
+
+void controller_top::serve_delayed(int d) {
+    if (!m_table || !m_powered) return;
+    disk_state &ds = m_disk[size_t(d)];
+    while (ds.queue.empty() && ds.in_use < ds.tags && m_table->delayed(d) > 0) {
+        const std::optional<propagation> p = m_table->next_delayed(d);
+        if (!p) break;
+        // After a power loss the source is read first: that must not hold a tag here (its disk
+        // may be waiting for this one's), so the propagation queues for its tag afterwards.
+        const bool take_tag = p->data_buffered;
+        if (take_tag) ++ds.in_use;
+        if (p->data_buffered) ++m_held[p->owner].in_flight;
+        m_workers.run(m_background, [this, q = *p, take_tag, epoch = m_epoch] {
+            join_epoch(epoch);
+            run_propagation(q, take_tag);
+        });
+    }
+}
+
+void controller_top::run_propagation(propagation p, bool have_tag) {
+    const uint64_t epoch = m_epoch;
+    const int d = p.to.disk;
+    std::vector<chunk> chunks;
+    auto extents_of_copy = [&](int64_t lbn, int32_t sectors, std::vector<disk_extent> &out) {
+        out.clear();
+        m_layout->map(lbn, sectors, chunks);
+        for (const chunk &c : chunks)
+            for (const replica &r : c.replicas)
+                if (r.disk == d && r.copy == p.to.copy) out.insert(out.end(), r.extents.begin(), r.extents.end());
+    };
+    protocol::buffer_block *data = nullptr;
+    uint64_t data_lbn = 0;  // the logical sector at offset 0 of `data`
+    protocol::buffer_block *work = nullptr;
+    bool ok = true;
+    if (p.data_buffered) {
+        const held_buffer &hb = m_held.at(p.owner);
+        data = hb.buffer;
+        data_lbn = hb.lbn;
+    } else {
+        // Recovery: the data are on the first write's copy only.
+        work = m_dram->allocate(uint64_t(p.sectors) * protocol::sector_bytes, uint64_t(p.sectors));
+        check_power(epoch);
+        m_layout->map(p.lbn, p.sectors, chunks);
+        std::vector<disk_extent> src;
+        for (const chunk &c : chunks)
+            for (const replica &r : c.replicas)
+                if (r.disk == p.source.disk && r.copy == p.source.copy)
+                    src.insert(src.end(), r.extents.begin(), r.extents.end());
+        uint64_t offset = 0;
+        for (const disk_extent &e : src) {
+            ok = ok && disk_io(tlm::TLM_READ_COMMAND, p.source.disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), work,
+                               offset, nullptr);
+            offset += uint64_t(e.sectors);
+        }
+        check_power(epoch);
+        data = work;
+        data_lbn = uint64_t(p.lbn);
+    }
+    std::vector<disk_extent> ex;
+    uint64_t n = 1;
+    if (!have_tag) {
+        extents_of_copy(p.lbn, p.sectors, ex);
+        n = acquire_tag(d, uint64_t(ex.front().drive_lbn), uint32_t(ex.front().sectors), true);
+        check_power(epoch);
+    }
+    // What is still to write (a newer write may have superseded parts) takes its turn now.
+    const std::vector<std::pair<int64_t, int32_t>> parts = m_table->live_parts(p.op);
+    std::vector<uint64_t> tickets;
+    for (const auto &[lbn, sectors] : parts) tickets.push_back(m_guard.enter(d, lbn, sectors));
+    for (uint64_t t : tickets) wait_turn(t, epoch);
+    if (!parts.empty()) ++m_stats.delayed_writes_issued;
+    for (const auto &[lbn, sectors] : parts) {
+        extents_of_copy(lbn, sectors, ex);
+        uint64_t offset = uint64_t(lbn) - data_lbn;
+        for (const disk_extent &e : ex) {
+            ok = drive_command(tlm::TLM_WRITE_COMMAND, d, n, uint64_t(e.drive_lbn), uint32_t(e.sectors), data, offset,
+                               nullptr) &&
+                 ok;
+            offset += uint64_t(e.sectors);
+            n = 1;
+        }
+    }
+    check_power(epoch);
+    for (uint64_t t : tickets) m_guard.leave(t);
+    m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+    m_table->propagation_done(p.op);  // (drive errors are not modelled)
+    if (work) m_dram->free(work);
+    if (p.data_buffered) --m_held[p.owner].in_flight;
+    after_table_change();
+    if (p.data_buffered) try_free(p.owner);
+    release_tag(d);
+}
+
+void controller_top::after_table_change() {
+    m_stats.peak_table_entries = std::max(m_stats.peak_table_entries, m_table->entries());
+    m_table_entries = int(m_table->entries());
+    m_stats.peak_buffered_sectors = std::max(m_stats.peak_buffered_sectors, m_table->buffered_sectors());
+    m_stats.delayed_writes_superseded = m_table->superseded() - m_superseded_base;
+    m_stats.delayed_writes_forced = m_table->forced() - m_forced_base;
+    for (uint64_t o : m_table->take_released_owners()) try_free(o);
+    m_table_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+void controller_top::try_free(uint64_t owner) {
+    const auto it = m_held.find(owner);
+    if (it == m_held.end()) return;
+    const held_buffer &h = it->second;
+    if (!h.acknowledged || h.in_flight > 0 || m_table->entries_of(owner) > 0) return;
+    m_dram->free(h.buffer);
+    m_held.erase(it);
+}
+
+size_t controller_top::resync_copies(uint64_t lbn, uint32_t sectors) {
+    std::vector<chunk> runs;
+    runs_of(lbn, sectors, runs);
+    size_t copies = 0;
+    for (const chunk &c : runs) {
+        std::vector<const replica *> live;
+        for (const replica &r : c.replicas)
+            if (r.disk != m_failed) live.push_back(&r);
+        if (live.size() < 2) continue;
+        protocol::buffer_block *work = m_dram->allocate(uint64_t(c.sectors) * protocol::sector_bytes, uint64_t(c.sectors));
+        auto move = [&](tlm::tlm_command command, const replica &r) {
+            uint64_t offset = 0;
+            for (const disk_extent &e : r.extents) {
+                disk_io(command, r.disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), work, offset, nullptr);
+                offset += uint64_t(e.sectors);
+            }
+        };
+        move(tlm::TLM_READ_COMMAND, *live.front());
+        for (size_t k = 1; k < live.size(); ++k) move(tlm::TLM_WRITE_COMMAND, *live[k]);
+        copies += live.size() - 1;
+        m_dram->free(work);
+    }
+    return copies;
+}
+
+void controller_top::reference_reader() {
+    const double interval_ms = m_config.firmware.predictor.reference_interval_ms;
+    for (;;) {
+        // The next disk that will have been idle for the interval (none: wait for a command).
+        double next_ms = std::numeric_limits<double>::infinity();
+        for (const disk_state &ds : m_disk)
+            if (!ds.referenced) next_ms = std::min(next_ms, ds.last_activity_ms + interval_ms);
+        const double now_ms = now_s() * 1e3;
+        // Nothing due, or due on a disk still busy (its completion moves its idle start): wait.
+        if (!m_powered || next_ms <= now_ms || next_ms == std::numeric_limits<double>::infinity())
+            sc_core::wait(m_disk_activity);
+        else if (next_ms > now_ms)
+            sc_core::wait(sc_core::sc_time(next_ms - now_ms, sc_core::SC_MS), m_disk_activity);
+        for (size_t d = 0; d < m_disk.size() && m_powered; ++d) {
+            disk_state &ds = m_disk[d];
+            if (ds.referenced || ds.in_use > 0 || !ds.queue.empty() ||
+                now_s() * 1e3 - ds.last_activity_ms < interval_ms - 1e-9)
+                continue;
+            // The reference sector: the disk's first LBN (any fixed, known sector serves).
+            join_epoch(m_epoch);
+            ++ds.in_use;
+            ds.reference_pending = true;
+            ++m_stats.reference_reads;
+            drive_command(tlm::TLM_READ_COMMAND, int(d), 1, 0, 1, nullptr, 0, nullptr);
+            ds.reference_pending = false;
+            ds.referenced = true;
+            release_tag(int(d));
+        }
+    }
+}
+
+size_t controller_top::power_restore_and_recover() {
+    // The firmware restarts: its queues, buffers and threads from before are gone.
+    ++m_epoch;
+    m_powered = true;
+    m_dram->power_restore();
+    for (disk_state &ds : m_disk) {
+        ds.queue.clear();
+        ds.in_use = 0;
+    }
+    m_held.clear();
+    m_guard.clear();
+    m_logical.clear();
+    m_dups = duplicate_request_tracker{};
+    m_stripe_locks.clear();
+    for (auto &dma : m_channel_dma) dma->active.clear();
+    m_outstanding = 0;
+    if (!m_replicated_reads) return 0;  // (RAID 4/5: the intent records stay for a parity resync)
+    // The writes in flight at the loss, from their intent records. With the delayed-write table
+    // their first copies are in it (its entry was written before the disk command); without it
+    // (foreground propagation) their copies may differ: made equal from the first live copy.
+    size_t resynced = 0;
+    for (const auto &[address, r] : intent_records()) {
+        if (!m_table) resynced += resync_copies(r.lbn, r.sectors);
+        m_nvram->release(address);
+    }
+    m_stats.recovered_copies += resynced;
+    if (!m_table) return resynced;
+    const std::vector<recovery_item> items = m_table->recover_after_power_loss();
+    size_t stale = 0;
+    for (const recovery_item &it : items) stale += it.stale.size();
+    m_stats.recovered_copies += stale;
+    for (size_t d = 0; d < m_disk.size(); ++d) serve_delayed(int(d));
+    while (m_table->entries() > 0) sc_core::wait(m_table_changed);
+    return stale;
 }
 
 // ---- RAID 4/5 -----------------------------------------------------------------------------------
@@ -818,6 +1338,7 @@ void controller_top::unlock_stripe(int64_t stripe) {
 }
 
 bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sectors, uint64_t *tokens) {
+    join_epoch(m_epoch);
     protocol::buffer_block b;
     b.bytes = uint64_t(sectors) * protocol::sector_bytes;
     b.tokens.assign(tokens, tokens + sectors);
@@ -884,6 +1405,7 @@ void controller_top::release_tag(int d) {
     disk_state &ds = m_disk[size_t(d)];
     if (ds.queue.empty()) {
         --ds.in_use;
+        serve_delayed(d);  // the foreground queue is empty: a delayed write may have the tag
         return;
     }
     disk_state::waiter *w;
@@ -902,6 +1424,25 @@ void controller_top::release_tag(int d) {
         w->placement = pick.placement;
         w->n = std::max<uint64_t>(1, pick.entries_examined);
         ds.queue.erase(it);
+    }
+    if (w->primary) {
+        // A duplicated request: this disk won; its copies in the other holders' queues go.
+        const duplicate_request_tracker::claim c = m_dups.scheduled(w->dup, d);
+        for (int other : c.cancel_on) {
+            auto &q = m_disk[size_t(other)].queue;
+            for (auto it = q.begin(); it != q.end(); ++it)
+                if ((*it)->dup == w->dup) {
+                    q.erase(it);
+                    ++m_stats.cancelled_duplicates;
+                    break;
+                }
+            m_dups.cancelled(w->dup, other);
+        }
+        disk_state::waiter *p = w->primary;
+        p->placement = w->placement;
+        p->n = w->n;
+        p->granted_holder = w->holder;
+        w = p;
     }
     w->granted = true;
     w->go.notify(sc_core::SC_ZERO_TIME);
@@ -980,6 +1521,12 @@ void controller_top::nvram_write(uint64_t address, const void *data, unsigned by
 
 std::vector<intent_record> controller_top::intent_log() const {
     std::vector<intent_record> out;
+    for (const auto &[addr, r] : intent_records()) out.push_back(r);
+    return out;
+}
+
+std::vector<std::pair<int64_t, intent_record>> controller_top::intent_records() const {
+    std::vector<std::pair<int64_t, intent_record>> out;
     auto &socket = const_cast<tlm_utils::simple_initiator_socket<controller_top> &>(m_to_nvram);
     for (const auto &[addr, size] : m_nvram->allocations()) {
         if (size != sizeof(intent_record)) continue;
@@ -989,7 +1536,8 @@ std::vector<intent_record> controller_top::intent_log() const {
         gp.set_address(uint64_t(addr));
         gp.set_data_ptr(reinterpret_cast<unsigned char *>(&r));
         gp.set_data_length(sizeof r);
-        if (socket->transport_dbg(gp) == sizeof r && r.magic == intent_record::magic_value && r.valid) out.push_back(r);
+        if (socket->transport_dbg(gp) == sizeof r && r.magic == intent_record::magic_value && r.valid)
+            out.emplace_back(addr, r);
     }
     return out;
 }
@@ -1029,6 +1577,12 @@ void controller_top::reset_statistics() {
     controller_statistics fresh;
     fresh.peak_outstanding = m_outstanding;
     fresh.floating_table_bits = m_stats.floating_table_bits;  // a size, not a count
+    if (m_table) {
+        m_superseded_base = m_table->superseded();
+        m_forced_base = m_table->forced();
+        fresh.peak_table_entries = m_table->entries();
+        fresh.peak_buffered_sectors = m_table->buffered_sectors();
+    }
     m_stats = fresh;
 }
 
@@ -1037,6 +1591,7 @@ void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix
     m_cpu->trace(tf, prefix + ".cpu");
     m_dram->trace(tf, prefix + ".dram");
     m_nvram->trace(tf, prefix + ".nvram");
+    if (m_table) sc_core::sc_trace(tf, m_table_entries, prefix + ".nvram.delayed_entries");
     m_xor->trace(tf, prefix + ".xor");
     m_link->trace(tf, prefix + ".host_link");
     for (size_t c = 0; c < m_buses.size(); ++c) m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c));

@@ -12,6 +12,11 @@
 //   read: CPU: dma_setup; host link DMA out of the buffer
 //   CPU: table_update (+ request table entry in DRAM), intent record cleared, buffer freed -> done
 //
+// Replicated layouts (RAID 1/10, SR-Array) read from one holder (the idle one closest to a copy,
+// else duplicated into every holder's queue and cancelled on the others when one disk picks
+// it) and write the first copy the same way; the other copies are delayed writes in the NVRAM
+// delayed-write table (controller_config delayed_writes), the buffer kept until they are written.
+//
 // Every step is charged on the block that does it, so the blocks contend with each other and the
 // firmware with itself; a step that costs nothing adds no kernel event. Data tokens go host ->
 // buffer -> drive and back, so a read returns what was written.
@@ -29,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -37,6 +43,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "controller/controller_config.h"
+#include "controller/delayed_write_table.h"
+#include "controller/duplicate_request_tracker.h"
 #include "controller/host_address_map.h"
 #include "controller/layout.h"
 #include "controller/parity_layout.h"
@@ -46,6 +54,7 @@
 #include "controller/queued_request.h"
 #include "controller/scoreboard.h"
 #include "controller/worker_pool.h"
+#include "controller/write_order_guard.h"
 #include "disks/disk_layout.h"
 #include "rtl_models/buffer_dram.h"
 #include "rtl_models/controller_cpu.h"
@@ -99,6 +108,17 @@ struct controller_statistics {
     // satf: predicted vs actual access time of every command that reached the media (all disks).
     prediction_statistics prediction;
     double slack_sectors_sum = 0;  // the predictors' slack at each recorded command
+    // Replicated layouts: the delayed-write table (controller_config delayed_writes).
+    uint64_t delayed_writes_issued = 0;      // propagations sent to a drive (delayed or forced)
+    uint64_t delayed_writes_superseded = 0;  // pending entries (or parts) dropped by a newer write
+    uint64_t delayed_writes_forced = 0;      // propagations forced to the foreground at the threshold
+    size_t peak_table_entries = 0;
+    int64_t peak_buffered_sectors = 0;       // sectors of data the table's entries keep in buffer DRAM
+    // Requests queued on every holder's disk (mirror reads, first writes) and the copies cancelled.
+    uint64_t duplicated_requests = 0;
+    uint64_t cancelled_duplicates = 0;
+    uint64_t reference_reads = 0;    // the predictor's re-anchoring reads
+    uint64_t recovered_copies = 0;   // stale copies rewritten by power_restore_and_recover()
 };
 
 class controller_top : public sc_core::sc_module {
@@ -152,7 +172,18 @@ public:
     // Power loss: the firmware stops (requests in flight never complete), the buffer DRAM's
     // contents are lost, the NVRAM keeps its contents. intent_log() then reads what survived.
     void power_fail();
+    // Power back (call from an SC_THREAD, once the drives have finished what they were doing):
+    // the firmware restarts with empty queues and an empty buffer DRAM; what survives is NVRAM,
+    // so the delayed-write table drives recovery: every copy it lists as not yet written is
+    // rewritten from its first write's location (read, then written). Returns how many copies
+    // the table named stale; returns when they are all written. Replicated layouts without the
+    // table (foreground propagation) resync instead the ranges of the intent records (writes in
+    // flight at the loss) from their first live copy and return the copies rewritten. The intent
+    // records of replicated layouts are cleared; RAID 4/5 keeps them (no parity resync yet).
+    size_t power_restore_and_recover();
     bool powered() const { return m_powered; }
+    // The NVRAM delayed-write table (nullptr unless the layout is replicated and propagation delayed).
+    const delayed_write_table *delayed_writes() const { return m_table.get(); }
     std::vector<intent_record> intent_log() const;
 
     // controller.layout parity_logging: its firmware (statistics, lose_controller_state); else nullptr.
@@ -164,13 +195,35 @@ public:
     // Restarts every block's statistics (at the end of a warm-up).
     void reset_statistics();
     // Adds every block's signals under `prefix`: <prefix>.outstanding, <prefix>.cpu.*,
-    // <prefix>.dram.*, <prefix>.nvram.*, <prefix>.xor.*, <prefix>.host_link.*, <prefix>.chN.*.
+    // <prefix>.dram.*, <prefix>.nvram.* (with delayed writes: <prefix>.nvram.delayed_entries),
+    // <prefix>.xor.*, <prefix>.host_link.*, <prefix>.chN.*.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
     friend class parity_logging_firmware;  // its paths use disk_io, parallel, the locks and the blocks
+    // A disk holding a copy of a chunk, with the placements there that can serve it.
+    struct holder {
+        int disk = 0;
+        std::vector<placement> choices;
+    };
+    struct grant {
+        size_t holder = 0, placement = 0;
+        uint64_t n = 1;  // entries the scheduling decision examined
+    };
+    // A host write's buffer kept for its delayed copies.
+    struct held_buffer {
+        protocol::buffer_block *buffer = nullptr;
+        uint64_t lbn = 0;  // the host write's first logical sector (offset 0 in the buffer)
+        bool acknowledged = false;
+        int in_flight = 0;  // propagations handed out and not yet done
+    };
     struct disk_state;
     struct channel_dma;
+    SC_HAS_PROCESS(controller_top);
+    // satf, rlook, rsatf with predictor.reference_interval_ms > 0: a disk idle that long after
+    // its last command gets a read of its reference sector, from which its predictor re-anchors
+    // the phase and re-measures the period (Yu et al. 3.2's head tracking).
+    void reference_reader();
     struct piece_job;
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -192,13 +245,51 @@ private:
     uint64_t floating_lbn(int disk, uint64_t lbn, uint32_t sectors) const;
     bool floating_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
                                int affinity);
-    // sr_array reads: each chunk to one holder disk, the replica on it picked at dispatch.
-    bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer);
+    // The drive command itself, on a tag already granted (`n`: entries its decision examined);
+    // the caller releases the tag.
+    bool drive_command(tlm::tlm_command command, int disk, uint64_t n, uint64_t lbn, uint32_t sectors,
+                       protocol::buffer_block *buffer, uint64_t first_sector, protocol::scsi_command *timing_to,
+                       std::vector<uint64_t> *old_tokens = nullptr, int64_t relocate_lbn = -1);
+    // Replicated layouts' reads: each run of chunks to one holder (the idle one closest to a copy,
+    // else duplicated into every holder's queue), the replica on it picked at dispatch.
+    // With the delayed-write table, `logical` receives the request's tickets in the logical
+    // order (m_logical), which b_transport releases once the read is checked or the write
+    // acknowledged.
+    // `buffer_lbn`: the logical sector at offset 0 of `buffer` (default: lbn).
+    bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, protocol::scsi_command *timing,
+                         std::vector<uint64_t> *logical, uint64_t buffer_lbn = UINT64_MAX);
+    // Replicated layouts' writes through the delayed-write table; `owner` names the buffer.
+    bool replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner, int affinity,
+                          std::vector<uint64_t> *logical);
+    // One run of a replicated write: its first copy, the table entry, the acknowledgement order.
+    bool write_run(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, uint64_t owner, int affinity,
+                   std::vector<uint64_t> *logical, uint64_t epoch);
+    // The layout's chunks of a range, consecutive ones merged where every copy continues on its disk.
+    void runs_of(uint64_t lbn, uint32_t sectors, std::vector<chunk> &out) const;
+    void holders_of(const chunk &c, std::vector<holder> &out) const;
+    // A tag on one of the holders: an idle one closest to its copy at once, else one with a free
+    // tag, else the request is queued on every holder and the first disk to schedule it wins.
+    grant acquire_any(const std::vector<holder> &holders, bool write);
+    // Delayed writes of disk d while its foreground queue is empty and a tag is free.
+    void serve_delayed(int d);
+    void run_propagation(propagation p, bool have_tag);
+    void after_table_change();
+    // Copies every live replica of [lbn, lbn + sectors) from the first one; returns copies written.
+    size_t resync_copies(uint64_t lbn, uint32_t sectors);
+    std::vector<std::pair<int64_t, intent_record>> intent_records() const;  // by NVRAM address
+    void try_free(uint64_t owner);
+    // Blocks until no earlier write to the same sectors of its disk is in the guard.
+    void wait_turn(uint64_t ticket, uint64_t epoch);
+    void check_power(uint64_t epoch);
+    // The calling thread works for power epoch `epoch`: check_power() stops it once the epoch is
+    // over (a power loss and restore), wherever it was waiting meanwhile.
+    void join_epoch(uint64_t epoch);
     // Runs job(0) .. job(n-1) in parallel (job 0 in the calling thread); true when all returned true.
     bool parallel(size_t n, const std::function<bool(size_t)> &job);
     bool run_fragments(tlm::tlm_generic_payload &host_trans, const std::vector<disk_fragment> &pieces,
                        protocol::buffer_block *buffer);
-    // Host range -> drive commands of a layout without parity (reads: one live replica).
+    // Host range -> drive commands of a layout without parity: RAID 0, and writes to every copy
+    // of a replicated layout under foreground propagation (reads: the first live replica).
     void fragments_of(bool write, uint64_t lbn, uint32_t sectors, std::vector<disk_fragment> &out) const;
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
@@ -275,6 +366,22 @@ private:
     reuse<rtl_models::dma_tracker> m_trackers;
     worker_pool m_workers;
     bool m_powered = true;
+    uint64_t m_epoch = 0;  // power cycles: a thread from before the last power loss stops
+    std::unordered_map<const sc_core::sc_object *, uint64_t> m_thread_epoch;
+    std::unique_ptr<delayed_write_table> m_table;
+    int64_t m_nvram_table_base = -1;  // the table's region in NVRAM
+    uint64_t m_nvram_slot = 0;
+    uint64_t m_superseded_base = 0, m_forced_base = 0;
+    std::map<uint64_t, held_buffer> m_held;  // by owner
+    duplicate_request_tracker m_dups;
+    uint64_t m_next_dup = 1;
+    write_order_guard m_guard;    // per disk: writes (and reads) reach a copy in order
+    write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
+    sc_core::sc_event m_guard_changed;
+    sc_core::sc_event m_table_changed;
+    sc_core::sc_event m_disk_activity;  // a drive command completed
+    int m_table_entries = 0;            // traced: the delayed-write table's entries
+    worker_pool::group m_background;  // propagations (nobody waits for them)
     sc_core::sc_event m_never;
     sc_core::sc_event m_nvram_space;
     uint64_t m_sequence = 0;

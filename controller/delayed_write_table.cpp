@@ -9,10 +9,11 @@ delayed_write_table::delayed_write_table(int disks, const config &cfg)
 
 void delayed_write_table::first_write_scheduled(int64_t lbn, int32_t sectors, copy_location first,
                                                 const std::vector<copy_location> &others,
-                                                std::vector<propagation> &to_foreground) {
+                                                std::vector<propagation> &to_foreground, uint64_t owner) {
     supersede(lbn, lbn + sectors);
     if (others.empty()) return;
     entry e;
+    e.owner = owner;
     e.lbn = lbn;
     e.sectors = sectors;
     e.source = first;
@@ -63,16 +64,51 @@ bool delayed_write_table::in_flight_overlaps(int disk, int64_t lbn, int32_t sect
     return false;
 }
 
+bool delayed_write_table::is_current(copy_location c, int64_t lbn, int32_t sectors) const {
+    auto it = m_by_lbn.upper_bound(lbn);
+    if (it != m_by_lbn.begin()) --it;
+    for (; it != m_by_lbn.end() && it->first < lbn + sectors; ++it) {
+        const entry &e = m_entries.at(it->second);
+        if (e.lbn + e.sectors <= lbn || e.source == c) continue;
+        for (const pending_copy &pc : e.copies)
+            if (pc.where == c && pc.state != copy_state::done) return false;
+    }
+    return true;
+}
+
+std::vector<std::pair<int64_t, int32_t>> delayed_write_table::live_parts(uint64_t op) const {
+    std::vector<std::pair<int64_t, int32_t>> parts;
+    auto targets = m_op_targets.find(op);
+    if (targets == m_op_targets.end()) return parts;
+    for (const queued &t : targets->second) {
+        auto it = m_entries.find(t.entry);
+        if (it == m_entries.end()) continue;
+        const pending_copy &pc = it->second.copies[t.copy];
+        if (pc.state == copy_state::handed_out && pc.op == op) parts.emplace_back(it->second.lbn, it->second.sectors);
+    }
+    std::sort(parts.begin(), parts.end());
+    return parts;
+}
+
+std::vector<uint64_t> delayed_write_table::take_released_owners() {
+    std::vector<uint64_t> out;
+    out.swap(m_released_owners);
+    return out;
+}
+
 std::vector<recovery_item> delayed_write_table::recover_after_power_loss() {
     m_in_flight.clear();
     m_op_targets.clear();
     for (auto &q : m_queues) q.clear();
     std::fill(m_waiting.begin(), m_waiting.end(), 0);
     m_buffered_sectors = 0;
+    m_owner_entries.clear();  // the buffers are gone
+    m_released_owners.clear();
     std::vector<recovery_item> items;
     for (const auto &[lbn, id] : m_by_lbn) {
         entry &e = m_entries.at(id);
         e.buffered = false;
+        e.owner = 0;
         recovery_item item{e.lbn, e.sectors, e.source, {}};
         for (size_t c = 0; c < e.copies.size(); ++c) {
             if (e.copies[c].state == copy_state::done) continue;
@@ -94,6 +130,7 @@ void delayed_write_table::supersede(int64_t lbn, int64_t end) {
         if (e.lbn + e.sectors > lbn) overlapping.push_back(prev->second);
     }
     for (; it != m_by_lbn.end() && it->first < end; ++it) overlapping.push_back(it->second);
+    m_superseded += overlapping.size();
     for (uint64_t id : overlapping) {
         const entry &e = m_entries.at(id);
         const int64_t x = e.lbn, y = e.lbn + e.sectors;
@@ -124,6 +161,13 @@ void delayed_write_table::discard(uint64_t id) {
     for (const auto &c : e.copies)
         if (c.state == copy_state::waiting) --m_waiting[size_t(c.where.disk)];
     if (e.buffered) m_buffered_sectors -= e.sectors;
+    if (e.owner != 0) {
+        auto o = m_owner_entries.find(e.owner);
+        if (o != m_owner_entries.end() && --o->second == 0) {
+            m_released_owners.push_back(e.owner);
+            m_owner_entries.erase(o);
+        }
+    }
     m_by_lbn.erase(e.lbn);
     m_entries.erase(id);
 }
@@ -141,6 +185,7 @@ uint64_t delayed_write_table::insert(entry e) {
     const uint64_t id = m_next_entry++;
     m_by_lbn[e.lbn] = id;
     if (e.buffered) m_buffered_sectors += e.sectors;
+    if (e.owner != 0) ++m_owner_entries[e.owner];
     m_entries.emplace(id, std::move(e));
     return id;
 }
@@ -157,7 +202,7 @@ propagation delayed_write_table::hand_out(uint64_t id, size_t copy) {
     pc.state = copy_state::handed_out;
     pc.op = m_next_op++;
     m_op_targets[pc.op].push_back({id, copy});
-    const propagation p{pc.op, e.lbn, e.sectors, pc.where, e.source, e.buffered};
+    const propagation p{pc.op, e.lbn, e.sectors, pc.where, e.source, e.buffered, e.owner};
     m_in_flight.emplace(p.op, p);
     return p;
 }
@@ -166,7 +211,10 @@ void delayed_write_table::force_all(std::vector<propagation> &to_foreground) {
     for (const auto &[lbn, id] : m_by_lbn) {
         const entry &e = m_entries.at(id);
         for (size_t c = 0; c < e.copies.size(); ++c)
-            if (e.copies[c].state == copy_state::waiting) to_foreground.push_back(hand_out(id, c));
+            if (e.copies[c].state == copy_state::waiting) {
+                to_foreground.push_back(hand_out(id, c));
+                ++m_forced;
+            }
     }
     for (auto &q : m_queues) q.clear();
     std::fill(m_waiting.begin(), m_waiting.end(), 0);

@@ -25,6 +25,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -44,6 +45,7 @@ struct propagation {
     copy_location to;
     copy_location source;       // the first write's location
     bool data_buffered = true;  // false after a power loss: read `source` first
+    uint64_t owner = 0;         // the entry's owner (first_write_scheduled)
 };
 
 struct recovery_item {
@@ -63,13 +65,32 @@ public:
 
     // The first copy of a write of logical [lbn, lbn + sectors) is scheduled at `first`; `others`
     // are the other copies. Appends to `to_foreground` what must go to foreground queues now.
+    // `owner` (non-zero) names what holds the write's data (the firmware's buffer): once no
+    // entry of that owner is left (written or superseded), take_released_owners() returns it.
     void first_write_scheduled(int64_t lbn, int32_t sectors, copy_location first,
-                               const std::vector<copy_location> &others, std::vector<propagation> &to_foreground);
+                               const std::vector<copy_location> &others, std::vector<propagation> &to_foreground,
+                               uint64_t owner = 0);
     // The next delayed write for `disk` (ask when its foreground queue is empty), or nothing.
     std::optional<propagation> next_delayed(int disk);
     // A handed-out propagation has been written.
     void propagation_done(uint64_t op);
     bool in_flight_overlaps(int disk, int64_t lbn, int32_t sectors) const;
+    // Copy `c` holds the latest data of logical [lbn, lbn + sectors): no entry overlapping the
+    // range still has to write it (reads go only to current copies).
+    bool is_current(copy_location c, int64_t lbn, int32_t sectors) const;
+    // What a handed-out propagation must still write when it reaches its disk: the parts of its
+    // range that no newer write has superseded meanwhile (logical [lbn, lbn + sectors) pairs,
+    // in order; empty: nothing left, skip it).
+    std::vector<std::pair<int64_t, int32_t>> live_parts(uint64_t op) const;
+    // Owners whose last entry has gone since the last call.
+    std::vector<uint64_t> take_released_owners();
+    // Entries of `owner` still in the table.
+    size_t entries_of(uint64_t owner) const {
+        auto it = m_owner_entries.find(owner);
+        return it == m_owner_entries.end() ? 0 : it->second;
+    }
+    uint64_t superseded() const { return m_superseded; }  // entries or parts dropped by a newer write
+    uint64_t forced() const { return m_forced; }          // propagations forced to the foreground
 
     size_t entries() const { return m_by_lbn.size(); }
     int64_t buffered_sectors() const { return m_buffered_sectors; }
@@ -90,6 +111,7 @@ private:
         int32_t sectors = 0;
         copy_location source;
         bool buffered = true;
+        uint64_t owner = 0;
         std::vector<pending_copy> copies;
     };
     struct queued {
@@ -113,6 +135,10 @@ private:
     std::unordered_map<uint64_t, std::vector<queued>> m_op_targets;  // op -> the copies it writes
     std::unordered_map<uint64_t, propagation> m_in_flight;
     int64_t m_buffered_sectors = 0;
+    std::unordered_map<uint64_t, size_t> m_owner_entries;
+    std::vector<uint64_t> m_released_owners;
+    uint64_t m_superseded = 0;
+    uint64_t m_forced = 0;
     uint64_t m_next_entry = 1;
     uint64_t m_next_op = 1;
 };

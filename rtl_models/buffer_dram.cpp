@@ -108,6 +108,18 @@ void buffer_dram::power_fail() {
     for (auto &b : m_block_pool) std::fill(b->tokens.begin(), b->tokens.end(), poison_token);
 }
 
+void buffer_dram::power_restore() {
+    m_used = 0;
+    m_alloc_queue.clear();
+    m_alloc_waiting = 0;
+    m_free_blocks.clear();
+    for (auto &b : m_block_pool) {
+        b->bytes = 0;
+        m_free_blocks.push_back(b.get());
+    }
+    set_occupancy(now_s());
+}
+
 // ---- bandwidth ------------------------------------------------------------------------------
 
 void buffer_dram::b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {

@@ -86,6 +86,8 @@ public:
     // Power loss: the contents of every buffer are gone (tokens poisoned); allocations stay
     // accounted.
     void power_fail();
+    // Power back: every buffer is free again (whoever held one is gone); waiting requests dropped.
+    void power_restore();
     static constexpr uint64_t poison_token = 0xdead'dead'dead'deadull;
 
     const dram_statistics &statistics() const { return m_stats; }

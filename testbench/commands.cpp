@@ -256,6 +256,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         gtkw_group link{"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}};
         gtkw_group xr{"xor", {sig("xor.busy"), sig("xor.queue_depth")}};
         gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
+        if (ctl->delayed_writes()) nv.signals.push_back(sig("nvram.delayed_entries"));
         layout.groups.insert(layout.groups.begin(), {top, cpu, dram, link, xr, nv});
         for (int ch = 0; ch < ctl->channels(); ++ch) {
             gtkw_group g{fmt::format("ch{}", ch),

@@ -161,7 +161,10 @@ nlohmann::json scenario::to_json() const {
                        {"cvscan_r", fw.cvscan_r},
                        {"predictor", {{"feedback", fw.predictor.slack.feedback},
                                       {"slack_sectors", fw.predictor.slack.initial_sectors},
-                                      {"target_miss_rate", fw.predictor.slack.target_miss_rate}}},
+                                      {"target_miss_rate", fw.predictor.slack.target_miss_rate},
+                                      {"reference_read_interval_ms", fw.predictor.reference_interval_ms}}},
+                       {"delayed_writes", {{"foreground_propagation", fw.delayed_writes.foreground_propagation},
+                                           {"threshold_entries", fw.delayed_writes.threshold_entries}}},
                        {"write_intent_log", fw.write_intent_log},
                        {"table_entry_bytes", fw.table_entry_bytes},
                        {"fail_disk", fw.fail_disk},
@@ -596,6 +599,16 @@ const std::vector<key_def> &key_defs() {
                  FIELD(controller.config.firmware.predictor.slack.initial_sectors));
         t.number("controller.predictor.target_miss_rate", "0.01", "a number in (0, 1] (satf: the feedback's target)",
                  0, true, 1, FIELD(controller.config.firmware.predictor.slack.target_miss_rate));
+        t.number("controller.predictor.reference_read_interval_ms", "120000",
+                 "a number >= 0 (ms; a disk idle this long gets a reference read; 0: none; Yu et al.: two "
+                 "minutes)",
+                 0, false, 1e9, FIELD(controller.config.firmware.predictor.reference_interval_ms));
+        t.boolean("controller.delayed_writes.foreground_propagation", "false",
+                  FIELD(controller.config.firmware.delayed_writes.foreground_propagation));
+        t.integer("controller.delayed_writes.threshold_entries", "10000",
+                  "an integer in [1, 1000000] (delayed-write table entries before they are forced to the "
+                  "foreground; Yu et al. 3.4: 10,000)",
+                  1, 1000000, FIELD(controller.config.firmware.delayed_writes.threshold_entries));
         t.boolean("controller.write_intent_log", "true", FIELD(controller.config.firmware.write_intent_log));
         t.integer("controller.table_entry_bytes", "64", "an integer in [0, 65536]", 0, 65536,
                   FIELD(controller.config.firmware.table_entry_bytes));
@@ -988,7 +1001,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                           fmt::format("{} while controller.layout is {}", name_of(scheduler_names, fw.scheduler), kind),
                           "rlook or rsatf only with controller.layout: sr_array");
         for (const char *key : {"controller.predictor.feedback", "controller.predictor.slack_sectors",
-                                "controller.predictor.target_miss_rate"})
+                                "controller.predictor.target_miss_rate", "controller.predictor.reference_read_interval_ms"})
             if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf &&
                 !is_replica_aware(fw.scheduler))
                 throw s.error(key,
@@ -1012,6 +1025,25 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         if (fw.fail_disk >= n)
             throw s.error("controller.fail_disk", fmt::format("disk {} of {} disks", fw.fail_disk, n),
                           "a disk number below disks.count, or -1");
+        const bool replicated = fw.array == array_kind::raid1 || fw.array == array_kind::raid10 ||
+                                (fw.array == array_kind::sr_array && fw.sr_dr * fw.sr_dm > 1);
+        for (const char *key : {"controller.delayed_writes.foreground_propagation",
+                                "controller.delayed_writes.threshold_entries"})
+            if (s.origin.count(key) && !replicated)
+                throw s.error(key, fmt::format("set while controller.layout is {}{}", kind,
+                                               fw.array == array_kind::sr_array ? " with Dr*Dm = 1" : ""),
+                              "it only with a replicated layout: raid1, raid10, or sr_array with Dr*Dm > 1");
+        const uint64_t table_bytes =
+            uint64_t(fw.delayed_writes.threshold_entries) * uint64_t(fw.delayed_writes.entry_bytes);
+        if (replicated && !fw.delayed_writes.foreground_propagation &&
+            table_bytes > s.controller.config.nvram.capacity_bytes)
+            throw s.error(s.origin.count("controller.delayed_writes.threshold_entries")
+                              ? "controller.delayed_writes.threshold_entries"
+                              : "controller.layout",
+                          fmt::format("a table of {} entries of {} bytes needs {} bytes of NVRAM; the NVRAM has {}",
+                                      fw.delayed_writes.threshold_entries, fw.delayed_writes.entry_bytes, table_bytes,
+                                      s.controller.config.nvram.capacity_bytes),
+                          "fewer entries or a larger controller.nvram.capacity_kib");
         if (fw.array == array_kind::raid1 && n < 2)
             throw s.error("controller.layout", fmt::format("raid1 needs at least 2 disks; disks.count is {}", n),
                           "disks.count >= 2 or another layout");

@@ -191,7 +191,20 @@ nlohmann::json controller_json(const controller::controller_top &c) {
                                        {"mean_access_ms", p.mean_access_ms()},
                                        {"demerit_ms", p.demerit_ms()},
                                        {"relative_demerit", p.relative_demerit()},
-                                       {"mean_slack_sectors", p.count() ? fw.slack_sectors_sum / double(p.count()) : 0.0}};
+                                       {"mean_slack_sectors", p.count() ? fw.slack_sectors_sum / double(p.count()) : 0.0},
+                                       {"reference_reads", fw.reference_reads}};
+    }
+    if (c.array_layout() && c.array_layout()->copies() > 1 && !dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
+        // Replicated layouts: duplicated requests (mirror reads, first writes) and the table.
+        j["firmware"]["duplicated_requests"] = fw.duplicated_requests;
+        j["firmware"]["cancelled_duplicates"] = fw.cancelled_duplicates;
+        j["firmware"]["delayed_writes"] = {{"enabled", c.delayed_writes() != nullptr},
+                                           {"issued", fw.delayed_writes_issued},
+                                           {"superseded", fw.delayed_writes_superseded},
+                                           {"forced", fw.delayed_writes_forced},
+                                           {"peak_table_entries", fw.peak_table_entries},
+                                           {"peak_buffered_sectors", fw.peak_buffered_sectors},
+                                           {"entries_at_end", c.delayed_writes() ? c.delayed_writes()->entries() : 0}};
     }
     if (dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
         nlohmann::json paths;

@@ -206,6 +206,28 @@ TEST(controller_runs, raid5_and_raid10_runs_with_data_tokens_read_back_every_ack
     EXPECT_GT(r10["controller"]["reads_checked"].get<uint64_t>(), 3000u);
 }
 
+TEST(controller_runs, delayed_writes_on_mirrored_sr_arrays_read_back_every_acknowledged_write) {
+    const scratch_dir dir;
+    // Unaligned 8-sector writes crowded together, 16 at a time: pending updates are superseded
+    // (split, trimmed) and reads must find a current copy; Dm = 2 duplicates reads and first writes.
+    const std::string common =
+        "scenarios/sr_array_d6.yaml --set controller.layout=sr_array --set controller.scheduler=rsatf"
+        " --set workload.data_tokens=true --set workload.requests=3000 --set workload.outstanding=16"
+        " --set workload.read_fraction=0.5 --set workload.address=local --set workload.local_stddev_sectors=300"
+        " --set workload.request_sectors=8 --set workload.alignment_sectors=1";
+    for (const char *shape : {"--set controller.sr.ds=3 --set controller.sr.dm=2",
+                              "--set controller.sr.dr=3 --set controller.sr.dm=2"}) {
+        const nlohmann::json r = run_json(common + " " + shape, dir, "sr");
+        ASSERT_FALSE(r.is_null()) << shape;
+        EXPECT_EQ(r["controller"]["integrity_errors"], 0) << shape;
+        EXPECT_GT(r["controller"]["reads_checked"].get<uint64_t>(), 3000u) << shape;
+        const nlohmann::json &f = r["controller"]["firmware"];
+        EXPECT_GT(f["delayed_writes"]["superseded"].get<uint64_t>(), 100u) << shape;
+        EXPECT_GT(f["delayed_writes"]["issued"].get<uint64_t>(), 500u) << shape;
+        EXPECT_GT(f["duplicated_requests"].get<uint64_t>(), 500u) << shape;
+    }
+}
+
 TEST(controller_runs, satf_beats_fcfs_on_random_reads_and_reports_its_prediction_statistics) {
     const scratch_dir dir;
     const std::string common =

@@ -184,3 +184,51 @@ TEST(delayed_write_table, recovery_after_power_loss_loses_no_acknowledged_write)
     EXPECT_EQ(requeued, stale_total);
     EXPECT_EQ(t.entries(), 0u);
 }
+
+TEST(delayed_write_table, a_copy_is_current_once_its_update_is_written) {
+    table t(3, {});
+    std::vector<propagation> fg;
+    t.first_write_scheduled(10, 8, c0, {c1, c2}, fg);
+    EXPECT_TRUE(t.is_current(c0, 10, 8));   // the first write's copy
+    EXPECT_FALSE(t.is_current(c1, 17, 4));  // overlaps the entry's last sector
+    EXPECT_TRUE(t.is_current(c1, 18, 4));   // past it
+    EXPECT_TRUE(t.is_current(c1, 0, 10));   // before it
+    const auto p = t.next_delayed(1);
+    EXPECT_FALSE(t.is_current(c1, 10, 8));  // handed out: not on disk yet
+    t.propagation_done(p->op);
+    EXPECT_TRUE(t.is_current(c1, 10, 8));
+    EXPECT_FALSE(t.is_current(c2, 12, 1));
+}
+
+TEST(delayed_write_table, live_parts_leave_out_what_a_newer_write_superseded) {
+    table t(2, {});
+    std::vector<propagation> fg;
+    t.first_write_scheduled(0, 16, c0, {c1}, fg);
+    const auto p = t.next_delayed(1);
+    ASSERT_TRUE(p.has_value());
+    using parts = std::vector<std::pair<int64_t, int32_t>>;
+    EXPECT_EQ(t.live_parts(p->op), (parts{{0, 16}}));
+    t.first_write_scheduled(4, 8, c0, {c1}, fg);  // splits the handed-out entry
+    EXPECT_EQ(t.live_parts(p->op), (parts{{0, 4}, {12, 4}}));
+    t.first_write_scheduled(0, 16, c1, {c0}, fg);  // supersedes all of it
+    EXPECT_TRUE(t.live_parts(p->op).empty());
+    EXPECT_EQ(t.superseded(), 4u);  // the first entry once, then its two parts and the second write
+}
+
+TEST(delayed_write_table, an_owner_is_released_when_its_last_entry_goes) {
+    table t(2, {});
+    std::vector<propagation> fg;
+    t.first_write_scheduled(0, 8, c0, {c1}, fg, 7);
+    t.first_write_scheduled(8, 8, c0, {c1}, fg, 7);
+    t.first_write_scheduled(100, 8, c0, {c1}, fg, 9);
+    EXPECT_EQ(t.entries_of(7), 2u);
+    auto p = t.next_delayed(1);
+    EXPECT_EQ(p->owner, 7u);
+    t.propagation_done(p->op);
+    EXPECT_TRUE(t.take_released_owners().empty());
+    t.first_write_scheduled(8, 8, c1, {c0}, fg, 11);  // supersedes owner 7's last entry
+    EXPECT_EQ(t.take_released_owners(), std::vector<uint64_t>{7});
+    EXPECT_EQ(t.entries_of(7), 0u);
+    EXPECT_EQ(t.entries_of(11), 1u);
+    EXPECT_TRUE(t.take_released_owners().empty());
+}

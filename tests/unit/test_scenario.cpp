@@ -356,6 +356,39 @@ TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
     EXPECT_NE(m.find("key 'controller.layout': raid1 while host.layout is jbod"), std::string::npos) << m;
 }
 
+TEST(scenario, delayed_write_keys_apply_to_replicated_layouts_only) {
+    const scenario s = load_scenario(write_temp(
+        "dw.yaml", minimal() + "controller:\n  layout: raid10\n  delayed_writes:\n    foreground_propagation: true\n"
+                               "    threshold_entries: 500\n"));
+    EXPECT_TRUE(s.controller.config.firmware.delayed_writes.foreground_propagation);
+    EXPECT_EQ(s.controller.config.firmware.delayed_writes.threshold_entries, 500u);
+    EXPECT_EQ(s.to_json()["controller"]["delayed_writes"]["threshold_entries"], 500);
+
+    std::string m = error_of(minimal() + "controller:\n  delayed_writes:\n    threshold_entries: 5\n");
+    EXPECT_NE(m.find("s.yaml:5:24: key 'controller.delayed_writes.threshold_entries': set while controller.layout is "
+                     "raid0; expected it only with a replicated layout"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "  count: 6\ncontroller:\n  layout: sr_array\n  sr:\n    ds: 6\n"
+                             "  delayed_writes:\n    foreground_propagation: true\n");
+    EXPECT_NE(m.find("key 'controller.delayed_writes.foreground_propagation': set while controller.layout is sr_array "
+                     "with Dr*Dm = 1"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: raid1\n  delayed_writes:\n    threshold_entries: 0\n");
+    EXPECT_NE(m.find("key 'controller.delayed_writes.threshold_entries': 0 is out of range"), std::string::npos) << m;
+    // The table must fit the NVRAM (16 bytes an entry; 512 KiB by default).
+    m = error_of(minimal() + "controller:\n  layout: raid1\n  delayed_writes:\n    threshold_entries: 40000\n");
+    EXPECT_NE(m.find("key 'controller.delayed_writes.threshold_entries': a table of 40000 entries of 16 bytes needs "
+                     "640000 bytes of NVRAM; the NVRAM has 524288"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  predictor:\n    reference_read_interval_ms: 1000\n");
+    EXPECT_NE(m.find("key 'controller.predictor.reference_read_interval_ms': set while controller.scheduler is fcfs"),
+              std::string::npos)
+        << m;
+}
+
 TEST(scenario, controller_scheduler_keys) {
     const scenario s = load_scenario(
         write_temp("k.yaml", minimal() + "controller:\n  scheduler: cvscan\n  cvscan_r: 0.5\n"));
