@@ -117,9 +117,11 @@ struct controller_top::disk_state {
     std::unique_ptr<disk_scheduler> scheduler;  // none: first come, first served
     head_oracle head;
     // satf: the firmware's head-position predictor, and its estimate of the time from granting a
-    // tag to the drive starting to position (learned from completions).
+    // tag to the command reaching the drive (controller and bus; learned from completions; the
+    // drive's own command overhead, which depends on the kind of command, the predictor adds).
     std::unique_ptr<head_position_predictor> predictor;
-    double start_offset_ms = -1;  // < 0: not learned yet
+    double start_offset_ms = 0;
+    bool start_offset_learned = false;
     // Reference reads: when the disk's last command ended, whether a reference read followed
     // (nothing to re-anchor until the next command), and whether one is at the drive now.
     double last_activity_ms = 0;
@@ -392,9 +394,14 @@ bool controller_top::drive_command(tlm::tlm_command command, int d, uint64_t n, 
     // satf: what the firmware predicts for this command, starting from the tag grant.
     const double granted_ms = now_s() * 1e3;
     access_prediction predicted;
-    if (ds.predictor)
-        predicted = ds.predictor->predict(ds.geometry->to_physical(int64_t(lbn)), write,
-                                          granted_ms + std::max(0.0, ds.start_offset_ms));
+    double arrive_ms = 0, overhead_ms = 0;
+    bool after_expected_media_write = false;
+    if (ds.predictor) {
+        arrive_ms = granted_ms + std::max(0.0, ds.start_offset_ms);
+        overhead_ms = ds.predictor->command_overhead_ms(write);
+        after_expected_media_write = ds.predictor->busy_until_ms() > arrive_ms + overhead_ms;
+        predicted = ds.predictor->predict(ds.geometry->to_physical(int64_t(lbn)), write, arrive_ms + overhead_ms);
+    }
     const rtl_models::cpu_cost_table &c = m_cpu->costs();
     m_cpu->run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
                 {rtl_models::cpu_task::physical_command, c.physical_command_cycles},
@@ -448,7 +455,14 @@ bool controller_top::drive_command(tlm::tlm_command command, int d, uint64_t n, 
         if (ok && tm.media_accessed)
             ds.predictor->observe_reference_read(ds.geometry->to_physical(int64_t(lbn)),
                                                  tm.media_end.to_seconds() * 1e3);
-    } else if (ds.predictor && ok && tm.media_accessed && !tm.write_back) {
+    } else if (ds.predictor && ok && tm.write_back) {
+        // The drive took the data into its cache and writes them to the media itself, right after
+        // its command overhead: the firmware cannot see when, so it predicts that write (the head
+        // ends on the last sector) instead of learning from this completion.
+        ds.predictor->expect_media_write(ds.geometry->to_physical(int64_t(lbn)),
+                                         ds.geometry->to_physical(int64_t(lbn + sectors) - 1), int(sectors),
+                                         arrive_ms + overhead_ms);
+    } else if (ds.predictor && ok && tm.media_accessed) {
         // Learn from the completion: the head is on the reported track just past the last sector.
         disks::physical_address last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
         last.cyl = int(tm.end_cylinder);
@@ -456,18 +470,21 @@ bool controller_top::drive_command(tlm::tlm_command command, int d, uint64_t n, 
         const double media_end_ms = tm.media_end.to_seconds() * 1e3;
         const double actual_ms = (tm.seek + tm.rotation).to_seconds() * 1e3;
         const double period = ds.predictor->period_ms();
-        if (!old_tokens) {
+        if (!old_tokens && !after_expected_media_write) {
             // When the drive started positioning: before the seek, the rotational wait and the
-            // media transfer of the sectors (one track's worth of sectors per revolution).
+            // media transfer of the sectors (one track's worth of sectors per revolution); before
+            // that, its command overhead. (Not when an expected media write may have held it.)
             const double xfer_ms = double(sectors) * period / ds.geometry->sectors_per_track(last.cyl);
-            const double offset = media_end_ms - xfer_ms - actual_ms - granted_ms;
-            ds.start_offset_ms = ds.start_offset_ms < 0 ? offset : ds.start_offset_ms + 0.1 * (offset - ds.start_offset_ms);
+            const double offset = media_end_ms - xfer_ms - actual_ms - overhead_ms - granted_ms;
+            ds.start_offset_ms = ds.start_offset_learned ? ds.start_offset_ms + 0.1 * (offset - ds.start_offset_ms) : offset;
+            ds.start_offset_learned = true;
         }
         ds.predictor->record(predicted.access_ms(), actual_ms);
         m_stats.prediction.add(predicted.access_ms(), actual_ms, period);
         m_stats.slack_sectors_sum += ds.predictor->slack_sectors();
         ds.predictor->observe_completion(last, media_end_ms);
     }
+    if (ds.predictor && ok) ds.predictor->command_done(write);
     if (timing_to) timing_to->timing = cmd->timing;
     cmd->read_rotate_write = false;
     cmd->old_tokens = nullptr;
@@ -609,8 +626,8 @@ controller_top::grant controller_top::acquire_any(const std::vector<holder> &hs,
             for (const placement &p : h.choices) {
                 if (ds.predictor)
                     best = std::min(best, ds.predictor
-                                              ->predict(p.first, write,
-                                                        now_s() * 1e3 + std::max(0.0, ds.start_offset_ms))
+                                              ->predict_command(p.first, write,
+                                                                now_s() * 1e3 + std::max(0.0, ds.start_offset_ms))
                                               .access_ms());
                 else if (ds.geometry)
                     best = std::min(best, double(std::abs(p.first.cyl - ds.head.cylinder)));
@@ -1397,7 +1414,7 @@ uint64_t controller_top::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool
 
 scheduling_decision controller_top::choose(disk_state &ds) {
     return ds.predictor ? *ds.scheduler->choose(ds.snapshot,
-                                                ds.predictor->at(now_s() * 1e3 + std::max(0.0, ds.start_offset_ms)))
+                                                ds.predictor->at_command(now_s() * 1e3 + std::max(0.0, ds.start_offset_ms)))
                         : *ds.scheduler->choose(ds.snapshot, ds.head);
 }
 

@@ -16,7 +16,16 @@
 // drive did (prediction_statistics).
 //
 // Times are in ms of simulated time. The caller passes the time the drive starts positioning
-// (after its command overhead) and the time the media transfer ended.
+// (after its command overhead) and the time the media transfer ended; or, through
+// predict_command / at_command, the time the command reaches the drive, and the predictor adds
+// the drive's command overhead for that kind of command (the spec's read/write, hit/miss, after
+// read/after write overheads, as calibration measures them).
+//
+// Write-back drives: a write acknowledged from the drive's cache is written to the media by the
+// drive afterwards, out of the firmware's sight; the drive starts it once its command overhead
+// is over and its mechanism is free, which moves the head. expect_media_write() predicts that
+// media write (it is not an observation: the phase is not corrected) and moves the believed head
+// to the write's last sector; later predictions start no earlier than its predicted end.
 #pragma once
 
 #include "controller/disk_scheduler.h"
@@ -69,6 +78,23 @@ public:
     // An access to `first` whose positioning starts at start_ms from the predicted head.
     access_prediction predict(const disks::physical_address &first, bool write, double start_ms) const;
 
+    // The drive's command overhead before it starts positioning the next command, from the spec;
+    // a write is taken as write-back (a "hit") when the drive acknowledges every write from its
+    // cache (Fast write level 2).
+    double command_overhead_ms(bool write) const;
+    // The command reaches the drive at arrive_ms: predict() from arrive_ms + command_overhead_ms().
+    access_prediction predict_command(const disks::physical_address &first, bool write, double arrive_ms) const {
+        return predict(first, write, arrive_ms + command_overhead_ms(write));
+    }
+    // Every command the drive completes (the drive's overheads depend on the previous command).
+    void command_done(bool write) { m_after_write = write; }
+    // A write-back write of `sectors` sectors from `first` to `last` whose positioning could start
+    // at start_ms: the drive writes it when its mechanism is free.
+    void expect_media_write(const disks::physical_address &first, const disks::physical_address &last, int sectors,
+                            double start_ms);
+    // Until then the mechanism is believed busy with expected media writes.
+    double busy_until_ms() const { return m_busy_until_ms; }
+
     // The media transfer of a request ended at media_end_ms with `last` its last sector.
     void observe_completion(const disks::physical_address &last, double media_end_ms);
     // A read of the reference sector ended at media_end_ms.
@@ -93,11 +119,29 @@ public:
         double m_start_ms;
     };
     oracle at(double start_ms) const { return oracle(*this, start_ms); }
+    // As oracle, for commands that reach the drive at arrive_ms (each kind after its overhead).
+    class command_oracle final : public access_time_oracle {
+    public:
+        command_oracle(const head_position_predictor &p, double arrive_ms) : m_p(p), m_arrive_ms(arrive_ms) {}
+        int head_cylinder() const override { return m_p.head().cyl; }
+        double access_ms(const placement &pl, bool write) const override {
+            return m_p.predict_command(pl.first, write, m_arrive_ms).ranking_ms();
+        }
+
+    private:
+        const head_position_predictor &m_p;
+        double m_arrive_ms;
+    };
+    command_oracle at_command(double arrive_ms) const { return command_oracle(*this, arrive_ms); }
 
 private:
     double end_angle(const disks::physical_address &last) const;
 
     config m_cfg;
+    disks::overhead_spec m_overheads;
+    bool m_write_back_drive;
+    bool m_after_write = false;
+    double m_busy_until_ms = -1e300;
     disks::disk_layout m_layout;
     disks::mechanics m_mech;  // positioning times only; rotation is the believed spindle below
     double m_period_ms;

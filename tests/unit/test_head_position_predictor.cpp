@@ -136,6 +136,63 @@ TEST(head_position_predictor, an_exact_model_predicts_the_drive_exactly) {
     EXPECT_NEAR(predictor.statistics().demerit_ms(), 0.0, 1e-9);
 }
 
+// Write-back: the drive acknowledges a write from its cache and then writes it to the media; a
+// read sent meanwhile starts when that media write ends, from where it left the head. Expecting
+// the media write predicts the read exactly; without it the firmware's belief is off (asserted
+// over many random pairs, so the check can fail).
+TEST(head_position_predictor, an_expected_write_back_media_write_predicts_the_next_read) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor::config cfg;
+    cfg.spindle_phase = 0.37;
+    head_position_predictor expecting(spec, cfg), blind(spec, cfg);
+    true_drive drive(spec, 0.37, 0.0, 1);
+    raidtlm::testbench::random_source rng(4);
+    const auto &geo = expecting.geometry();
+    auto random_sector = [&] {
+        placement p;
+        p.first = geo.to_physical(int64_t(rng.below(uint64_t(spec.block_count))));
+        p.last = p.first;
+        p.sectors = 1;
+        return p;
+    };
+    double now = 0;
+    int blind_off = 0;
+    const int pairs = 200;
+    for (int i = 0; i < pairs; ++i) {
+        const placement w = random_sector(), r = random_sector();
+        const double write_start = now + 0.05;
+        const auto wo = drive.serve(w, true, write_start);
+        expecting.expect_media_write(w.first, w.last, 1, write_start);
+        ASSERT_NEAR(expecting.busy_until_ms(), wo.media_end_ms, 1e-6) << i;
+        // The read reaches the drive while the write is still on its way to the media.
+        const double read_start = write_start + 0.5;
+        const auto ro = drive.serve(r, false, std::max(read_start, wo.media_end_ms));
+        ASSERT_NEAR(expecting.predict(r.first, false, read_start).access_ms(), ro.access_ms, 1e-6) << i;
+        if (std::abs(blind.predict(r.first, false, read_start).access_ms() - ro.access_ms) > 0.1) ++blind_off;
+        expecting.observe_completion(r.last, ro.media_end_ms);
+        blind.observe_completion(r.last, ro.media_end_ms);
+        EXPECT_LT(expecting.busy_until_ms(), 0.0);  // the read shows the mechanism was free again
+        now = ro.media_end_ms;
+    }
+    EXPECT_GT(blind_off, pairs * 9 / 10);
+}
+
+TEST(head_position_predictor, the_drive_command_overhead_follows_the_spec_and_the_previous_command) {
+    const auto &spec = raidtlm::test::cheetah9lp();
+    head_position_predictor p(spec, {});
+    const auto &o = spec.overheads;
+    ASSERT_GE(spec.cache.fast_write_level, 2);  // the spec's drive acknowledges writes from its cache
+    EXPECT_DOUBLE_EQ(p.command_overhead_ms(false), (o.per_request_ms + o.read_miss_after_read_ms) * o.time_scale);
+    EXPECT_DOUBLE_EQ(p.command_overhead_ms(true), (o.per_request_ms + o.write_hit_after_read_ms) * o.time_scale);
+    p.command_done(true);
+    EXPECT_DOUBLE_EQ(p.command_overhead_ms(false), (o.per_request_ms + o.read_miss_after_write_ms) * o.time_scale);
+    EXPECT_DOUBLE_EQ(p.command_overhead_ms(true), (o.per_request_ms + o.write_hit_after_write_ms) * o.time_scale);
+    EXPECT_NE(o.read_miss_after_write_ms, o.read_miss_after_read_ms);
+    const physical_address far{spec.cylinders - 1, 0, 0};
+    EXPECT_DOUBLE_EQ(p.predict_command(far, false, 1.0).access_ms(),
+                     p.predict(far, false, 1.0 + p.command_overhead_ms(false)).access_ms());
+}
+
 TEST(head_position_predictor, model_error_scales_and_biases_predicted_positioning) {
     const auto &spec = raidtlm::test::cheetah9lp();
     head_position_predictor::config cfg;
