@@ -39,6 +39,11 @@ struct parity_logging_config {
     bool preread = true;            // false: old data cached (no preread; taken from the drive untimed)
     int64_t reintegration_buffer_sectors = 0;  // 0 = the region's parity size
     int64_t track_sectors = 0;      // 0 = the drives' outermost zone (disk_info::geometry)
+    // Start each region's log at a uniformly random whole-track fill (steady_state_log_fill.h)
+    // instead of empty; the pre-filled part holds no records (its sublog reads are timed, it adds
+    // nothing to the parity). Seeded from the workload's seed.
+    bool steady_state_start = false;
+    uint64_t steady_state_seed = 1;
     // Test hook: on a data disk loss, discard the logs instead of applying them (parity stale), to
     // show the scoreboard catches it. Not a scenario key.
     bool discard_log_on_failure = false;

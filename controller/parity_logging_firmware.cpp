@@ -1,4 +1,5 @@
 #include "controller/parity_logging_firmware.h"
+#include "controller/steady_state_log_fill.h"
 
 #include <algorithm>
 #include <map>
@@ -43,6 +44,16 @@ parity_logging_firmware::parity_logging_firmware(controller_top &top, const pari
             m_pool.capacity(), track_bytes / 1024.0, pool_bytes / 1024.0, top.config().nvram.capacity_bytes / 1024.0,
             (top.config().nvram.capacity_bytes - top.nvram().used_bytes()) / 1024.0));
     for (region_state &r : m_regions) r.fill.assign(size_t(layout.log_stripes()), 0);
+    if (config.steady_state_start) {
+        const std::vector<log_fill> fills = steady_state_fills(layout.regions(), layout.log_stripes(),
+                                                               layout.track_sectors(), layout.sublog_sectors(),
+                                                               config.steady_state_seed);
+        for (size_t i = 0; i < fills.size(); ++i) {
+            m_regions[i].fill = fills[i].sublog_sectors;
+            m_regions[i].next_sublog = fills[i].next_sublog;
+            m_regions[i].committed = fills[i].total_sectors();
+        }
+    }
 }
 
 parity_logging_firmware::~parity_logging_firmware() = default;
@@ -103,6 +114,7 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
     m_top.lock_stripe(stripe);
     std::vector<log_record> records;
     bool ok = true;
+    bool data_written = false;  // by the read-rotate-write preread
     protocol::buffer_block *work;
     if (large) {
         // New parity from the new data (every unit of the stripe), logged as overwrite records.
@@ -124,7 +136,20 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
         m_top.check_power();
         std::vector<uint64_t> at(pieces.size(), 0);
         for (size_t i = 1; i < pieces.size(); ++i) at[i] = at[i - 1] + uint64_t(pieces[i - 1].sectors);
-        if (m_config.preread) {
+        if (m_config.preread && m_top.config().firmware.parity_writes.read_rotate_write) {
+            // controller.rmw read_rotate_write: preread and overwrite in one drive command (the
+            // paper's Section 3: "seeks ..., reads the data, waits for the disk to spin around
+            // once, then updates the data"); the drive returns the old tokens.
+            ok = m_top.parallel(pieces.size(), [&](size_t i) {
+                const region_extent e = m_layout.data_location(pieces[i].lbn);
+                std::vector<uint64_t> old;
+                const bool done = m_top.disk_io(write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
+                                                buffer, pieces[i].offset, nullptr, &old);
+                if (data && done) std::copy(old.begin(), old.end(), work->tokens.begin() + int64_t(at[i]));
+                return done;
+            });
+            data_written = true;
+        } else if (m_config.preread) {
             ok = m_top.parallel(pieces.size(), [&](size_t i) {
                 const region_extent e = m_layout.data_location(pieces[i].lbn);
                 return m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i],
@@ -150,7 +175,7 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
     if (ok)
         ok = m_top.parallel(pieces.size() + 1, [&](size_t i) {
             if (i == pieces.size()) return log_records(region, records, affinity);
-            return write_data(i);
+            return data_written || write_data(i);
         });
     m_top.m_dram->free(work);
     m_top.unlock_stripe(stripe);

@@ -40,7 +40,10 @@ public:
         if (!m_contended) return at_ms;
         wait_until_ms(at_ms);
         m_link.acquire(m_id);
-        return now_ms();
+        // Never earlier than asked: sc_time rounds to its resolution, so now_ms() can come back a
+        // hair below at_ms; the engine would then see its data "not yet" in the buffer, disconnect
+        // and reselect at the same instant forever (a zero-overhead bus hung on this).
+        return std::max(now_ms(), at_ms);
     }
     void release(double at_ms) override {
         if (!m_contended) return;

@@ -30,12 +30,13 @@ SCHEMES = {
     # Section 8: the parity disk's read-rotate-write after the data disk's ("sequentially").
     "raid5": ("  layout: raid5\n  rmw: read_rotate_write\n  rrw_order: parity_after_data\n", [], "raid5"),
     "floating": ("  layout: floating\n  rrw_order: parity_after_data\n", [], "floating"),
-    "parity_logging": ("  layout: parity_logging\n",
+    # The data preread and overwrite as one read-rotate-write access (Section 3).
+    "parity_logging": ("  layout: parity_logging\n  rmw: read_rotate_write\n",
                        ["controller.parity_logging.preread=true",
                         "controller.parity_logging.regions_per_disk=100",
                         "controller.parity_logging.log_write_tracks=1",
                         f"controller.parity_logging.log_stripes={LOG_STRIPES}"], "parity_logging"),
-    "parity_logging_no_preread": ("  layout: parity_logging\n",
+    "parity_logging_no_preread": ("  layout: parity_logging\n  rmw: read_rotate_write\n",
                                   ["controller.parity_logging.preread=false",
                                    "controller.parity_logging.regions_per_disk=100",
                                    "controller.parity_logging.log_write_tracks=1",

@@ -269,10 +269,14 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
             layout.groups.insert(layout.groups.begin() + 6 + ch, g);
         }
         if (const controller::parity_logging_firmware *pl = ctl->parity_logging()) {
-            // Open on the first reintegration (from 50 ms before, 1.5 s wide) when there was one.
+            // Open on the first reintegration (from 50 ms before) when there was one: 1.5 s wide,
+            // or two mean reintegrations when they are longer (the paper array's unstriped sublog
+            // reads take ~2 s, a reintegration ~3 s), so the long reads show whole.
             if (pl->first_reintegration_s() >= 0) {
                 layout.view_start = static_cast<uint64_t>(std::max(0.0, pl->first_reintegration_s() - 0.05) * 1e9);
-                layout.view_time = 1500000000;
+                const auto &st = pl->statistics();
+                const double mean_s = st.reintegrations > 0 ? st.reintegration_s / double(st.reintegrations) : 0.0;
+                layout.view_time = static_cast<uint64_t>(std::max(1.5, 2.0 * mean_s) * 1e9);
             }
             // Reintegrations and log writes next to the drives' states: the convoy effect.
             gtkw_group plog{"parity_logging", {sig("plog.reintegrating"), sig("plog.log_writes"),

@@ -179,7 +179,8 @@ nlohmann::json scenario::to_json() const {
                                              {"buffer_policy", name_of(buffer_policy_names, pl.policy)},
                                              {"preread", pl.preread},
                                              {"reintegration_buffer_sectors", pl.reintegration_buffer_sectors},
-                                             {"track_sectors", pl.track_sectors}};
+                                             {"track_sectors", pl.track_sectors},
+                                             {"steady_state_start", pl.steady_state_start}};
     }
     j["controller"]["cpu"] = {{"mhz", c.cpu.mhz}, {"cores", c.cpu.cores}, {"scheduling", to_string(c.cpu.scheduling)}};
     const auto &k = c.cpu.costs;
@@ -585,6 +586,11 @@ const std::vector<key_def> &key_defs() {
         t.integer("controller.parity_logging.track_sectors", "0",
                   "an integer in [0, 100000] (sectors per track for region sizing; 0: the drives' outermost zone)", 0,
                   100000, FIELD(controller.config.firmware.parity_logging.track_sectors));
+        // Steady state at once: each region's log starts at a uniformly random whole-track fill
+        // (the stationary fill level under uniform writes; controller/steady_state_log_fill.h),
+        // seeded from workload.seed. The pre-filled log holds no records, only timed sublog reads.
+        t.boolean("controller.parity_logging.steady_state_start", "false",
+                  FIELD(controller.config.firmware.parity_logging.steady_state_start));
         t.integer("controller.fail_disk", "-1", "an integer in [-1, 255] (a disk marked lost mid-run; -1: none)", -1,
                   255, FIELD(controller.config.firmware.fail_disk));
         t.integer("controller.fail_after_requests", "0",
@@ -743,7 +749,10 @@ const std::vector<key_def> &key_defs() {
         t.integer("workload.warmup_requests", "500", "an integer in [0, 10^12]", 0, 1000000000000LL,
                   FIELD(workload.warmup_requests));
         t.add("workload.seed", "1", "a non-negative integer",
-              [](scenario &s, const value_ref &v, str k, str e, ctx_t) { s.workload.seed = get_uint64(v, k, e); });
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  s.workload.seed = get_uint64(v, k, e);
+                  s.controller.config.firmware.parity_logging.steady_state_seed = s.workload.seed;
+              });
 
         t.add("trace.file", "\"\"", "a path to a trace file, relative to the scenario file or the repo root",
               [](scenario &s, const value_ref &v, str k, str e, ctx_t ctx) {
@@ -980,9 +989,10 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                                                                   : ""),
                           "it only with controller.layout: floating, or raid4/raid5 with controller.rmw: "
                           "read_rotate_write");
-        if (s.origin.count("controller.rmw") && fw.array != array_kind::raid5 && fw.array != array_kind::raid4)
+        if (s.origin.count("controller.rmw") && fw.array != array_kind::raid5 && fw.array != array_kind::raid4 &&
+            fw.array != array_kind::parity_logging)
             throw s.error("controller.rmw", fmt::format("set while controller.layout is {}", kind),
-                          "it only with controller.layout: raid4 or raid5");
+                          "it only with controller.layout: raid4, raid5 or parity_logging (its data preread)");
         if (s.origin.count("controller.cvscan_r") && fw.scheduler != controller::scheduling_policy::cvscan)
             throw s.error("controller.cvscan_r",
                           fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
@@ -1012,7 +1022,7 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
               "controller.parity_logging.log_to_parity_ratio", "controller.parity_logging.log_write_tracks",
               "controller.parity_logging.buffer_tracks", "controller.parity_logging.buffer_policy",
               "controller.parity_logging.preread", "controller.parity_logging.reintegration_buffer_sectors",
-              "controller.parity_logging.track_sectors"})
+              "controller.parity_logging.track_sectors", "controller.parity_logging.steady_state_start"})
             if (s.origin.count(key) && fw.array != array_kind::parity_logging)
                 throw s.error(key, fmt::format("set while controller.layout is {}", kind),
                               "it only with controller.layout: parity_logging");

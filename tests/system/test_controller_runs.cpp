@@ -370,6 +370,25 @@ TEST(controller_runs, the_predictor_stays_on_target_with_writes_on_write_back_dr
     EXPECT_LT(p["mean_slack_sectors"].get<double>(), 30.0);
 }
 
+// The paper-mode scenario runs parity logging: a copy without its controller.rmw line and
+// parity_logging block, so another layout can be set (those keys are refused elsewhere).
+fs::path paper_scenario_without_parity_logging(const fs::path &dir) {
+    std::ifstream in(fs::path(RAIDTLM_SOURCE_DIR) / "scenarios/parity_logging_paper.yaml");
+    std::ostringstream text;
+    bool in_block = false;
+    for (std::string line; std::getline(in, line);) {
+        if (in_block && (line.rfind("    ", 0) == 0 || line.find_first_not_of(' ') == std::string::npos)) continue;
+        in_block = line.rfind("  parity_logging:", 0) == 0;
+        if (in_block || line.rfind("  rmw:", 0) == 0) continue;
+        if (line.rfind("  spec:", 0) == 0) line = "  spec: " + (fs::path(RAIDTLM_SOURCE_DIR) / "scenarios/disks/ibm0661.diskspecs").string();
+        if (line.rfind("  layout: parity_logging", 0) == 0) line = "  layout: raid5";
+        text << line << "\n";
+    }
+    const fs::path copy = dir / "paper.yaml";
+    std::ofstream(copy) << text.str();
+    return copy;
+}
+
 // Floating data and parity (controller.layout: floating) on the parity logging paper's array: the
 // scoreboard checks every read after floating writes moved the units, the tables are the paper's
 // size, and a small write costs the disks less than RAID 5's two read-rotate-writes.
@@ -381,16 +400,7 @@ TEST(controller_runs, floating_data_and_parity_moves_units_and_reads_them_back) 
     // A small array so the same units are written and read again many times.
     const std::string small = "--set disks.count=4 --set controller.channels=4 --set workload.outstanding=8 ";
     const std::string floating = "--set controller.layout=floating ";
-    // controller.rmw applies to raid4/raid5 only: the file sets it, so use a copy without it.
-    std::ifstream in(fs::path(RAIDTLM_SOURCE_DIR) / "scenarios/parity_logging_paper.yaml");
-    std::ostringstream text;
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("  rmw:", 0) == 0) continue;
-        if (line.rfind("  spec:", 0) == 0) line = "  spec: " + (fs::path(RAIDTLM_SOURCE_DIR) / "scenarios/disks/ibm0661.diskspecs").string();
-        text << line << "\n";
-    }
-    const fs::path copy = dir / "paper.yaml";
-    std::ofstream(copy) << text.str();
+    const fs::path copy = paper_scenario_without_parity_logging(dir);
     std::string args = common;
     args.replace(0, std::string("scenarios/parity_logging_paper.yaml").size(), "'" + copy.string() + "'");
     const nlohmann::json f = run_json(args + small + floating, dir, "floating");
@@ -444,9 +454,10 @@ TEST(controller_runs, floating_on_a_drive_it_cannot_use_is_a_scenario_error) {
 // about twice the together order's; rrw_order is refused where no read-rotate-write stripes exist.
 TEST(controller_runs, rrw_order_parity_after_data_serializes_the_two_accesses) {
     const scratch_dir dir;
-    const std::string args =
-        "scenarios/parity_logging_paper.yaml --set output.waves=false --set workload.requests=400 "
-        "--set workload.warmup_requests=20 --set measurement.ci_target=0 --set workload.outstanding=1 ";
+    const std::string args = "'" + paper_scenario_without_parity_logging(dir).string() +
+                             "' --set output.waves=false --set workload.requests=400 "
+                             "--set workload.warmup_requests=20 --set measurement.ci_target=0 --set workload.outstanding=1 "
+                             "--set controller.rmw=read_rotate_write --set controller.rrw_order=parity_after_data ";
     const nlohmann::json seq = run_json(args, dir, "seq");
     const nlohmann::json tog = run_json(args + "--set controller.rrw_order=together", dir, "tog");
     ASSERT_FALSE(seq.is_null());

@@ -11,6 +11,7 @@
 #include "controller/parity_log_records.h"
 #include "controller/parity_logging_layout.h"
 #include "controller/reintegration_plan.h"
+#include "controller/steady_state_log_fill.h"
 
 using namespace raidtlm::controller;
 
@@ -243,4 +244,43 @@ TEST(reintegration_plan, falls_back_to_serial_when_the_buffer_is_short) {
     EXPECT_EQ(tight.held_sectors, 0);
     for (size_t i = 0; i < w.size(); ++i) EXPECT_EQ(tight.read_order[i], &w[i]);
     EXPECT_EQ(reintegrate(parity, tight, {}), want);
+}
+
+// Steady-state start (steady_state_log_fill.h): round-robin track fills as the log writer leaves
+// them, and per-region levels uniform over the log.
+TEST(steady_state_log_fill, round_robin_fill_matches_the_log_writer_order) {
+    const log_fill f = fill_round_robin(7, 3, 48, 10 * 48);
+    EXPECT_EQ(f.sublog_sectors, (std::vector<int64_t>{3 * 48, 2 * 48, 2 * 48}));
+    EXPECT_EQ(f.next_sublog, 1);
+    EXPECT_EQ(f.total_sectors(), 7 * 48);
+    EXPECT_EQ(fill_round_robin(0, 6, 48, 480).total_sectors(), 0);
+    EXPECT_EQ(fill_round_robin(60, 6, 48, 480).sublog_sectors, std::vector<int64_t>(6, 480));
+    EXPECT_THROW(fill_round_robin(61, 6, 48, 480), std::invalid_argument);
+}
+
+TEST(steady_state_log_fill, levels_are_uniform_over_the_log_and_never_full) {
+    // 2000 regions, 6 sublogs of 24 tracks: levels in [0, 144) tracks, mean ~71.5, every decile used.
+    const auto fills = steady_state_fills(2000, 6, 48, 24 * 48, 7);
+    ASSERT_EQ(fills.size(), 2000u);
+    double sum = 0;
+    std::vector<int> decile(10, 0);
+    for (const log_fill &f : fills) {
+        const int64_t tracks = f.total_sectors() / 48;
+        ASSERT_GE(tracks, 0);
+        ASSERT_LT(tracks, 144);
+        sum += double(tracks);
+        ++decile[size_t(tracks * 10 / 144)];
+    }
+    EXPECT_NEAR(sum / 2000, 71.5, 3.0);  // sd of the mean 41.6/sqrt(2000) = 0.93
+    for (int d : decile) EXPECT_GT(d, 140);  // expected ~200 each
+    // Deterministic per seed; another seed gives other levels.
+    const auto a = steady_state_fills(50, 6, 48, 24 * 48, 8), b = steady_state_fills(50, 6, 48, 24 * 48, 8),
+               c = steady_state_fills(50, 6, 48, 24 * 48, 9);
+    int same_ab = 0, same_ac = 0;
+    for (size_t i = 0; i < 50; ++i) {
+        same_ab += a[i].total_sectors() == b[i].total_sectors();
+        same_ac += a[i].total_sectors() == c[i].total_sectors();
+    }
+    EXPECT_EQ(same_ab, 50);
+    EXPECT_LT(same_ac, 10);
 }
