@@ -62,10 +62,7 @@ parity_logging_firmware::~parity_logging_firmware() = default;
 
 bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     if (!check_failure(affinity)) return false;
-    struct guard {
-        parity_logging_firmware *f;
-        ~guard() { f->done(); }
-    } g{this};
+    const active_request active{this};
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     std::vector<piece> all;
@@ -82,10 +79,7 @@ bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::bu
 
 bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     if (!check_failure(affinity)) return false;
-    struct guard {
-        parity_logging_firmware *f;
-        ~guard() { f->done(); }
-    } g{this};
+    const active_request active{this};
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     return m_top.parallel(chunks.size(), [&](size_t i) {

@@ -130,6 +130,11 @@ private:
     bool logging(int region) const;
     int64_t log_capacity(int region) const;  // record sectors its live sublogs hold
     void done();
+    // Calls done() when a host request that passed check_failure returns.
+    struct active_request {
+        parity_logging_firmware *firmware;
+        ~active_request() { firmware->done(); }
+    };
     void wait_region_idle(int region);
     // The drive's current tokens of a run, untimed (cached old data).
     void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);

@@ -3,7 +3,7 @@ scripts/parity_logging_contention: the schemes of the parity logging paper (Stod
 ../shared/papers/001_adad7b23d9ed6262.txt) as raidtlm runs of scenarios/parity_logging_paper.yaml,
 the model figures (raidtlm plog-model) and stats.json helpers.
 
-A scheme whose layout this build does not have (parity_logging before the i6-plog merge) makes
+A scheme whose layout a build does not have (an older binary, say) makes
 `raidtlm run` exit 2 with a scenario error; run_scheme() then returns None and the callers print
 "not available in this build".
 """

@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "component_support.h"
 #include "controller/controller_top.h"
 #include "disks/disk_drive.h"
@@ -30,5 +32,25 @@ struct controller_bench {
         host.socket.bind(ctl->host);
     }
 };
+
+// Runs `body` on the bench's host thread and the simulation to its end; the body must have
+// finished (an ASSERT inside stops it early and fails here).
+template <class Fn>
+void run_to_end(controller_bench &b, Fn body) {
+    bool done = false;
+    b.host.spawn([&] {
+        body();
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+}
+
+// run_to_end, and the scoreboard saw no integrity error.
+template <class Fn>
+void run_clean(controller_bench &b, Fn body) {
+    run_to_end(b, body);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
 
 }  // namespace component_test

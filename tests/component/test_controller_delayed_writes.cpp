@@ -60,25 +60,13 @@ void occupy(controller_bench &b, int disk, uint32_t sectors, bool *done = nullpt
     });
 }
 
-template <class Fn>
-void run(controller_bench &b, Fn body) {
-    bool finished = false;
-    b.host.spawn([&] {
-        body();
-        finished = true;
-    });
-    sc_core::sc_start();
-    EXPECT_TRUE(finished);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
-}
-
 void pause_ms(double ms) { sc_core::wait(sc_core::sc_time(ms, sc_core::SC_MS)); }
 
 }  // namespace
 
 TEST(delayed_writes, copies_are_equal_after_an_idle_period_and_the_buffer_is_freed) {
     controller_bench b(4, mirrored(controller::array_kind::raid10));
-    run(b, [&] {
+    run_clean(b, [&] {
         const std::vector<uint64_t> t = tokens(7, 40);
         std::vector<uint64_t> w = t;
         ASSERT_EQ(b.host.send(false, 100, 40, w.data()), tlm::TLM_OK_RESPONSE);
@@ -101,7 +89,7 @@ TEST(delayed_writes, copies_are_equal_after_an_idle_period_and_the_buffer_is_fre
 TEST(delayed_writes, the_copy_is_stale_after_the_acknowledgement_until_its_disk_is_free) {
     // Delayed: the host is acknowledged with disk 1 busy; its copy is written afterwards.
     controller_bench b(2, mirrored(controller::array_kind::raid1));
-    run(b, [&] {
+    run_clean(b, [&] {
         bool busy_done = false;
         occupy(b, 1, 3000, &busy_done);
         pause_ms(1);
@@ -125,7 +113,7 @@ TEST(delayed_writes, the_copy_is_stale_after_the_acknowledgement_until_its_disk_
 
 TEST(delayed_writes, the_foreground_switch_writes_every_copy_before_the_acknowledgement) {
     controller_bench b(2, mirrored(controller::array_kind::raid1, true));
-    run(b, [&] {
+    run_clean(b, [&] {
         bool busy_done = false;
         occupy(b, 1, 3000, &busy_done);
         pause_ms(1);
@@ -140,7 +128,7 @@ TEST(delayed_writes, the_foreground_switch_writes_every_copy_before_the_acknowle
 
 TEST(delayed_writes, a_newer_write_supersedes_the_pending_update) {
     controller_bench b(2, mirrored(controller::array_kind::raid1));
-    run(b, [&] {
+    run_clean(b, [&] {
         bool busy_done = false;
         occupy(b, 1, 3000, &busy_done);
         pause_ms(1);
@@ -167,7 +155,7 @@ TEST(delayed_writes, a_newer_write_supersedes_the_pending_update) {
 
 TEST(delayed_writes, a_read_whose_current_copies_lie_on_different_disks_is_split) {
     controller_bench b(2, mirrored(controller::array_kind::raid1));
-    run(b, [&] {
+    run_clean(b, [&] {
         occupy(b, 1, 3000);  // disk 1 busy, then a short raw read queued behind it
         pause_ms(0.5);
         occupy(b, 1, 8);
@@ -193,7 +181,7 @@ TEST(delayed_writes, a_write_over_a_pending_update_takes_only_the_current_copy) 
     // Recovery copies a first write's copy to the others, so that copy must hold every
     // acknowledged write of its sectors: not disk 1 here, which still waits for the first write.
     controller_bench b(2, mirrored(controller::array_kind::raid1));
-    run(b, [&] {
+    run_clean(b, [&] {
         bool disk1_done = false;
         occupy(b, 1, 1000, &disk1_done);
         pause_ms(0.5);
@@ -216,7 +204,7 @@ TEST(delayed_writes, a_write_over_a_pending_update_takes_only_the_current_copy) 
 
 TEST(delayed_writes, the_threshold_forces_delayed_writes_to_the_foreground) {
     controller_bench b(2, mirrored(controller::array_kind::raid1, false, 3));
-    run(b, [&] {
+    run_clean(b, [&] {
         bool busy_done = false;
         occupy(b, 1, 3000, &busy_done);
         pause_ms(1);
@@ -237,7 +225,7 @@ TEST(delayed_writes, the_threshold_forces_delayed_writes_to_the_foreground) {
 
 TEST(duplicate_reads, a_read_queued_on_both_busy_copies_is_served_once_and_cancelled_on_the_other) {
     controller_bench b(2, mirrored(controller::array_kind::raid1));
-    run(b, [&] {
+    run_clean(b, [&] {
         std::vector<uint64_t> w = tokens(5, 8);
         ASSERT_EQ(b.host.send(false, 300, 8, w.data()), tlm::TLM_OK_RESPONSE);
         pause_ms(50);  // both copies written

@@ -94,24 +94,13 @@ struct writer {
     }
 };
 
-template <class Fn>
-void run(plog_bench &b, Fn body) {
-    bool done = false;
-    b.host.spawn([&] {
-        body();
-        done = true;
-    });
-    sc_core::sc_start();
-    EXPECT_TRUE(done);
-}
-
 }  // namespace
 
 TEST(controller_parity_logging, small_and_large_writes_read_back_and_reintegration_keeps_parity) {
     plog_bench b(plog_config());
     const auto &l = b.layout();
     ASSERT_EQ(l.sublog_tracks(), 2) << l.describe();
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 60);  // 180 update records: log of 64 sectors -> reintegrations
         const uint64_t stripe = uint64_t(l.stripe_data_sectors());
@@ -136,7 +125,7 @@ TEST(controller_parity_logging, small_and_large_writes_read_back_and_reintegrati
 TEST(controller_parity_logging, a_lost_data_disk_is_rebuilt_after_the_log_is_applied) {
     plog_bench b(plog_config());
     const auto &l = b.layout();
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 50);  // some reintegrated, some in sublogs, some only in NVRAM buffers
         w.churn(1, 7);
@@ -157,7 +146,7 @@ TEST(controller_parity_logging, the_scoreboard_catches_a_log_that_was_not_applie
     c.firmware.parity_logging.discard_log_on_failure = true;
     plog_bench b(c);
     const auto &l = b.layout();
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 50);
         b.ctl->set_failed_disk(l.member_disk(0, 0));
@@ -169,7 +158,7 @@ TEST(controller_parity_logging, the_scoreboard_catches_a_log_that_was_not_applie
 TEST(controller_parity_logging, a_lost_log_disk_gets_the_parity_rebuilt_from_data) {
     plog_bench b(plog_config(false));  // no preread: old data cached
     const auto &l = b.layout();
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 15);  // 45 records: in the log, none reintegrated
         EXPECT_EQ(b.ctl->parity_logging()->statistics().reintegrations, 0u);
@@ -193,7 +182,7 @@ TEST(controller_parity_logging, a_lost_log_disk_gets_the_parity_rebuilt_from_dat
 TEST(controller_parity_logging, lost_controller_state_rebuilds_parity_and_a_later_failure_loses_nothing) {
     plog_bench b(plog_config());
     const auto &l = b.layout();
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 40);
         w.churn(2, 12);
@@ -212,7 +201,7 @@ TEST(controller_parity_logging, overwrite_records_out_of_order_fall_back_to_seri
     // need more than the parity-sized reintegration buffer, so the firmware reads serially.
     plog_bench b(plog_config());
     const auto &l = b.layout();
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         const uint32_t stripe = uint32_t(l.stripe_data_sectors());
         for (int k = 0; k < 40; ++k) {
@@ -241,7 +230,7 @@ TEST(controller_parity_logging, static_buffers_write_a_partial_track_rather_than
     p.log_to_parity = 0.006;
     c.nvram.capacity_bytes = 20 << 20;
     plog_bench b(c);
-    run(b, [&] {
+    run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 40);
         const auto &st = b.ctl->parity_logging()->statistics();

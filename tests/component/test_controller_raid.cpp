@@ -52,20 +52,6 @@ std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
     return t;
 }
 
-// Runs `body` on the bench's host thread; the simulation must finish it (an ASSERT inside stops it
-// early and fails here) with no integrity error.
-template <class Fn>
-void run_clean(raid_bench &b, Fn body) {
-    bool done = false;
-    b.host.spawn([&] {
-        body();
-        done = true;
-    });
-    sc_core::sc_start();
-    EXPECT_TRUE(done);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
-}
-
 // Writes, remembering what the host should read back (later writes win).
 struct writer {
     raid_bench &b;

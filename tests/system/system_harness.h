@@ -12,6 +12,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace system_test {
 
@@ -71,6 +72,16 @@ inline result raidtlm(const std::string &args, const fs::path &dir) {
     r.out = read_file(out);
     r.err = read_file(err);
     return r;
+}
+
+// `raidtlm run <args> --quiet --out <dir>/<name>` and its stats.json (null, with a test failure,
+// when the run fails).
+inline nlohmann::json run_json(const std::string &args, const fs::path &dir, const std::string &name) {
+    const fs::path out = dir / name;
+    const result r = raidtlm("run " + args + " --quiet --out '" + out.string() + "'", dir);
+    EXPECT_EQ(r.code, 0) << r.err;
+    if (r.code != 0) return {};
+    return nlohmann::json::parse(read_file(out / "stats.json"));
 }
 
 // Opens `gtkw` (in `dir`) in GTKWave under a virtual X server and returns how many signals it

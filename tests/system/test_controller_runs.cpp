@@ -19,14 +19,6 @@ using namespace system_test;
 
 namespace {
 
-nlohmann::json run_json(const std::string &args, const scratch_dir &dir, const std::string &name) {
-    const fs::path out = dir / name;
-    const result r = raidtlm("run " + args + " --quiet --out '" + out.string() + "'", dir);
-    EXPECT_EQ(r.code, 0) << r.err;
-    if (r.code != 0) return {};
-    return nlohmann::json::parse(read_file(out / "stats.json"));
-}
-
 // Signals a .gtkw lists (lines that are not comments, directives, flags or group names).
 std::vector<std::string> gtkw_signals(const fs::path &gtkw) {
     std::istringstream in(read_file(gtkw));

@@ -15,14 +15,6 @@ using namespace system_test;
 
 namespace {
 
-nlohmann::json run_json(const std::string &args, const scratch_dir &dir, const std::string &name) {
-    const fs::path out = dir / name;
-    const result r = raidtlm("run " + args + " --quiet --out '" + out.string() + "'", dir);
-    EXPECT_EQ(r.code, 0) << r.err;
-    if (r.code != 0) return {};
-    return nlohmann::json::parse(read_file(out / "stats.json"));
-}
-
 const std::string convoy = "scenarios/parity_logging_convoy.yaml --set output.waves=false";
 
 }  // namespace
