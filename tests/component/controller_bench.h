@@ -2,6 +2,7 @@
 // component tests.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,45 @@ struct controller_bench {
         ctl = std::make_unique<raidtlm::controller::controller_top>("controller", config, infos);
         for (int i = 0; i < n; ++i) ctl->disk[size_t(i)].bind(drives[size_t(i)]->target);
         host.socket.bind(ctl->host);
+    }
+};
+
+// Data tokens for a write of n sectors: distinct per seed and sector.
+inline std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
+    std::vector<uint64_t> t(n);
+    for (uint32_t i = 0; i < n; ++i) t[i] = (seed << 32) | (i + 1);
+    return t;
+}
+
+// Host writes through the bench, remembering what the host should read back (later writes win).
+template <class Bench>
+struct host_writer {
+    Bench &b;
+    std::map<uint64_t, uint64_t> expect;
+    uint64_t seed = 1;
+    void write(uint64_t lbn, uint32_t n) {
+        std::vector<uint64_t> t = tokens(seed++, n);
+        ASSERT_EQ(b.host.send(false, lbn, n, t.data()), tlm::TLM_OK_RESPONSE) << "write " << lbn << "+" << n;
+        for (uint32_t i = 0; i < n; ++i) expect[lbn + i] = t[i];
+    }
+    // Reads [lbn, lbn + n) and compares (sectors never written read as 0).
+    void check(uint64_t lbn, uint32_t n) {
+        std::vector<uint64_t> r(n);
+        ASSERT_EQ(b.host.send(true, lbn, n, r.data()), tlm::TLM_OK_RESPONSE);
+        for (uint32_t i = 0; i < n; ++i) {
+            const auto it = expect.find(lbn + i);
+            EXPECT_EQ(r[i], it == expect.end() ? 0u : it->second) << "lbn " << lbn + i;
+        }
+    }
+    void check_all() {
+        for (const auto &[lbn, tok] : expect) check(lbn, 1);
+    }
+    // Reads everything back, leaving the verdict to the controller's scoreboard.
+    void read_all() {
+        for (const auto &[lbn, tok] : expect) {
+            uint64_t r = 0;
+            ASSERT_EQ(b.host.send(true, lbn, 1, &r), tlm::TLM_OK_RESPONSE);
+        }
     }
 };
 

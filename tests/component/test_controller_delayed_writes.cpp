@@ -18,6 +18,7 @@
 
 using namespace raidtlm;
 using component_test::controller_bench;
+using component_test::tokens;
 
 namespace {
 
@@ -30,12 +31,6 @@ controller::controller_config mirrored(controller::array_kind kind, bool foregro
     c.firmware.delayed_writes.foreground_propagation = foreground;
     c.firmware.delayed_writes.threshold_entries = threshold;
     return c;
-}
-
-std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
-    std::vector<uint64_t> t(n);
-    for (uint32_t i = 0; i < n; ++i) t[i] = (seed << 32) | (i + 1);
-    return t;
 }
 
 // What a drive holds, read without time (TLM debug transport).

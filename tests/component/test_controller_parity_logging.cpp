@@ -57,35 +57,8 @@ struct plog_bench : component_test::controller_bench {
     }
 };
 
-std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
-    std::vector<uint64_t> t(n);
-    for (uint32_t i = 0; i < n; ++i) t[i] = (seed << 32) | (i + 1);
-    return t;
-}
-
-struct writer {
-    plog_bench &b;
-    std::map<uint64_t, uint64_t> expect;
-    uint64_t seed = 1;
-    void write(uint64_t lbn, uint32_t n) {
-        std::vector<uint64_t> t = tokens(seed++, n);
-        ASSERT_EQ(b.host.send(false, lbn, n, t.data()), tlm::TLM_OK_RESPONSE) << "write " << lbn << "+" << n;
-        for (uint32_t i = 0; i < n; ++i) expect[lbn + i] = t[i];
-    }
-    void check_all() {
-        for (const auto &[lbn, tok] : expect) {
-            uint64_t r = 0;
-            ASSERT_EQ(b.host.send(true, lbn, 1, &r), tlm::TLM_OK_RESPONSE);
-            EXPECT_EQ(r, tok) << "lbn " << lbn;
-        }
-    }
-    // Reads everything back, leaving the verdict to the controller's scoreboard.
-    void read_all() {
-        for (const auto &[lbn, tok] : expect) {
-            uint64_t r = 0;
-            ASSERT_EQ(b.host.send(true, lbn, 1, &r), tlm::TLM_OK_RESPONSE);
-        }
-    }
+// host_writer with small writes over one region.
+struct writer : component_test::host_writer<plog_bench> {
     // Small writes over region `region` (and its stripes), enough to fill its log `fills` times.
     void churn(int region, int writes) {
         const auto &l = b.layout();
@@ -101,7 +74,7 @@ TEST(controller_parity_logging, small_and_large_writes_read_back_and_reintegrati
     const auto &l = b.layout();
     ASSERT_EQ(l.sublog_tracks(), 2) << l.describe();
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         w.churn(0, 60);  // 180 update records: log of 64 sectors -> reintegrations
         const uint64_t stripe = uint64_t(l.stripe_data_sectors());
         w.write(5 * stripe, uint32_t(stripe));  // a large write: overwrite records
@@ -126,7 +99,7 @@ TEST(controller_parity_logging, a_lost_data_disk_is_rebuilt_after_the_log_is_app
     plog_bench b(plog_config());
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         w.churn(0, 50);  // some reintegrated, some in sublogs, some only in NVRAM buffers
         w.churn(1, 7);
         const int lost = l.member_disk(0, 0);
@@ -147,7 +120,7 @@ TEST(controller_parity_logging, the_scoreboard_catches_a_log_that_was_not_applie
     plog_bench b(c);
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         w.churn(0, 50);
         b.ctl->set_failed_disk(l.member_disk(0, 0));
         w.read_all();
@@ -159,7 +132,7 @@ TEST(controller_parity_logging, a_lost_log_disk_gets_the_parity_rebuilt_from_dat
     plog_bench b(plog_config(false));  // no preread: old data cached
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         w.churn(0, 15);  // 45 records: in the log, none reintegrated
         EXPECT_EQ(b.ctl->parity_logging()->statistics().reintegrations, 0u);
         EXPECT_NE(b.row_xor(0), 0u);  // the parity on disk is stale until the log is applied
@@ -183,7 +156,7 @@ TEST(controller_parity_logging, lost_controller_state_rebuilds_parity_and_a_late
     plog_bench b(plog_config());
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         w.churn(0, 40);
         w.churn(2, 12);
         ASSERT_TRUE(b.ctl->parity_logging()->lose_controller_state());
@@ -202,7 +175,7 @@ TEST(controller_parity_logging, overwrite_records_out_of_order_fall_back_to_seri
     plog_bench b(plog_config());
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         const uint32_t stripe = uint32_t(l.stripe_data_sectors());
         for (int k = 0; k < 40; ++k) {
             const uint64_t s = uint64_t(k % 5) * stripe;
@@ -231,7 +204,7 @@ TEST(controller_parity_logging, static_buffers_write_a_partial_track_rather_than
     c.nvram.capacity_bytes = 20 << 20;
     plog_bench b(c);
     run_to_end(b, [&] {
-        writer w{b, {}};
+        writer w{{b, {}}};
         w.churn(0, 40);
         const auto &st = b.ctl->parity_logging()->statistics();
         EXPECT_GT(st.partial_log_writes, 5u);

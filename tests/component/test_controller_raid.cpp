@@ -46,31 +46,8 @@ controller::controller_config raid(controller::array_kind kind, uint64_t unit = 
     return c;
 }
 
-std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
-    std::vector<uint64_t> t(n);
-    for (uint32_t i = 0; i < n; ++i) t[i] = (seed << 32) | (i + 1);
-    return t;
-}
-
-// Writes, remembering what the host should read back (later writes win).
-struct writer {
-    raid_bench &b;
-    std::map<uint64_t, uint64_t> expect;
-    uint64_t seed = 1;
-    void write(uint64_t lbn, uint32_t n) {
-        std::vector<uint64_t> t = tokens(seed++, n);
-        ASSERT_EQ(b.host.send(false, lbn, n, t.data()), tlm::TLM_OK_RESPONSE) << "write " << lbn << "+" << n;
-        for (uint32_t i = 0; i < n; ++i) expect[lbn + i] = t[i];
-    }
-    void check(uint64_t lbn, uint32_t n) {
-        std::vector<uint64_t> r(n);
-        ASSERT_EQ(b.host.send(true, lbn, n, r.data()), tlm::TLM_OK_RESPONSE);
-        for (uint32_t i = 0; i < n; ++i) {
-            const auto it = expect.find(lbn + i);
-            EXPECT_EQ(r[i], it == expect.end() ? 0u : it->second) << "lbn " << lbn + i;
-        }
-    }
-};
+using component_test::tokens;
+using writer = component_test::host_writer<raid_bench>;
 
 }  // namespace
 
