@@ -33,6 +33,22 @@ controller::controller_config mirrored(controller::array_kind kind, bool foregro
     return c;
 }
 
+// `writers` host threads, writer k writing 8 sectors at lbn_of(k, i) for i = 0, 1, ... one write at
+// a time, for ever: `data` gets every write issued, `acknowledged` the first sectors of those acknowledged.
+template <class LbnOf>
+void spawn_writers(controller_bench &b, int writers, LbnOf lbn_of, std::map<uint64_t, std::vector<uint64_t>> &data,
+                   std::set<uint64_t> &acknowledged) {
+    for (int k = 0; k < writers; ++k)
+        b.host.spawn([&b, &data, &acknowledged, lbn_of, k] {
+            for (uint64_t i = 0;; ++i) {
+                const uint64_t lbn = lbn_of(uint64_t(k), i);
+                std::vector<uint64_t> w = tokens(uint64_t(k) * 1000 + i + 1, 8);
+                data[lbn] = w;
+                if (b.host.send(false, lbn, 8, w.data()) == tlm::TLM_OK_RESPONSE) acknowledged.insert(lbn);
+            }
+        });
+}
+
 // What a drive holds, read without time (TLM debug transport).
 std::vector<uint64_t> on_disk(controller_bench &b, int disk, uint64_t lbn, uint32_t n) {
     std::vector<uint64_t> t(n);
@@ -263,16 +279,8 @@ TEST(delayed_writes, after_a_power_loss_the_table_restores_every_acknowledged_wr
         }
         return stale;
     };
-    for (int k = 0; k < writers; ++k)
-        b.host.spawn([&, k] {
-            // Each writer its own blocks (no overlap between writers), one write at a time.
-            for (uint64_t i = 0;; ++i) {
-                const uint64_t lbn = uint64_t(k) * 100000 + i * 40;
-                std::vector<uint64_t> w = tokens(uint64_t(k) * 1000 + i + 1, 8);
-                data[lbn] = w;
-                if (b.host.send(false, lbn, 8, w.data()) == tlm::TLM_OK_RESPONSE) acknowledged.insert(lbn);
-            }
-        });
+    // Each writer its own blocks (no overlap between writers).
+    spawn_writers(b, writers, [](uint64_t k, uint64_t i) { return k * 100000 + i * 40; }, data, acknowledged);
     b.host.spawn([&] {
         pause_ms(60);
         b.ctl->power_fail();
@@ -437,16 +445,8 @@ TEST(delayed_writes, with_foreground_propagation_recovery_resyncs_the_writes_in_
         }
     };
     occupy(b, 1, 6000);  // disk 1 lags behind disk 0: writes to their column are torn at the loss
-    for (int k = 0; k < 8; ++k)
-        b.host.spawn([&, k] {
-            for (uint64_t i = 0;; ++i) {
-                // Unit k * 6250 + k % 2 + 32 i: writers of odd k on the column of disks 2 and 3.
-                const uint64_t lbn = (uint64_t(k) * 6250 + uint64_t(k % 2) + 32 * i) * 16;
-                std::vector<uint64_t> w = tokens(uint64_t(k) * 1000 + i + 1, 8);
-                data[lbn] = w;
-                if (b.host.send(false, lbn, 8, w.data()) == tlm::TLM_OK_RESPONSE) acknowledged.insert(lbn);
-            }
-        });
+    // Unit k * 6250 + k % 2 + 32 i: writers of odd k on the column of disks 2 and 3.
+    spawn_writers(b, 8, [](uint64_t k, uint64_t i) { return (k * 6250 + k % 2 + 32 * i) * 16; }, data, acknowledged);
     b.host.spawn([&] {
         pause_ms(150);
         b.ctl->power_fail();
