@@ -30,7 +30,7 @@ target_compile_definitions(raidtlm_main INTERFACE
 install(TARGETS raidtlm_core raidtlm_main EXPORT raidtlmTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/raidtlm)
-foreach(folder tlm rtl_models disks controller testbench waveforms)
+foreach(folder config tlm rtl_models disks controller testbench waveforms)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/raidtlm
           FILES_MATCHING PATTERN "*.h" PATTERN "traces" EXCLUDE)
 endforeach()

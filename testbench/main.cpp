@@ -44,9 +44,11 @@ int fail(const std::string &message, int code) {
 }
 
 std::string scenario_key_help() {
-    std::string s = "Scenario keys (dotted paths, for the file and for --set; documented in scenarios/default.yaml):\n";
+    std::string s = "Scenario keys (dotted paths, for the file and for --set; documented in scenarios/default.yaml)\n"
+                    "  key                                          default     unit        accepted\n";
     for (const auto &k : scenario_keys())
-        s += fmt::format("  {:<44} {:<11} {}\n", k.key, k.fallback.empty() ? "required" : k.fallback, k.expected);
+        s += fmt::format("  {:<44} {:<11} {:<11} {}\n", k.key, k.fallback.empty() ? "required" : k.fallback,
+                         k.unit.empty() ? "-" : k.unit, k.expected);
     return s;
 }
 

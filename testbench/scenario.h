@@ -2,9 +2,13 @@
 // commented key reference). Plain C++, no SystemC.
 //
 // Keys are addressed by dotted paths ("workload.read_fraction") both in the file and in
-// `--set key=value` overrides. Every key is optional except disks.spec; omitted keys take the
-// defaults listed by scenario_keys(), and stats.json echoes the effective values. An unknown key, a
-// wrong type or an out-of-range value is a scenario_error whose what() is one line:
+// `--set key=value` overrides. Each block declares its own keys next to its config struct
+// (config/key_declarations.h; the sections in testbench/*_section.cpp, the controller's in
+// controller/controller_keys.h, the hardware blocks' in rtl_models/hardware_keys.h, plug-ins'
+// through config/plugin_keys.h); this file reads them. Every key is optional except disks.spec;
+// omitted keys take the defaults listed by scenario_keys(), and stats.json echoes the effective
+// values. An unknown key, a wrong type or an out-of-range value is a scenario_error whose what()
+// is one line:
 //   FILE:LINE:COL: key 'workload.foo': <problem>; expected <form>
 //   --set workload.foo=VALUE: key 'workload.foo': <problem>; expected <form>
 #pragma once
@@ -18,6 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/key_declarations.h"
+#include "config/key_loader.h"
+#include "config/plugin_keys.h"
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
 #include "testbench/trace_config.h"
@@ -130,6 +137,9 @@ struct scenario {
     trace_config trace;
     measurement_config measurement;
     output_config output;
+    // The keys of registered plug-ins (config/plugin_keys.h), by prefix:
+    // plugins.get<my_fw_config>("controller.my_fw").
+    config::plugin_values plugins;
     // Where each key's value came from ("FILE:LINE:COL" or "--set key=value"), for errors raised
     // after loading (e.g. a request larger than the disks once the spec is known).
     std::map<std::string, std::string> origin;
@@ -142,18 +152,12 @@ struct scenario {
     nlohmann::json to_json() const;
 };
 
-// One documented key.
-struct scenario_key_info {
-    std::string key;       // dotted path (a section, possibly groups, the name)
-    std::string fallback;  // default, as YAML text ("" when required)
-    std::string expected;  // accepted form
-};
+// One documented key: dotted path, default (YAML text, "" when required), accepted form, unit,
+// note. Built-in keys and registered plug-ins' keys, in the order of the help.
+using scenario_key_info = config::key_info;
 const std::vector<scenario_key_info> &scenario_keys();
 
-struct scenario_override {
-    std::string key;
-    std::string value;
-};
+using scenario_override = config::key_override;
 // Parses "key=value" as given to --set; throws scenario_error if there is no '=' or no key.
 scenario_override parse_override(const std::string &text);
 

@@ -8,13 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "config/key_error.h"
+
 namespace raidtlm::testbench {
 
-// A problem with the user's scenario (or what it names); what() is one line.
-class scenario_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+// A problem with the user's scenario (or what it names); what() is one line. The same type as
+// the errors of the keys' declarations (config/key_declarations.h).
+using scenario_error = config::key_error;
 
 enum class trace_format { disksim, spc, msr, blkparse };
 enum class beyond_capacity_policy { error, wrap, skip };

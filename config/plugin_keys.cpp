@@ -1,0 +1,37 @@
+#include "config/plugin_keys.h"
+
+namespace raidtlm::config {
+
+namespace {
+std::vector<plugin_section> &registry() {
+    static std::vector<plugin_section> sections;
+    return sections;
+}
+}  // namespace
+
+const std::vector<plugin_section> &plugin_sections() { return registry(); }
+
+void detail::add_plugin_section(plugin_section section) {
+    for (const auto &s : registry())
+        if (s.prefix == section.prefix)
+            throw std::logic_error("plug-in keys at '" + section.prefix + "' registered twice (" + s.owner + ", " +
+                                   section.owner + ")");
+    registry().push_back(std::move(section));
+}
+
+void plugin_values::reset_to_defaults() {
+    m_objects.clear();
+    for (const auto &s : registry()) m_objects.emplace(s.prefix, entry{s.type, s.make_defaults(), s.clone});
+}
+
+plugin_values::plugin_values(const plugin_values &other) { *this = other; }
+
+plugin_values &plugin_values::operator=(const plugin_values &other) {
+    if (this == &other) return *this;
+    m_objects.clear();
+    for (const auto &[prefix, e] : other.m_objects)
+        m_objects.emplace(prefix, entry{e.type, e.clone(e.object.get()), e.clone});
+    return *this;
+}
+
+}  // namespace raidtlm::config

@@ -1,0 +1,45 @@
+// controller.*: whether the controller sits between host and disks, and its own keys
+// (controller/controller_keys.h: the platform, the hardware blocks and the firmware).
+#include "testbench/scenario_sections.h"
+
+#include <fmt/format.h>
+
+#include "controller/controller_keys.h"
+#include "testbench/distributions.h"
+
+namespace raidtlm::testbench {
+
+void declare_controller_section(scenario_keys_t &root) {
+    // The firmware's checks come before the hardware blocks' (the order of the errors when a
+    // scenario has several).
+    root.check([](const scenario &s, const config::key_checks &k) {
+        controller::check_firmware_keys(s.controller.config.firmware,
+                                        {s.disks.count, s.controller.config.nvram.capacity_bytes},
+                                        k.under("controller"));
+    });
+
+    config::declarations<controller_scenario> k;
+    k.boolean("enabled", &controller_scenario::enabled, "false");
+    config::declarations<controller::controller_config> own;
+    controller::declare_keys(own);
+    k.mount("", own, &controller_scenario::config);
+    root.mount("controller", k, &scenario::controller);
+
+    root.check([](const scenario &s, const config::key_checks &k) {
+        if (!s.controller.enabled) return;
+        const controller::controller_config &c = s.controller.config;
+        const int per_channel = (s.disks.count + c.channels - 1) / c.channels;
+        const int fit = controller::max_targets(c.bus.width_bits);
+        if (per_channel > fit)
+            k.fail("disks.count",
+                   fmt::format("{} drives on {} channel(s) put {} on a {}-bit bus, which has IDs for {}", s.disks.count,
+                               c.channels, per_channel, c.bus.width_bits, fit),
+                   fmt::format("at most {} drives per channel (more controller.channels)", fit));
+        const uint64_t largest = uint64_t(size_sampler(s.workload).max_sectors()) * 512;
+        if (c.dram.capacity_bytes && largest > c.dram.capacity_bytes)
+            k.fail("controller.dram.capacity_mib", "smaller than one request's buffer",
+                   fmt::format("at least {} bytes (the largest request x 512)", largest));
+    });
+}
+
+}  // namespace raidtlm::testbench
