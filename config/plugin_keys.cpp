@@ -7,9 +7,11 @@ std::vector<plugin_section> &registry() {
     static std::vector<plugin_section> sections;
     return sections;
 }
+size_t generation = 0;
 }  // namespace
 
 const std::vector<plugin_section> &plugin_sections() { return registry(); }
+size_t plugin_generation() { return generation; }
 
 void detail::add_plugin_section(plugin_section section) {
     for (const auto &s : registry())
@@ -17,6 +19,18 @@ void detail::add_plugin_section(plugin_section section) {
             throw std::logic_error("plug-in keys at '" + section.prefix + "' registered twice (" + s.owner + ", " +
                                    section.owner + ")");
     registry().push_back(std::move(section));
+    ++generation;
+}
+
+bool unregister_plugin_keys(const std::string &prefix) {
+    auto &r = registry();
+    for (auto it = r.begin(); it != r.end(); ++it)
+        if (it->prefix == prefix) {
+            r.erase(it);
+            ++generation;
+            return true;
+        }
+    return false;
 }
 
 void plugin_values::reset_to_defaults() {

@@ -78,12 +78,18 @@ struct plugin_section {
 
 // Every registered section, in registration order.
 const std::vector<plugin_section> &plugin_sections();
+// Changes whenever a section is registered or removed (for caches of the key list).
+size_t plugin_generation();
 
 // Registers a section; throws std::logic_error if the prefix is taken. Returns true, so that a
 // static `const bool registered = register_plugin_keys<...>(...)` registers at start-up.
 template <class T>
 bool register_plugin_keys(const std::string &prefix, const std::string &owner,
                           const std::function<void(declarations<T> &)> &declare);
+
+// Removes a section (a test's dummy plug-in, so that it does not outlive the test); true if it was
+// registered.
+bool unregister_plugin_keys(const std::string &prefix);
 
 namespace detail {
 void add_plugin_section(plugin_section section);

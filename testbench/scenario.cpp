@@ -28,10 +28,10 @@ const std::vector<scenario_key_info> &scenario_keys() {
     // Rebuilt when plug-ins registered keys since the last call (registration may follow the
     // first use, e.g. in a test).
     static std::vector<scenario_key_info> keys;
-    static size_t plugin_count = size_t(-1);
-    if (plugin_count != config::plugin_sections().size()) {
+    static size_t generation = size_t(-1);
+    if (generation != config::plugin_generation()) {
         keys = scenario_declarations().infos();
-        plugin_count = config::plugin_sections().size();
+        generation = config::plugin_generation();
     }
     return keys;
 }
