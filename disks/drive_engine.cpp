@@ -29,8 +29,10 @@ double drive_engine::command_overhead(bool write, bool hit) const {
     return overhead(o.per_request_ms + ms);
 }
 
-double drive_engine::sector_bus_ms(bus_port &bus) const {
-    return std::max(m_spec.interface.bulk_sector_transfer_ms, bus.sector_transfer_ms());
+double drive_engine::sector_bus_ms(bus_port &bus, bool write) const {
+    const interface_spec &i = m_spec.interface;
+    const double host_ms = write ? i.host_write_sector_ms : i.host_read_sector_ms;
+    return std::max({i.bulk_sector_transfer_ms, host_ms, bus.sector_transfer_ms()});
 }
 
 drive_result drive_engine::serve(const drive_request &req, double start_ms, bus_port &bus) {
@@ -141,7 +143,8 @@ void drive_engine::settle_prefetch(double t) {
         break;
     }
     s.end = std::max(s.end, m_prefetch.next_lbn + done);
-    if (m_spec.cache.read_ahead_over_requested) s.start = std::max(s.start, s.end - m_spec.cache.segment_blocks);
+    // The segment is a ring: read-ahead past its size pushes out its oldest blocks.
+    s.start = std::max(s.start, s.end - std::max(m_spec.cache.segment_blocks, 1));
     if (all) {
         const media_segment &last = m_prefetch.plan.back();
         m_head = last.track;
@@ -191,31 +194,38 @@ double drive_engine::abort_prefetch(double t) {
 }
 
 int64_t drive_engine::prefetch_limit(const drive_request &req, int seg) const {
+    // How far read-ahead goes, as DiskSim 4.0 computes it (disk_buffer_get_max_readahead; the
+    // manual's wording is looser). The segment is a ring: read-ahead beyond its size pushes out
+    // its oldest blocks (settle_prefetch), it does not stop the read-ahead.
     const auto &c = m_spec.cache;
-    if (!c.enabled || c.max_read_ahead_blocks <= 0) return 0;
+    if (!c.enabled || c.continuous_read == prefetch_scheme::none) return 0;
     const int64_t end = req.lbn + req.blocks;
-    const int64_t last = end - 1;
+    const int64_t capacity = std::min<int64_t>(m_layout.lbn_count(), m_spec.block_count);
+    if (end >= capacity) return 0;
     int64_t limit = end;
-    switch (c.continuous_read) {
-    case prefetch_scheme::none: return 0;
-    case prefetch_scheme::to_track_end: limit = m_layout.track_end_lbn(last); break;
-    case prefetch_scheme::to_cylinder_end: limit = m_layout.cylinder_end_lbn(last); break;
-    case prefetch_scheme::to_segment_full: limit = m_segs[seg].start + c.segment_blocks; break;
-    case prefetch_scheme::next_track_if_sequential: {
-        limit = m_layout.track_end_lbn(last);
-        // A read that follows one which ended on the previous track is a sequential stream:
-        // stay a track ahead of it.
-        const bool sequential = m_last_read_track_end >= 0 && req.lbn >= m_last_read_track_end - 0 &&
-                                req.lbn <= m_layout.track_end_lbn(std::max<int64_t>(0, m_last_read_track_end)) &&
-                                req.lbn >= m_last_read_track_end;
-        if (sequential && limit < m_layout.lbn_count()) limit = m_layout.track_end_lbn(limit);
-        break;
+    if (c.continuous_read == prefetch_scheme::next_track_if_sequential) {
+        // To the end of the track holding the block after the request; one track further when the
+        // segment already holds data from before that track (the stream reached this track from
+        // the previous one). The maximum read-ahead plays no part in this scheme.
+        const int64_t track_end = m_layout.track_end_lbn(end);
+        limit = track_end;
+        if (m_segs[seg].start < m_layout.track_start_lbn(end)) limit = track_end + m_layout.blocks_per_track_at(req.lbn);
+    } else if (c.max_read_ahead_blocks > 0) {
+        limit = end + c.max_read_ahead_blocks;
+    } else if (!c.read_ahead_over_requested) {
+        // No maximum given: fill the segment without overwriting what the host was just given.
+        const int64_t room = c.segment_blocks - req.blocks;
+        limit = (room <= 0 || room < c.min_read_ahead_blocks) ? end + c.min_read_ahead_blocks
+                                                              : req.lbn + c.segment_blocks;
+    } else {
+        limit = end + c.segment_blocks;
     }
-    }
-    limit = std::min<int64_t>(limit, end + c.max_read_ahead_blocks);
-    if (!c.read_ahead_over_requested) limit = std::min<int64_t>(limit, m_segs[seg].start + c.segment_blocks);
-    limit = std::min<int64_t>(limit, std::min<int64_t>(m_layout.lbn_count(), m_spec.block_count));
-    return limit;
+    // "To track end" and "to cylinder end" stop where the read-ahead would have to switch heads
+    // or seek.
+    if (c.continuous_read == prefetch_scheme::to_track_end) limit = std::min(limit, m_layout.track_end_lbn(end - 1));
+    if (c.continuous_read == prefetch_scheme::to_cylinder_end)
+        limit = std::min(limit, m_layout.cylinder_end_lbn(end - 1));
+    return std::min(limit, capacity);
 }
 
 // ---- data to the host -----------------------------------------------------------------------
@@ -224,7 +234,7 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
                                     drive_result &res) {
     const auto &c = m_spec.cache;
     const auto &o = m_spec.overheads;
-    const double beta = sector_bus_ms(bus);
+    const double beta = sector_bus_ms(bus, false);
     const int n = int(avail.size());
     const double basis = c.watermark_by_request_size ? n : c.segment_blocks;
     const int watermark = std::max(1, int(std::ceil(c.high_water_mark * basis - 1e-9)));
@@ -408,7 +418,6 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     t += overhead(m_spec.overheads.read_completion_ms);
     bus.release(t);
     res.complete_ms = t;
-    m_last_read_track_end = m_layout.track_end_lbn(end - 1);
     return res;
 }
 
@@ -420,10 +429,11 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     const auto &o = m_spec.overheads;
     const int64_t a = req.lbn;
     const bool sequential = a == m_last_write_end;
-    // Fast write level 2 acknowledges every write from the buffer; level 1 only writes that
-    // continue a sequential write stream.
-    const bool write_back = c.enabled && !req.read_rotate_write &&
-                            (c.fast_write_level >= 2 || (c.fast_write_level == 1 && m_last_was_write && sequential));
+    // Any non-zero fast write level acknowledges a write once its data are in the buffer, as
+    // DiskSim 4.0's implementation does (disk_write_arrive, disk_reconnection_or_transfer_complete);
+    // level 1 restricts only when a later write may append to a segment still being written, which
+    // needs commands queued inside the drive.
+    const bool write_back = c.enabled && !req.read_rotate_write && c.fast_write_level >= 1;
     res.write_back = write_back;
     res.cache = cache_outcome::miss;
     trace_cmd(t0, command_state::overhead);
@@ -477,7 +487,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     }
     t += overhead(o.data_preparation_ms);
     trace_cmd(t, command_state::bus);
-    const double beta = sector_bus_ms(bus);
+    const double beta = sector_bus_ms(bus, true);
     // A relocated read-rotate-write writes its data at write_lbn.
     const int64_t wa = req.read_rotate_write && req.write_lbn >= 0 ? req.write_lbn : a;
     data_arrival arrival{wa, t + beta, beta, 0.0};

@@ -63,8 +63,8 @@ struct validate_options {
     std::string disk_file;
     std::string trace_file;
     std::string disk_name;
-    // Per-sector time of the validation host's bus and controller, ms; negative: estimate it from
-    // the trace when the drive spec's "Bulk sector transfer time" is 0, else take the spec's.
+    // Per-sector time of the validation host's bus and controller, ms, both directions; negative:
+    // as the .parv gives it (none for a bare .diskspecs).
     double host_sector_ms = -1;
 };
 
