@@ -442,8 +442,13 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     double t;
     double mech_start;
     bool reselected = false;
-    if (o.extra_write_disconnect) {
-        // Some drives disconnect right after the write command, before taking any data.
+    // Some drives disconnect right after a write command, before taking any data: DiskSim 4.0
+    // does so for a write that follows a write (the segment used last holds written data) and
+    // does not continue it (disk_buffer_select_segment); the HP C2247A trace's logic-analyser
+    // flags count exactly those writes' extra disconnect ("Trip" vs "Doub").
+    const bool extra_disconnect = o.extra_write_disconnect && !m_spec.interface.never_disconnect &&
+                                  m_last_was_write && !sequential;
+    if (extra_disconnect) {
         t = t0 + overhead(o.per_request_ms + o.extradisc_command_ms);
         mech_start = t + overhead(o.extradisc_seek_delta_ms);
         const double gone = t + overhead(o.extradisc_disconnect_ms);
@@ -491,7 +496,11 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     // A relocated read-rotate-write writes its data at write_lbn.
     const int64_t wa = req.read_rotate_write && req.write_lbn >= 0 ? req.write_lbn : a;
     data_arrival arrival{wa, t + beta, beta, 0.0};
-    if (!sequential) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
+    // "Minimum seek delay" holds back every media write except one that continues a write the
+    // mechanism is still putting on the media (DiskSim's disk_check_hda: an append to a segment
+    // whose write is under way); after an idle gap a sequential write waits like any other.
+    const bool streaming = sequential && m_last_was_write && m_mech_free_ms >= command_done;
+    if (!streaming) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
     const double data_in = t + req.blocks * beta;
     bus.data_phase(t, data_in, req.blocks);
 

@@ -719,6 +719,16 @@ int run_validation(const validate_options &o) {
         throw std::runtime_error(fmt::format("the drive failed {} of {} trace requests", replay.errors(),
                                              replay.records().size()));
     const validation_result v = compare_validation(replay.records(), replay.response_ms());
+    if (!o.requests_csv.empty()) {
+        std::ofstream csv(o.requests_csv);
+        if (!csv) throw std::runtime_error(fmt::format("{}: cannot write; expected a writable file", o.requests_csv));
+        csv << "line,op,lbn,blocks,measured_ms,simulated_ms\n";
+        for (size_t k = 0; k < replay.records().size(); ++k) {
+            const validate_record &r = replay.records()[k];
+            csv << fmt::format("{},{},{},{},{:.5f},{:.5f}\n", r.line, r.read ? 'R' : 'W', r.lbn, r.blocks,
+                               r.measured_service_ms, replay.response_ms()[k]);
+        }
+    }
     if (!host_note.empty()) std::cout << "  " << host_note << "\n";
     std::cout << validation_text(v, spec.name, o.disk_file, o.trace_file) << std::flush;
     return 0;

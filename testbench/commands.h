@@ -66,6 +66,8 @@ struct validate_options {
     // Per-sector time of the validation host's bus and controller, ms, both directions; negative:
     // as the .parv gives it (none for a bare .diskspecs).
     double host_sector_ms = -1;
+    // If set, one line per trace request: line,op,lbn,blocks,measured_ms,simulated_ms.
+    std::string requests_csv;
 };
 
 // `raidtlm validate`: replays the trace on one drive and prints the comparison, ending with the

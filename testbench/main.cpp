@@ -141,6 +141,10 @@ int sc_main(int argc, char **argv) {
                         "directions. Default: the .parv's buses and controller (none for a bare .diskspecs)")
         ->check(CLI::NonNegativeNumber)
         ->type_name("MS");
+    val_cmd->add_option("--requests-csv", val.requests_csv,
+                        "Write every request's measured and simulated response time here "
+                        "(line,op,lbn,blocks,measured_ms,simulated_ms), to see where the drive differs")
+        ->type_name("FILE.csv");
     val_cmd->add_option("--disk-name", val.disk_name,
                         "The drive to use when the file holds several: a disksim_disk block name (.diskspecs) or a "
                         "disk instance of the topology (.parv); default: the only one")
