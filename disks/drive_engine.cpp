@@ -29,6 +29,12 @@ double drive_engine::command_overhead(bool write, bool hit) const {
     return overhead(o.per_request_ms + ms);
 }
 
+double drive_engine::reselect(bus_port &bus, double want_ms) const {
+    // Every bus ownership on a .parv's host path starts with its arbitration time (DiskSim's
+    // bus_ownership_get); the time waited for the bus itself is the link's.
+    return bus.acquire(want_ms + m_spec.interface.host_arbitration_ms);
+}
+
 double drive_engine::sector_bus_ms(bus_port &bus, bool write) const {
     const interface_spec &i = m_spec.interface;
     const double host_ms = write ? i.host_write_sector_ms : i.host_read_sector_ms;
@@ -36,6 +42,8 @@ double drive_engine::sector_bus_ms(bus_port &bus, bool write) const {
 }
 
 drive_result drive_engine::serve(const drive_request &req, double start_ms, bus_port &bus) {
+    // The host arbitrates for its path before the command reaches the drive (a .parv's buses).
+    if (req.connected) start_ms += m_spec.interface.host_arbitration_ms;
     drive_result r = req.write ? serve_write(req, start_ms, bus) : serve_read(req, start_ms, bus);
     m_last_was_write = req.write;
     trace_cmd(r.complete_ms, command_state::idle);
@@ -271,10 +279,10 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
             // The reselection overhead runs alongside the media from the moment data start to
             // arrive in the buffer; the bus is requested once the high water mark is reached.
             const int k = std::min(n, i + watermark) - 1;
-            const double reselect = overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
-            const double decide = std::max(std::max(t, avail[k]), std::max(t, avail[i]) + reselect);
+            const double reselect_ms = overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
+            const double decide = std::max(std::max(t, avail[k]), std::max(t, avail[i]) + reselect_ms);
             first_reselect = false;
-            const double got = bus.acquire(decide);
+            const double got = reselect(bus, decide);
             res.bus_wait_ms += got - decide;
             t = got;
             connected = true;
@@ -282,7 +290,7 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
         }
     }
     if (!connected) {
-        const double got = bus.acquire(t);
+        const double got = reselect(bus, t);
         res.bus_wait_ms += got - t;
         t = got;
     }
@@ -454,7 +462,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         const double gone = t + overhead(o.extradisc_disconnect_ms);
         if (req.connected) bus.release(gone);
         const double want = gone + overhead(o.extradisc_inter_disconnect_ms) + overhead(o.first_reselect_ms);
-        t = bus.acquire(want);
+        t = reselect(bus, want);
         res.bus_wait_ms += t - want;
         reselected = true;
     } else {
@@ -463,7 +471,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         if (!req.connected) {
             // A queued command: reselect to take the data.
             const double want = t + overhead(o.first_reselect_ms);
-            t = bus.acquire(want);
+            t = reselect(bus, want);
             res.bus_wait_ms += t - want;
         }
     }
@@ -483,7 +491,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
             if (space_at > t) {
                 if (req.connected || reselected) bus.release(t);
                 const double want = space_at + overhead(o.other_reselect_ms);
-                const double got = bus.acquire(want);
+                const double got = reselect(bus, want);
                 res.mechanism_wait_ms += want - t;
                 res.bus_wait_ms += got - want;
                 t = got;
@@ -545,7 +553,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         trace_cmd(gone, command_state::media_wait);
         const double want = std::max(gone, m.end_ms) +
                             overhead(reselected || !req.connected ? o.other_reselect_ms : o.first_reselect_ms);
-        t = bus.acquire(want);
+        t = reselect(bus, want);
         res.bus_wait_ms += t - want;
         t += overhead(o.write_completion_ms);
     }

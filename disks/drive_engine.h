@@ -159,6 +159,8 @@ private:
     // the drive holds the bus. Returns the time the last sector is on the host side.
     double send_read_data(const std::vector<double> &avail, double t, bool connected, bus_port &bus, drive_result &res);
     double sector_bus_ms(bus_port &bus, bool write) const;
+    // Reselects: acquires the bus at want_ms plus the host path's arbitration time.
+    double reselect(bus_port &bus, double want_ms) const;
 
     disk_spec m_spec;
     disk_layout m_layout;

@@ -7,7 +7,7 @@
 // ranges DiskSim accepts): the `topology` names the path driver -> bus -> controller -> bus -> disk;
 // `instantiate` maps each instance to its block. Every value DiskSim accepts is either used or
 // refused with file:line and the reason (the host side features raidtlm's validation does not
-// model: see validation_system.cpp).
+// model: the controller's own message delays, a smart controller, a constant access time).
 #pragma once
 
 #include <string>
@@ -37,6 +37,8 @@ struct validation_system {
     // drive on top, as DiskSim's disk_get_blktranstime does).
     double read_sector_ms = 0;
     double write_sector_ms = 0;
+    // Arbitration time of every bus on the path, summed: paid for the command and each reselect.
+    double arbitration_ms = 0;
 };
 
 // Loads `path` (a .parv that `source`s the drive's .diskspecs). `disk_instance` chooses a drive

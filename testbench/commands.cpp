@@ -676,6 +676,7 @@ int run_validation(const validate_options &o) {
         spec = sys.disk;
         spec.interface.host_read_sector_ms = sys.read_sector_ms;
         spec.interface.host_write_sector_ms = sys.write_sector_ms;
+        spec.interface.host_arbitration_ms = sys.arbitration_ms;
         host_note = fmt::format("host path {:.5f} ms/sector read, {:.5f} write (from {}; drive {:.5f})",
                                 sys.read_sector_ms, sys.write_sector_ms, o.disk_file,
                                 spec.interface.bulk_sector_transfer_ms);

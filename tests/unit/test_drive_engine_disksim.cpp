@@ -153,3 +153,24 @@ TEST(drive_engine_disksim, host_path_sector_time_by_direction) {
     ASSERT_TRUE(w.write_back);
     EXPECT_NEAR(w.complete_ms - t2, s.overheads.write_hit_after_read_ms + 8 * 0.3, 1e-9);
 }
+
+// A .parv bus's "Arbitration time" is paid for the command and for every reselection.
+TEST(drive_engine_disksim, host_arbitration_for_the_command_and_each_reselection) {
+    disk_spec s = raidtlm::test::cheetah9lp();
+    drive_engine plain(s, 0.0);
+    s.interface.host_arbitration_ms = 0.25;
+    drive_engine arbitrating(s, 0.0);
+    counting_bus a, b;
+    const auto r0 = plain.serve({false, 2'000'000, 8}, 0.0, a);
+    const auto r1 = arbitrating.serve({false, 2'000'000, 8}, 0.0, b);
+    ASSERT_EQ(a.acquires, b.acquires);
+    ASSERT_GE(b.acquires, 1);  // a miss disconnects and reselects
+    // The rotational wait absorbs part of a later start; the reselection after the media does not.
+    EXPECT_GE(r1.complete_ms, r0.complete_ms + 0.25 - 1e-9);
+    // A full hit: no reselection, only the command's arbitration.
+    const double t = r0.complete_ms + 100;
+    const auto h0 = plain.serve({false, 2'000'008, 8}, t, a);
+    const auto h1 = arbitrating.serve({false, 2'000'008, 8}, t, b);
+    ASSERT_EQ(h1.cache, cache_outcome::full_hit);
+    EXPECT_NEAR(h1.complete_ms - h0.complete_ms, 0.25, 1e-9);
+}
