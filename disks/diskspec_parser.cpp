@@ -436,13 +436,24 @@ private:
         if (p1 != p2 || n1.empty() || n2.empty() || n1.size() > 9 || n2.size() > 9 || std::stol(n2) < std::stol(n1))
             throw spec_error(where, "range '" + first + " .. " + last + "' is not a numbered range",
                              "two names with the same prefix and ascending numbers, e.g. `disk0 .. disk3`");
+        // A system has at most a few thousand devices; a larger range is a typo, not a system.
+        constexpr long max_range = 100000;
+        if (std::stol(n2) - std::stol(n1) >= max_range)
+            throw spec_error(where, "range '" + first + " .. " + last + "' names more than " +
+                                        std::to_string(max_range) + " instances",
+                             "a range of at most " + std::to_string(max_range) + " names");
         for (long k = std::stol(n1) + 1; k <= std::stol(n2); ++k) out.push_back(p1 + std::to_string(k));
     }
 
     // `TYPE NAME [ TYPE NAME [ ... ] ... ]` (the keyword `topology` already taken).
-    topology_node parse_topology_node() {
+    topology_node parse_topology_node(int depth = 0) {
         topology_node n;
         n.where = here();
+        // Driver, buses, controllers, disk: a real system is a handful of levels deep.
+        constexpr int max_topology_depth = 64;
+        if (depth > max_topology_depth)
+            throw spec_error(here(), "topology nested deeper than " + std::to_string(max_topology_depth) + " levels",
+                             "a topology of iodrivers, buses, controllers and disks");
         const std::string form = "`TYPE NAME [ ... ]` in a topology";
         if (!peek().is_word() || !peek(1).is_word() || !peek(2).is('['))
             throw spec_error(here(), "unexpected " + peek().shown() + " in a topology", form);
@@ -461,7 +472,7 @@ private:
             if (peek().type == token::kind::end)
                 throw spec_error(n.where, "topology of '" + n.name + "' is not closed",
                                  "']' before the end of the file");
-            n.children.push_back(parse_topology_node());
+            n.children.push_back(parse_topology_node(depth + 1));
         }
     }
 
