@@ -299,6 +299,15 @@ int64_t disk_layout::track_end_lbn(int64_t lbn) const {
     return z.first_lbn + std::min(z.lbn_count, end_slot - holes_before(z, end_slot));
 }
 
+int64_t disk_layout::track_start_lbn(int64_t lbn) const {
+    const zone &z = zone_of_lbn(lbn);
+    const int64_t slot = slot_of(z, lbn - z.first_lbn);
+    const int64_t start_slot = (slot / z.spt) * z.spt;
+    return z.first_lbn + std::min(z.lbn_count, start_slot - holes_before(z, start_slot));
+}
+
+int disk_layout::blocks_per_track_at(int64_t lbn) const { return zone_of_lbn(lbn).spt; }
+
 int64_t disk_layout::cylinder_end_lbn(int64_t lbn) const {
     const zone &z = zone_of_lbn(lbn);
     const int64_t slot = slot_of(z, lbn - z.first_lbn);

@@ -61,6 +61,10 @@ public:
     void runs(int64_t lbn, int64_t count, std::vector<track_run> &out) const;
     // First LBN past the end of the track / cylinder holding `lbn`.
     int64_t track_end_lbn(int64_t lbn) const;
+    // First LBN of the track holding `lbn`.
+    int64_t track_start_lbn(int64_t lbn) const;
+    // The zone's "Blocks per track" where `lbn` lies (DiskSim's dm_get_sectors_lbn).
+    int blocks_per_track_at(int64_t lbn) const;
     int64_t cylinder_end_lbn(int64_t lbn) const;
     // Number of logical blocks on track (cyl, head), or 0.
     int lbns_on_track(int cyl, int head) const;

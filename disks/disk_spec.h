@@ -179,6 +179,14 @@ enum class drive_scheduling : int {
 
 struct interface_spec {
     double bulk_sector_transfer_ms = 0;  // drive's own bus rate per 512-byte sector
+    // The host path's time per sector by direction when a DiskSim system configuration (.parv)
+    // gives one (its buses' "Read/Write block transfer time"); 0 otherwise. Like DiskSim's
+    // disk_get_blktranstime, the drive moves data at the slowest of these, its own rate and its link.
+    double host_read_sector_ms = 0;
+    double host_write_sector_ms = 0;
+    // The host path's "Arbitration time" (summed over its buses) paid for the command and every
+    // reselection, as DiskSim's bus_ownership_get does; 0 otherwise.
+    double host_arbitration_ms = 0;
     bool hold_bus_entire_read = false;
     bool hold_bus_entire_write = false;
     bool never_disconnect = false;

@@ -72,11 +72,11 @@ const block_kind disk_kind{
         {"High (read) water mark", ptype::real, req},
         {"Set watermark by reqsize", ptype::flag, req},
         {"Calc sector by sector", ptype::flag, req, keep::other},
-        {"Enable caching in buffer", ptype::flag, req},
+        {"Enable caching in buffer", ptype::integer, req},
         {"Buffer continuous read", ptype::integer, req},
         {"Minimum read-ahead (blks)", ptype::integer, req},
         {"Maximum read-ahead (blks)", ptype::integer, req},
-        {"Read-ahead over requested", ptype::flag, req},
+        {"Read-ahead over requested", ptype::integer, req},
         {"Read-ahead on idle hit", ptype::flag, req},
         {"Read any free blocks", ptype::flag, req},
         {"Fast write level", ptype::integer, req},
@@ -109,8 +109,8 @@ const block_kind disk_kind{
         {"Extradisc 2nd disconnect overhead", ptype::real, req},
         {"Extradisc seek delta", ptype::real, req},
         {"Minimum seek delay", ptype::real, req},
-        {"Immediate buffer read", ptype::flag, req},
-        {"Immediate buffer write", ptype::flag, req},
+        {"Immediate buffer read", ptype::integer, req},
+        {"Immediate buffer write", ptype::integer, req},
     }};
 
 const block_kind ioqueue_kind{
@@ -490,12 +490,11 @@ void check_zones(const layout_spec &layout, const disk_spec &spec) {
         if (z.first_cyl > z.last_cyl)
             throw spec_error(z.where, zone + " ends before it starts",
                              "'First cylinder number' <= 'Last cylinder number'");
-        if (z.first_cyl < 0 || z.last_cyl >= spec.cylinders)
-            throw spec_error(z.where, zone + " lies outside the disk's " +
-                                          std::to_string(spec.cylinders) + " cylinders",
-                             "cylinders in [0, " + std::to_string(spec.cylinders) +
-                                 ") ('Number of cylinders' at " +
-                                 spec.where("Number of cylinders") + ")");
+        // DiskSim's layout trusts the zones: the HP C2490A's last zone ends on cylinder 2629 of a
+        // disk with 2629 cylinders, and DiskSim validates that drive. Only a negative cylinder is
+        // meaningless; read_dm_disk widens the geometry to the zones.
+        if (z.first_cyl < 0)
+            throw spec_error(z.where, zone + " starts before cylinder 0", "cylinders >= 0");
         if (i > 0 && z.first_cyl <= layout.zones[i - 1].last_cyl)
             throw spec_error(z.where,
                              zone + " overlaps zone " + std::to_string(i - 1) + " (cylinders " +
@@ -636,7 +635,10 @@ void read_dm_disk(const param_block &b, disk_spec &spec) {
     spec.layout = read_layout(r.block("Layout Model"), spec);
     check_zones(spec.layout, spec);
     spec.mech = read_mech(r.block("Mechanical Model"), spec);
+    // Seek curves that interpolate over the disk use "Number of cylinders" as given; the layout
+    // spans every cylinder a zone names.
     spec.mech.seek.cylinders = spec.cylinders;
+    for (const zone_spec &z : spec.layout.zones) spec.cylinders = std::max(spec.cylinders, z.last_cyl + 1);
     r.finish();
 }
 
@@ -667,10 +669,13 @@ void read_disk(const param_block &b, disk_spec &spec) {
     i.hold_bus_entire_write = r.flag("Hold bus entire write xfer");
     i.never_disconnect = r.flag("Never disconnect");
     i.preseeking_level = r.integer("Preseeking level");
-    i.max_queue_length = positive(r, "Max queue length");
+    // DiskSim accepts 0 (no limit it would advertise); check_supported refuses it where commands
+    // queue in the drive.
+    i.max_queue_length = non_negative(r, "Max queue length");
 
     cache_spec &c = spec.cache;
-    c.enabled = r.flag("Enable caching in buffer");
+    // DiskSim accepts 0 to 2 and treats every non-zero value as "caching on".
+    c.enabled = int_in_range(r, "Enable caching in buffer", 0, 2, "0, 1 or 2 (DiskSim: non-zero enables caching)") != 0;
     c.segments = r.integer("Number of buffer segments");
     c.segment_blocks = r.integer("Segment size (in blks)");
     c.max_write_segments = r.integer("Maximum number of write segments");
@@ -684,12 +689,17 @@ void read_disk(const param_block &b, disk_spec &spec) {
         "4 (next track if sequential)"));
     c.min_read_ahead_blocks = r.integer("Minimum read-ahead (blks)");
     c.max_read_ahead_blocks = r.integer("Maximum read-ahead (blks)");
-    c.read_ahead_over_requested = r.flag("Read-ahead over requested");
+    // DiskSim accepts -1 to 1. 1 lets read-ahead overwrite the data just returned; -1 erases them
+    // from the segment when the read completes. Either way a re-read of those data misses, which
+    // is what the drive models for both (the returned data count as free once read-ahead starts).
+    c.read_ahead_over_requested =
+        int_in_range(r, "Read-ahead over requested", -1, 1, "-1, 0 or 1 (DiskSim's range)") != 0;
     c.read_ahead_on_idle_hit = r.flag("Read-ahead on idle hit");
     c.read_any_free_blocks = r.flag("Read any free blocks");
     c.fast_write_level = r.integer("Fast write level");
-    c.immediate_buffer_read = r.flag("Immediate buffer read");
-    c.immediate_buffer_write = r.flag("Immediate buffer write");
+    // DiskSim accepts 0 to 2; diskmodel's access-time code tests only for non-zero.
+    c.immediate_buffer_read = int_in_range(r, "Immediate buffer read", 0, 2, "0, 1 or 2 (DiskSim's range)") != 0;
+    c.immediate_buffer_write = int_in_range(r, "Immediate buffer write", 0, 2, "0, 1 or 2 (DiskSim's range)") != 0;
     c.combine_seq_writes = r.flag("Combine seq writes");
     c.stop_prefetch_in_sector = r.flag("Stop prefetch in sector");
     c.disconnect_write_if_seek = r.flag("Disconnect write if seek");

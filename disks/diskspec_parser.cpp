@@ -181,10 +181,13 @@ public:
                 param_file included =
                     parse_file_at(resolve_source_path(m_file, next().text), &at, m_depth + 1);
                 for (auto &b : included.blocks) out.blocks.push_back(std::move(b));
+                for (auto &i : included.instances) out.instances.push_back(std::move(i));
+                for (auto &n : included.topology) out.topology.push_back(std::move(n));
             } else if (t.type == token::kind::word && t.text == "instantiate") {
-                skip_instantiate();
+                out.instances.push_back(parse_instantiate());
             } else if (t.type == token::kind::word && t.text == "topology") {
-                skip_topology();
+                next();
+                out.topology.push_back(parse_topology_node());
             } else if (t.type == token::kind::word &&
                        (peek(1).is('{') || (peek(1).is_word() && peek(2).is('{')))) {
                 out.blocks.push_back(parse_block("top level"));
@@ -388,44 +391,89 @@ private:
                          "a number, word, block or list after '='");
     }
 
-    // `instantiate [ disk0 .. disk3 ] as NAME`: creates simulation instances, which a disk spec
-    // loader has no use for. The list uses `..` ranges without commas, so it is skipped raw.
-    void skip_instantiate() {
-        source_location start = here();
+    // `instantiate [ disk0 .. disk3 ] as NAME`: the list uses `..` ranges without commas.
+    param_instantiation parse_instantiate() {
+        param_instantiation inst;
+        inst.where = here();
+        const std::string form = "`instantiate [ NAMES ] as TYPE`";
         next();
         if (!peek().is('['))
-            throw spec_error(here(), "'instantiate' is not followed by '['",
-                             "`instantiate [ NAMES ] as TYPE`");
-        skip_brackets(start);
-        if (!(peek().type == token::kind::word && peek().text == "as") || !peek(1).is_word())
-            throw spec_error(here(), "'instantiate [ ... ]' is not followed by 'as NAME'",
-                             "`instantiate [ NAMES ] as TYPE`");
+            throw spec_error(here(), "'instantiate' is not followed by '['", form);
         next();
-        next();
-    }
-
-    // `topology TYPE NAME [ ... ]` wires instances together; irrelevant to a disk spec.
-    void skip_topology() {
-        source_location start = here();
-        next();
-        while (!peek().is('[')) {
-            if (peek().type == token::kind::end || peek().is('{') || peek().is('}'))
-                throw spec_error(start, "'topology' statement has no '[ ... ]'",
-                                 "`topology TYPE NAME [ ... ]`");
-            next();
-        }
-        skip_brackets(start);
-    }
-
-    void skip_brackets(const source_location &start) {
-        int depth = 0;
-        do {
+        while (!peek().is(']')) {
             const token &t = next();
             if (t.type == token::kind::end)
-                throw spec_error(start, "'[' is not closed", "']' before the end of the file");
-            if (t.is('[')) ++depth;
-            if (t.is(']')) --depth;
-        } while (depth > 0);
+                throw spec_error(inst.where, "'[' is not closed", "']' before the end of the file");
+            if (t.is(',')) continue;
+            if (!t.is_word())
+                throw spec_error(at(t), "unexpected " + t.shown() + " in the instance list", form);
+            if (t.text == "..") {
+                if (inst.names.empty() || !peek().is_word())
+                    throw spec_error(at(t), "'..' without a name on each side", "`NAME0 .. NAME9`");
+                expand_range(inst.names.back(), next().text, at(t), inst.names);
+            } else {
+                inst.names.push_back(t.text);
+            }
+        }
+        next();  // ']'
+        if (!(peek().type == token::kind::word && peek().text == "as") || !peek(1).is_word())
+            throw spec_error(here(), "'instantiate [ ... ]' is not followed by 'as NAME'", form);
+        next();
+        inst.type = next().text;
+        return inst;
+    }
+
+    // `disk0 .. disk3`: same prefix, numeric suffixes ascending; the first is already listed.
+    static void expand_range(const std::string &first, const std::string &last, const source_location &where,
+                             std::vector<std::string> &out) {
+        auto split = [](const std::string &n) {
+            size_t d = n.size();
+            while (d > 0 && std::isdigit(static_cast<unsigned char>(n[d - 1]))) --d;
+            return std::make_pair(n.substr(0, d), n.substr(d));
+        };
+        const auto [p1, n1] = split(first);
+        const auto [p2, n2] = split(last);
+        if (p1 != p2 || n1.empty() || n2.empty() || n1.size() > 9 || n2.size() > 9 || std::stol(n2) < std::stol(n1))
+            throw spec_error(where, "range '" + first + " .. " + last + "' is not a numbered range",
+                             "two names with the same prefix and ascending numbers, e.g. `disk0 .. disk3`");
+        // A system has at most a few thousand devices; a larger range is a typo, not a system.
+        constexpr long max_range = 100000;
+        if (std::stol(n2) - std::stol(n1) >= max_range)
+            throw spec_error(where, "range '" + first + " .. " + last + "' names more than " +
+                                        std::to_string(max_range) + " instances",
+                             "a range of at most " + std::to_string(max_range) + " names");
+        for (long k = std::stol(n1) + 1; k <= std::stol(n2); ++k) out.push_back(p1 + std::to_string(k));
+    }
+
+    // `TYPE NAME [ TYPE NAME [ ... ] ... ]` (the keyword `topology` already taken).
+    topology_node parse_topology_node(int depth = 0) {
+        topology_node n;
+        n.where = here();
+        // Driver, buses, controllers, disk: a real system is a handful of levels deep.
+        constexpr int max_topology_depth = 64;
+        if (depth > max_topology_depth)
+            throw spec_error(here(), "topology nested deeper than " + std::to_string(max_topology_depth) + " levels",
+                             "a topology of iodrivers, buses, controllers and disks");
+        const std::string form = "`TYPE NAME [ ... ]` in a topology";
+        if (!peek().is_word() || !peek(1).is_word() || !peek(2).is('['))
+            throw spec_error(here(), "unexpected " + peek().shown() + " in a topology", form);
+        n.type = next().text;
+        n.name = next().text;
+        next();  // '['
+        for (;;) {
+            if (peek().is(']')) {
+                next();
+                return n;
+            }
+            if (peek().is(',')) {
+                next();
+                continue;
+            }
+            if (peek().type == token::kind::end)
+                throw spec_error(n.where, "topology of '" + n.name + "' is not closed",
+                                 "']' before the end of the file");
+            n.children.push_back(parse_topology_node(depth + 1));
+        }
     }
 
     std::string m_file;

@@ -75,9 +75,28 @@ struct param_block {
     const param_entry *find(const std::string &key) const;
 };
 
-// Top-level blocks of a file, in order, including those of files it `source`s at top level.
+// `instantiate [ NAMES ] as TYPE`: simulation instances of a block type (".." ranges such as
+// `disk0 .. disk3` are expanded).
+struct param_instantiation {
+    std::vector<std::string> names;
+    std::string type;
+    source_location where;
+};
+
+// `topology TYPE NAME [ children ]`: how instances are wired (driver, buses, controllers, disks).
+struct topology_node {
+    std::string type;  // "disksim_iodriver", "disksim_bus", "disksim_ctlr", "disksim_disk", ...
+    std::string name;  // an instance name
+    source_location where;
+    std::vector<topology_node> children;
+};
+
+// Top-level blocks of a file, in order, including those of files it `source`s at top level, and
+// the instantiate and topology statements (DiskSim system configurations, .parv).
 struct param_file {
     std::vector<param_block> blocks;
+    std::vector<param_instantiation> instances;
+    std::vector<topology_node> topology;
 };
 
 // Parses `path`; relative `source` names are resolved against the including file's directory.

@@ -29,11 +29,21 @@ double drive_engine::command_overhead(bool write, bool hit) const {
     return overhead(o.per_request_ms + ms);
 }
 
-double drive_engine::sector_bus_ms(bus_port &bus) const {
-    return std::max(m_spec.interface.bulk_sector_transfer_ms, bus.sector_transfer_ms());
+double drive_engine::reselect(bus_port &bus, double want_ms) const {
+    // Every bus ownership on a .parv's host path starts with its arbitration time (DiskSim's
+    // bus_ownership_get); the time waited for the bus itself is the link's.
+    return bus.acquire(want_ms + m_spec.interface.host_arbitration_ms);
+}
+
+double drive_engine::sector_bus_ms(bus_port &bus, bool write) const {
+    const interface_spec &i = m_spec.interface;
+    const double host_ms = write ? i.host_write_sector_ms : i.host_read_sector_ms;
+    return std::max({i.bulk_sector_transfer_ms, host_ms, bus.sector_transfer_ms()});
 }
 
 drive_result drive_engine::serve(const drive_request &req, double start_ms, bus_port &bus) {
+    // The host arbitrates for its path before the command reaches the drive (a .parv's buses).
+    if (req.connected) start_ms += m_spec.interface.host_arbitration_ms;
     drive_result r = req.write ? serve_write(req, start_ms, bus) : serve_read(req, start_ms, bus);
     m_last_was_write = req.write;
     trace_cmd(r.complete_ms, command_state::idle);
@@ -141,7 +151,8 @@ void drive_engine::settle_prefetch(double t) {
         break;
     }
     s.end = std::max(s.end, m_prefetch.next_lbn + done);
-    if (m_spec.cache.read_ahead_over_requested) s.start = std::max(s.start, s.end - m_spec.cache.segment_blocks);
+    // The segment is a ring: read-ahead past its size pushes out its oldest blocks.
+    s.start = std::max(s.start, s.end - std::max(m_spec.cache.segment_blocks, 1));
     if (all) {
         const media_segment &last = m_prefetch.plan.back();
         m_head = last.track;
@@ -191,31 +202,38 @@ double drive_engine::abort_prefetch(double t) {
 }
 
 int64_t drive_engine::prefetch_limit(const drive_request &req, int seg) const {
+    // How far read-ahead goes, as DiskSim 4.0 computes it (disk_buffer_get_max_readahead; the
+    // manual's wording is looser). The segment is a ring: read-ahead beyond its size pushes out
+    // its oldest blocks (settle_prefetch), it does not stop the read-ahead.
     const auto &c = m_spec.cache;
-    if (!c.enabled || c.max_read_ahead_blocks <= 0) return 0;
+    if (!c.enabled || c.continuous_read == prefetch_scheme::none) return 0;
     const int64_t end = req.lbn + req.blocks;
-    const int64_t last = end - 1;
+    const int64_t capacity = std::min<int64_t>(m_layout.lbn_count(), m_spec.block_count);
+    if (end >= capacity) return 0;
     int64_t limit = end;
-    switch (c.continuous_read) {
-    case prefetch_scheme::none: return 0;
-    case prefetch_scheme::to_track_end: limit = m_layout.track_end_lbn(last); break;
-    case prefetch_scheme::to_cylinder_end: limit = m_layout.cylinder_end_lbn(last); break;
-    case prefetch_scheme::to_segment_full: limit = m_segs[seg].start + c.segment_blocks; break;
-    case prefetch_scheme::next_track_if_sequential: {
-        limit = m_layout.track_end_lbn(last);
-        // A read that follows one which ended on the previous track is a sequential stream:
-        // stay a track ahead of it.
-        const bool sequential = m_last_read_track_end >= 0 && req.lbn >= m_last_read_track_end - 0 &&
-                                req.lbn <= m_layout.track_end_lbn(std::max<int64_t>(0, m_last_read_track_end)) &&
-                                req.lbn >= m_last_read_track_end;
-        if (sequential && limit < m_layout.lbn_count()) limit = m_layout.track_end_lbn(limit);
-        break;
+    if (c.continuous_read == prefetch_scheme::next_track_if_sequential) {
+        // To the end of the track holding the block after the request; one track further when the
+        // segment already holds data from before that track (the stream reached this track from
+        // the previous one). The maximum read-ahead plays no part in this scheme.
+        const int64_t track_end = m_layout.track_end_lbn(end);
+        limit = track_end;
+        if (m_segs[seg].start < m_layout.track_start_lbn(end)) limit = track_end + m_layout.blocks_per_track_at(req.lbn);
+    } else if (c.max_read_ahead_blocks > 0) {
+        limit = end + c.max_read_ahead_blocks;
+    } else if (!c.read_ahead_over_requested) {
+        // No maximum given: fill the segment without overwriting what the host was just given.
+        const int64_t room = c.segment_blocks - req.blocks;
+        limit = (room <= 0 || room < c.min_read_ahead_blocks) ? end + c.min_read_ahead_blocks
+                                                              : req.lbn + c.segment_blocks;
+    } else {
+        limit = end + c.segment_blocks;
     }
-    }
-    limit = std::min<int64_t>(limit, end + c.max_read_ahead_blocks);
-    if (!c.read_ahead_over_requested) limit = std::min<int64_t>(limit, m_segs[seg].start + c.segment_blocks);
-    limit = std::min<int64_t>(limit, std::min<int64_t>(m_layout.lbn_count(), m_spec.block_count));
-    return limit;
+    // "To track end" and "to cylinder end" stop where the read-ahead would have to switch heads
+    // or seek.
+    if (c.continuous_read == prefetch_scheme::to_track_end) limit = std::min(limit, m_layout.track_end_lbn(end - 1));
+    if (c.continuous_read == prefetch_scheme::to_cylinder_end)
+        limit = std::min(limit, m_layout.cylinder_end_lbn(end - 1));
+    return std::min(limit, capacity);
 }
 
 // ---- data to the host -----------------------------------------------------------------------
@@ -224,7 +242,7 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
                                     drive_result &res) {
     const auto &c = m_spec.cache;
     const auto &o = m_spec.overheads;
-    const double beta = sector_bus_ms(bus);
+    const double beta = sector_bus_ms(bus, false);
     const int n = int(avail.size());
     const double basis = c.watermark_by_request_size ? n : c.segment_blocks;
     const int watermark = std::max(1, int(std::ceil(c.high_water_mark * basis - 1e-9)));
@@ -261,10 +279,10 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
             // The reselection overhead runs alongside the media from the moment data start to
             // arrive in the buffer; the bus is requested once the high water mark is reached.
             const int k = std::min(n, i + watermark) - 1;
-            const double reselect = overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
-            const double decide = std::max(std::max(t, avail[k]), std::max(t, avail[i]) + reselect);
+            const double reselect_ms = overhead(first_reselect ? o.first_reselect_ms : o.other_reselect_ms);
+            const double decide = std::max(std::max(t, avail[k]), std::max(t, avail[i]) + reselect_ms);
             first_reselect = false;
-            const double got = bus.acquire(decide);
+            const double got = reselect(bus, decide);
             res.bus_wait_ms += got - decide;
             t = got;
             connected = true;
@@ -272,7 +290,7 @@ double drive_engine::send_read_data(const std::vector<double> &avail, double t, 
         }
     }
     if (!connected) {
-        const double got = bus.acquire(t);
+        const double got = reselect(bus, t);
         res.bus_wait_ms += got - t;
         t = got;
     }
@@ -408,7 +426,6 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     t += overhead(m_spec.overheads.read_completion_ms);
     bus.release(t);
     res.complete_ms = t;
-    m_last_read_track_end = m_layout.track_end_lbn(end - 1);
     return res;
 }
 
@@ -420,10 +437,11 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     const auto &o = m_spec.overheads;
     const int64_t a = req.lbn;
     const bool sequential = a == m_last_write_end;
-    // Fast write level 2 acknowledges every write from the buffer; level 1 only writes that
-    // continue a sequential write stream.
-    const bool write_back = c.enabled && !req.read_rotate_write &&
-                            (c.fast_write_level >= 2 || (c.fast_write_level == 1 && m_last_was_write && sequential));
+    // Any non-zero fast write level acknowledges a write once its data are in the buffer, as
+    // DiskSim 4.0's implementation does (disk_write_arrive, disk_reconnection_or_transfer_complete);
+    // level 1 restricts only when a later write may append to a segment still being written, which
+    // needs commands queued inside the drive.
+    const bool write_back = c.enabled && !req.read_rotate_write && c.fast_write_level >= 1;
     res.write_back = write_back;
     res.cache = cache_outcome::miss;
     trace_cmd(t0, command_state::overhead);
@@ -432,14 +450,19 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     double t;
     double mech_start;
     bool reselected = false;
-    if (o.extra_write_disconnect) {
-        // Some drives disconnect right after the write command, before taking any data.
+    // Some drives disconnect right after a write command, before taking any data: DiskSim 4.0
+    // does so for a write that follows a write (the segment used last holds written data) and
+    // does not continue it (disk_buffer_select_segment); the HP C2247A trace's logic-analyser
+    // flags count exactly those writes' extra disconnect ("Trip" vs "Doub").
+    const bool extra_disconnect = o.extra_write_disconnect && !m_spec.interface.never_disconnect &&
+                                  m_last_was_write && !sequential;
+    if (extra_disconnect) {
         t = t0 + overhead(o.per_request_ms + o.extradisc_command_ms);
         mech_start = t + overhead(o.extradisc_seek_delta_ms);
         const double gone = t + overhead(o.extradisc_disconnect_ms);
         if (req.connected) bus.release(gone);
         const double want = gone + overhead(o.extradisc_inter_disconnect_ms) + overhead(o.first_reselect_ms);
-        t = bus.acquire(want);
+        t = reselect(bus, want);
         res.bus_wait_ms += t - want;
         reselected = true;
     } else {
@@ -448,7 +471,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         if (!req.connected) {
             // A queued command: reselect to take the data.
             const double want = t + overhead(o.first_reselect_ms);
-            t = bus.acquire(want);
+            t = reselect(bus, want);
             res.bus_wait_ms += t - want;
         }
     }
@@ -468,7 +491,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
             if (space_at > t) {
                 if (req.connected || reselected) bus.release(t);
                 const double want = space_at + overhead(o.other_reselect_ms);
-                const double got = bus.acquire(want);
+                const double got = reselect(bus, want);
                 res.mechanism_wait_ms += want - t;
                 res.bus_wait_ms += got - want;
                 t = got;
@@ -477,11 +500,15 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     }
     t += overhead(o.data_preparation_ms);
     trace_cmd(t, command_state::bus);
-    const double beta = sector_bus_ms(bus);
+    const double beta = sector_bus_ms(bus, true);
     // A relocated read-rotate-write writes its data at write_lbn.
     const int64_t wa = req.read_rotate_write && req.write_lbn >= 0 ? req.write_lbn : a;
     data_arrival arrival{wa, t + beta, beta, 0.0};
-    if (!sequential) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
+    // "Minimum seek delay" holds back every media write except one that continues a write the
+    // mechanism is still putting on the media (DiskSim's disk_check_hda: an append to a segment
+    // whose write is under way); after an idle gap a sequential write waits like any other.
+    const bool streaming = sequential && m_last_was_write && m_mech_free_ms >= command_done;
+    if (!streaming) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
     const double data_in = t + req.blocks * beta;
     bus.data_phase(t, data_in, req.blocks);
 
@@ -526,7 +553,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         trace_cmd(gone, command_state::media_wait);
         const double want = std::max(gone, m.end_ms) +
                             overhead(reselected || !req.connected ? o.other_reselect_ms : o.first_reselect_ms);
-        t = bus.acquire(want);
+        t = reselect(bus, want);
         res.bus_wait_ms += t - want;
         t += overhead(o.write_completion_ms);
     }

@@ -158,7 +158,9 @@ private:
     // (avail[i] = time sector i is in the buffer); disconnects when the buffer runs dry unless
     // the drive holds the bus. Returns the time the last sector is on the host side.
     double send_read_data(const std::vector<double> &avail, double t, bool connected, bus_port &bus, drive_result &res);
-    double sector_bus_ms(bus_port &bus) const;
+    double sector_bus_ms(bus_port &bus, bool write) const;
+    // Reselects: acquires the bus at want_ms plus the host path's arbitration time.
+    double reselect(bus_port &bus, double want_ms) const;
 
     disk_spec m_spec;
     disk_layout m_layout;
@@ -169,7 +171,6 @@ private:
     double m_mech_free_ms = 0;
     bool m_last_was_write = false;
     int64_t m_last_write_end = -1;       // for fast write level 1 (sequential write streams)
-    int64_t m_last_read_track_end = -1;  // for "next track if sequential" read-ahead
     uint64_t m_use_clock = 0;
     // Scratch buffers reused across requests (no per-request allocation).
     std::vector<track_run> m_runs;

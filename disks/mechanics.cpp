@@ -37,7 +37,9 @@ double mechanics::positioning_ms(head_position from, head_position to, bool writ
     else if (to.head != from.head) t = m_head_switch_ms;
     else return 0.0;
     // Writing needs the head settled more precisely after it moved (DiskSim "Add. write settling delay").
-    if (write) t += m_write_settle_ms;
+    // DiskSim accepts a negative delay (the DEC RZ26's is -0.483 ms): diskmodel adds it to every
+    // non-zero positioning time of a write. It cannot make positioning take less than nothing.
+    if (write) t = std::max(0.0, t + m_write_settle_ms);
     return t;
 }
 

@@ -32,7 +32,9 @@ void check_supported(const disk_spec &spec, drive_use use) {
             "0, 1 or 2");
     require(spec, "Number of buffer segments", c.segments >= 1, c.segments, "at least 1");
     require(spec, "Segment size (in blks)", c.segment_blocks >= 1 || !c.enabled, c.segment_blocks, "at least 1");
-    require(spec, "Max queue length", i.max_queue_length >= 1, i.max_queue_length, "at least 1");
+    if (use == drive_use::queued_commands)
+        require(spec, "Max queue length", i.max_queue_length >= 1, i.max_queue_length,
+                "at least 1 (the drive's queue needs a limit to advertise to the controller)");
     require(spec, "Rotation speed (in rpms)", spec.mech.rpm > 0, spec.mech.rpm, "a positive speed");
     // ioqueue options beyond the policy: the drive's queue does not concatenate, time out or
     // prioritise.

@@ -63,9 +63,11 @@ struct validate_options {
     std::string disk_file;
     std::string trace_file;
     std::string disk_name;
-    // Per-sector time of the validation host's bus and controller, ms; negative: estimate it from
-    // the trace when the drive spec's "Bulk sector transfer time" is 0, else take the spec's.
+    // Per-sector time of the validation host's bus and controller, ms, both directions; negative:
+    // as the .parv gives it (none for a bare .diskspecs).
     double host_sector_ms = -1;
+    // If set, one line per trace request: line,op,lbn,blocks,measured_ms,simulated_ms.
+    std::string requests_csv;
 };
 
 // `raidtlm validate`: replays the trace on one drive and prints the comparison, ending with the

@@ -121,29 +121,35 @@ int sc_main(int argc, char **argv) {
     CLI::App *val_cmd = app.add_subcommand(
         "validate", "Replay a DiskSim validate trace on one drive and compare with its measured response times");
     val_cmd->footer(
-        "The drive is wired directly, on a link of its own that moves data at the validation host's rate\n"
-        "(see --host-sector-ms), and serves one request at a time: request k+1 is issued\n"
-        "when request k completes plus line k's interarrival time, and request k's response time (issue to\n"
-        "completion) is compared with line k's measured service time. Prints the simulated and measured mean\n"
-        "and standard deviation (ms) for reads, writes and all, and as the last line 'demerit_ms: X': the\n"
-        "Ruemmler-Wilkes demerit, the RMS horizontal distance between the two response-time distributions.");
-    val_cmd->add_option("--disk", val.disk_file, "DiskSim .diskspecs file of the drive")
-        ->required()
-        ->type_name("FILE.diskspecs");
+        "DRIVE is DiskSim's validation configuration of the drive (NAME.parv: the host's iodriver, buses and\n"
+        "controller, and the drive from its .diskspecs); the drive moves data at the slowest of its own rate and\n"
+        "the host path's read or write block transfer time, as DiskSim does. A bare .diskspecs also works (no host\n"
+        "path unless --host-sector-ms). The drive is wired directly on a link of its own and serves one request\n"
+        "at a time: request k+1 is issued when request k completes plus line k's interarrival time, and request\n"
+        "k's response time (issue to completion) is compared with line k's measured service time. Prints the\n"
+        "simulated and measured mean and standard deviation (ms) for reads, writes and all, and as the last line\n"
+        "'demerit_ms: X': the Ruemmler-Wilkes demerit, the RMS horizontal distance between the two\n"
+        "response-time distributions.");
+    val_cmd->add_option("drive", val.disk_file, "DiskSim .parv (or .diskspecs) of the drive")->type_name("DRIVE.parv");
+    val_cmd->add_option("trace", val.trace_file, "Validate trace (as --trace)")->type_name("TRACE");
+    val_cmd->add_option("--disk", val.disk_file, "Same as DRIVE: a DiskSim .parv or .diskspecs file")
+        ->type_name("FILE");
     val_cmd->add_option("--trace", val.trace_file,
                         "Validate trace: lines 'R|W FLAG LBN BLOCKS MEASURED_SERVICE_US NEXT_INTERARRIVAL_US' "
                         "(FLAG, e.g. Hit/Miss, is ignored)")
-        ->required()
         ->type_name("FILE.trace");
     val_cmd->add_option("--host-sector-ms", val.host_sector_ms,
-                        "Transfer time per 512-byte sector of the validation host's bus and controller, ms. "
-                        "Default: the drive spec's 'Bulk sector transfer time'; when that is 0, estimated from "
-                        "the slope of the trace's fastest (cache-hit) reads over request size")
+                        "Transfer time per 512-byte sector of the validation host's bus and controller, ms, both "
+                        "directions. Default: the .parv's buses and controller (none for a bare .diskspecs)")
         ->check(CLI::NonNegativeNumber)
         ->type_name("MS");
+    val_cmd->add_option("--requests-csv", val.requests_csv,
+                        "Write every request's measured and simulated response time here "
+                        "(line,op,lbn,blocks,measured_ms,simulated_ms), to see where the drive differs")
+        ->type_name("FILE.csv");
     val_cmd->add_option("--disk-name", val.disk_name,
-                        "Name of the disksim_disk block to use when the spec file holds several "
-                        "(default: the file's only one)")
+                        "The drive to use when the file holds several: a disksim_disk block name (.diskspecs) or a "
+                        "disk instance of the topology (.parv); default: the only one")
         ->type_name("NAME");
 
     rate_options rate;
@@ -293,6 +299,10 @@ int sc_main(int argc, char **argv) {
             }
         }
         if (plog_cmd->parsed()) return run_plog_model(plog);
+        if (val.disk_file.empty() || val.trace_file.empty())
+            return fail("validate needs a drive and a trace; expected 'raidtlm validate DRIVE.parv TRACE' (or --disk "
+                        "FILE --trace FILE)",
+                        exit_bad_input);
         return run_validation(val);
     } catch (const child_error &e) {
         return fail(e.what(), e.code());

@@ -197,6 +197,25 @@ TEST(raidtlm_validate, tiny_trace_ends_with_the_demerit) {
     EXPECT_NE(r.out.find("12 requests (10 reads, 2 writes)"), std::string::npos) << r.out;
 }
 
+// Every one of DiskSim 4.0's validation configurations runs with no argument but itself and a
+// trace, and takes the host path's block transfer times from its buses.
+TEST(raidtlm_validate, every_disksim_parv_runs_with_no_other_argument) {
+    const scratch_dir dir;
+    const fs::path t = write_temp(dir, "small.trace",
+                                  "R Hit 1000 8 5000.0 3000.0\nW Hit 500000 16 6000.0 1000.0\nR Hit 1000 8 1000.0 "
+                                  "2000.0\nR Hit 1500000 4 9000.0 0.0\n");
+    const std::string v = "../shared/reference/disksim/validation/";
+    for (const char *parv : {"atlas10k", "atlas_III", "barracuda", "cheetah4LP", "cheetah9LP", "ibm18es", "hp_c2247a",
+                             "hp_c2490a", "hp_c3323a", "dec_rz26"}) {
+        const result r = raidtlm("validate " + v + parv + ".parv '" + t.string() + "'", dir);
+        EXPECT_EQ(r.code, 0) << parv << ": " << r.err;
+        EXPECT_NE(r.out.find("4 requests (3 reads, 1 writes)"), std::string::npos) << parv << ": " << r.out;
+        EXPECT_NE(r.out.find("demerit_ms: "), std::string::npos) << parv;
+    }
+    const result hp = raidtlm("validate " + v + "hp_c2247a.parv '" + t.string() + "'", dir);
+    EXPECT_NE(hp.out.find("host path 0.17010 ms/sector read, 0.18686 write"), std::string::npos) << hp.out;
+}
+
 TEST(raidtlm_validate, malformed_trace_line_is_one_line_with_file_and_line) {
     const scratch_dir dir;
     const fs::path t = write_temp(dir, "bad.trace", "R Hit 100 4 1000.0 2000.0\nW Hit 200 8 1500.0 100.0\nR Hit 300 4 oops 1.0\n");

@@ -1,6 +1,7 @@
-// The drive against real measured response times: `raidtlm validate` on DiskSim's validation
-// traces. The bounds are the acceptance criterion of the disk issue: within 1.5x of the demerit
-// DiskSim 4.0 itself reaches on the same trace (Cheetah 9LP 0.107 ms, Atlas 10K 0.268 ms).
+// The drive against real measured response times: `raidtlm validate NAME.parv NAME.trace` on
+// DiskSim's validation configurations and traces (issue 11). The acceptance bound on the drives
+// whose traces we have is DiskSim 4.0's own demerit on the same trace (Cheetah 9LP 0.107 ms,
+// Atlas 10K 0.268 ms, HP C2247A 0.090 ms).
 #include <regex>
 #include <string>
 
@@ -13,7 +14,7 @@ namespace {
 double demerit_of(const std::string &drive) {
     const scratch_dir dir;
     const std::string v = "../shared/reference/disksim/validation/";
-    const result r = raidtlm("validate --disk " + v + drive + ".diskspecs --trace " + v + drive + ".trace", dir);
+    const result r = raidtlm("validate " + v + drive + ".parv " + v + drive + ".trace", dir);
     EXPECT_EQ(r.code, 0) << r.err;
     std::smatch m;
     const std::regex last("demerit_ms: ([0-9.]+)\n$");
@@ -26,10 +27,12 @@ double demerit_of(const std::string &drive) {
 
 }  // namespace
 
-TEST(validation_accuracy, cheetah9lp_within_1_5x_of_disksim) { EXPECT_LE(demerit_of("cheetah9LP"), 1.5 * 0.107); }
+TEST(validation_accuracy, cheetah9lp_at_most_disksims_demerit) { EXPECT_LE(demerit_of("cheetah9LP"), 0.107); }
 
-TEST(validation_accuracy, atlas10k_within_1_5x_of_disksim) { EXPECT_LE(demerit_of("atlas10k"), 1.5 * 0.268); }
+TEST(validation_accuracy, atlas10k_at_most_disksims_demerit) { EXPECT_LE(demerit_of("atlas10k"), 0.268); }
 
-// The HP C2247A falls short of 1.5x DiskSim's 0.090 ms (see EXPERIMENTS.md for why); this guards
-// the level reached so far against regressions and is not the acceptance bound.
-TEST(validation_accuracy, hp_c2247a_regression_guard) { EXPECT_LE(demerit_of("hp_c2247a"), 0.18); }
+// The HP C2247A does not reach DiskSim's 0.090 ms (EXPERIMENTS.md section 1: its normal-path
+// writes start their media work earlier and report status sooner than the real drive). This
+// guards the level reached with DiskSim's own host configuration (0.183 ms); it is not the
+// acceptance bound.
+TEST(validation_accuracy, hp_c2247a_regression_guard) { EXPECT_LE(demerit_of("hp_c2247a"), 0.19); }

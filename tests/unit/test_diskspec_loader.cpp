@@ -575,17 +575,27 @@ TEST(DiskspecErrors, SchedulingPolicyTheDriveQueueDoesNotImplement) {
     EXPECT_EQ(load_diskspec(d2.specs()).interface.scheduling, drive_scheduling::sstf_lbn);
 }
 
-TEST(DiskspecErrors, ZonesOverlapOrLeaveTheDisk) {
+TEST(DiskspecErrors, ZonesOverlapOrStartBeforeCylinderZero) {
     cheetah_copy d;
     d.edit_model("First cylinder number = 848", "First cylinder number = 800");
     std::string e = error_of([&] { load_diskspec(d.specs()); });
     EXPECT_CONTAINS(e, loc(d.model(), line_of(d.model(), "dm_layout_g1_zone {", 1)) +
                            ": zone 1 (cylinders 800..1643) overlaps zone 0");
 
-    cheetah_copy d2;
-    d2.edit_model("Last cylinder number = 6961", "Last cylinder number = 6962");
-    e = error_of([&] { load_diskspec(d2.specs()); });
-    EXPECT_CONTAINS(e, "zone 10 (cylinders 6518..6962) lies outside the disk's 6962 cylinders");
+    cheetah_copy d3;
+    d3.edit_model("First cylinder number = 0", "First cylinder number = -1");
+    e = error_of([&] { load_diskspec(d3.specs()); });
+    EXPECT_CONTAINS(e, "zone 0 (cylinders -1..846) starts before cylinder 0");
+}
+
+// DiskSim's layout trusts the zones (the HP C2490A's last zone ends one past its "Number of
+// cylinders", and DiskSim validates it): the geometry widens, the seek curve keeps the count.
+TEST(DiskspecLoader, ZonesBeyondTheCylinderCountWidenTheGeometry) {
+    cheetah_copy d;
+    d.edit_model("Last cylinder number = 6961", "Last cylinder number = 6962");
+    const disk_spec s = load_diskspec(d.specs());
+    EXPECT_EQ(s.cylinders, 6963);
+    EXPECT_EQ(s.mech.seek.cylinders, 6962);
 }
 
 TEST(DiskspecLoader, SkewUnitsInRevolutionsBecomeSectors) {

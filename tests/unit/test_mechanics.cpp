@@ -37,6 +37,21 @@ TEST(mechanics, positioning_adds_write_settle_only_after_motion) {
     EXPECT_NEAR(m.positioning_ms({10, 2}, {110, 2}, false), m.seek_ms(100), 1e-12);
 }
 
+// DiskSim accepts a negative write settle (the DEC RZ26's is -0.483 ms) and adds it to every
+// non-zero positioning time of a write; positioning never takes less than nothing.
+TEST(mechanics, negative_write_settle_shortens_write_positioning) {
+    disk_spec s = raidtlm::test::cheetah9lp();
+    s.mech.write_settle_ms = -0.483;
+    s.mech.head_switch_ms = 0.865;
+    disk_layout l(s);
+    mechanics m(s, l, 0);
+    EXPECT_NEAR(m.positioning_ms({10, 2}, {10, 3}, true), 0.865 - 0.483, 1e-12);
+    EXPECT_NEAR(m.positioning_ms({10, 2}, {10, 3}, false), 0.865, 1e-12);
+    s.mech.write_settle_ms = -5.0;
+    mechanics clamped(s, l, 0);
+    EXPECT_EQ(clamped.positioning_ms({10, 2}, {10, 3}, true), 0.0);
+}
+
 TEST(mechanics, read_on_current_track_waits_for_the_sector_then_streams) {
     const disk_spec &s = raidtlm::test::cheetah9lp();
     disk_layout l(s);
