@@ -26,6 +26,7 @@
 #include "disks/disk_layout.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
+#include "rtl_models/private_scsi_link.h"
 #include "controller/host_address_map.h"
 #include "testbench/child_runs.h"
 #include "testbench/confidence.h"
@@ -695,8 +696,9 @@ int run_validation(const validate_options &o) {
     opts.scsi_id = 0;
     opts.one_command_at_a_time = true;
     disks::disk_drive drive("disk", spec, opts);
-    protocol::private_link host_link(sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
-    trace_replayer replay("replay", std::move(records), &host_link, 0);
+    rtl_models::private_scsi_link host_link("host_link", sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
+    drive.bus.bind(host_link.from_target);
+    trace_replayer replay("replay", std::move(records));
     replay.socket.bind(drive.target);
     sc_core::sc_start();
     if (replay.completed() != replay.records().size())
