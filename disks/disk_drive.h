@@ -40,6 +40,8 @@ struct drive_options {
     // Angle of the spindle at time zero, as a fraction of a revolution. Disks in one spindle-
     // synchronized group are given the same phase.
     double spindle_phase = 0.0;
+    // Not read by the model: on a bus a target's ID is where its sockets are bound (the bus's
+    // to_target(id) / from_target(id)); kept for the benches that set it.
     int scsi_id = 0;
     // True when the initiator never sends a command before the previous one completed (DiskSim
     // validation runs): the drive then accepts queue-only features it does not model.
