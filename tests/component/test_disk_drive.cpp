@@ -15,6 +15,7 @@
 
 #include "../unit/disk_fixtures.h"
 #include "disks/disk_drive.h"
+#include "rtl_models/private_scsi_link.h"
 
 using namespace raidtlm;
 using sc_core::sc_time;
@@ -198,6 +199,33 @@ TEST(disk_drive, waits_for_a_busy_bus_to_reselect) {
     });
     sc_core::sc_start();
     EXPECT_TRUE(done);
+}
+
+TEST(disk_drive, a_private_link_sets_the_transfer_rate_and_an_unbound_socket_costs_nothing) {
+    host h1{"h1"}, h2{"h2"};
+    disks::disk_drive alone("alone", test::cheetah9lp(), {});
+    disks::disk_drive slow("slow", test::cheetah9lp(), {});
+    rtl_models::private_scsi_link link("link", sc_time(1, SC_MS));  // 1 ms per sector
+    h1.socket.bind(alone.target);
+    h2.socket.bind(slow.target);
+    slow.bus.bind(link.from_target);
+    int done = 0;
+    protocol::access_timing fast_tm, slow_tm;
+    sc_core::sc_spawn([&] {
+        fast_tm = h1.command(false, 1'000'000, 8);
+        ++done;
+    });
+    sc_core::sc_spawn([&] {
+        slow_tm = h2.command(false, 1'000'000, 8);
+        ++done;
+    });
+    sc_core::sc_start();
+    ASSERT_EQ(done, 2);
+    // The same read on the same drive: only the link's rate differs, and 8 sectors at 1 ms each
+    // cannot take less than 8 ms once the media data are in.
+    EXPECT_LT(fast_tm.service(), sc_time(8, SC_MS));
+    EXPECT_GE(slow_tm.service(), sc_time(8, SC_MS));
+    EXPECT_EQ(slow_tm.bus_wait, sc_core::SC_ZERO_TIME);  // a private link never makes it wait
 }
 
 TEST(disk_drive, rejects_a_command_beyond_the_capacity) {
