@@ -83,10 +83,13 @@ scsi_bus::scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, 
 
 scsi_bus::~scsi_bus() { m_data_trans.clear_extension(&m_data_phase); }
 
+int scsi_bus::slot_or_none(int id) const {
+    return id >= 0 && id < int(m_slot_of_id.size()) ? m_slot_of_id[size_t(id)] : -1;
+}
+
 size_t scsi_bus::slot(int id) const {
-    if (id < 0 || id >= int(m_slot_of_id.size()) || m_slot_of_id[size_t(id)] < 0)
-        SC_REPORT_FATAL(msg_type, fmt::format("{}: no target at SCSI ID {}", name(), id).c_str());
-    return size_t(m_slot_of_id[size_t(id)]);
+    if (slot_or_none(id) < 0) SC_REPORT_FATAL(msg_type, fmt::format("{}: no target at SCSI ID {}", name(), id).c_str());
+    return size_t(slot_or_none(id));
 }
 
 // ---- sockets --------------------------------------------------------------------------------
@@ -94,23 +97,22 @@ size_t scsi_bus::slot(int id) const {
 void scsi_bus::initiator_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
     const auto *cmd = trans.get_extension<protocol::scsi_command>();
-    const int id = cmd ? cmd->target_id : -1;
-    if (id < 0 || id >= int(m_slot_of_id.size()) || m_slot_of_id[size_t(id)] < 0) {
+    const int slot = cmd ? slot_or_none(cmd->target_id) : -1;
+    if (slot < 0) {
         // Selection times out: nobody answers at that ID.
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    select(id);
-    m_to_target[size_t(m_slot_of_id[size_t(id)])]->b_transport(trans, delay);
+    select(cmd->target_id);
+    m_to_target[size_t(slot)]->b_transport(trans, delay);
     protocol::wait_annotated(delay);
     await_status();
 }
 
 unsigned scsi_bus::initiator_debug(tlm::tlm_generic_payload &trans) {
     const auto *cmd = trans.get_extension<protocol::scsi_command>();
-    const int id = cmd ? cmd->target_id : -1;
-    if (id < 0 || id >= int(m_slot_of_id.size()) || m_slot_of_id[size_t(id)] < 0) return 0;
-    return m_to_target[size_t(m_slot_of_id[size_t(id)])]->transport_dbg(trans);
+    const int slot = cmd ? slot_or_none(cmd->target_id) : -1;
+    return slot < 0 ? 0 : m_to_target[size_t(slot)]->transport_dbg(trans);
 }
 
 void scsi_bus::target_transport(int id, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {

@@ -121,7 +121,8 @@ public:
 private:
     struct requester;
     SC_HAS_PROCESS(scsi_bus);
-    size_t slot(int id) const;
+    int slot_or_none(int id) const;  // index of the target's sockets, -1 when none at that ID
+    size_t slot(int id) const;       // the same, fatal when none
     void initiator_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     unsigned initiator_debug(tlm::tlm_generic_payload &trans);
     void target_transport(int id, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
