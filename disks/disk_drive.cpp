@@ -93,21 +93,19 @@ void disk_drive::start_of_simulation() {
     if (!t.is_response_ok())
         SC_REPORT_FATAL("/raidtlm/disks/disk_drive", (std::string(name()) + ": the bus refused to negotiate").c_str());
     m_bus_terms = *terms;
-    m_idle_bus_trans.push_back(&t);
+    m_idle_bus_trans.emplace_back(&t, terms);
 }
 
 void disk_drive::bus_request(protocol::scsi_bus_request request, const tlm::tlm_generic_payload &command,
                              const sc_core::sc_time &start, const sc_core::sc_time &end, uint32_t sectors) {
-    tlm::tlm_generic_payload *t;
     if (m_idle_bus_trans.empty()) {
-        t = m_bus_trans.emplace_back(std::make_unique<tlm::tlm_generic_payload>()).get();
-        t->set_extension(new protocol::scsi_bus_phase);
-        t->set_command(tlm::TLM_IGNORE_COMMAND);
-    } else {
-        t = m_idle_bus_trans.back();
-        m_idle_bus_trans.pop_back();
+        tlm::tlm_generic_payload *fresh = m_bus_trans.emplace_back(std::make_unique<tlm::tlm_generic_payload>()).get();
+        fresh->set_command(tlm::TLM_IGNORE_COMMAND);
+        m_idle_bus_trans.emplace_back(fresh, new protocol::scsi_bus_phase);
+        fresh->set_extension(m_idle_bus_trans.back().second);
     }
-    auto *phase = t->get_extension<protocol::scsi_bus_phase>();
+    const auto [t, phase] = m_idle_bus_trans.back();
+    m_idle_bus_trans.pop_back();
     phase->request = request;
     phase->command = &command;
     phase->start = start;
@@ -119,7 +117,7 @@ void disk_drive::bus_request(protocol::scsi_bus_request request, const tlm::tlm_
     protocol::wait_annotated(delay);
     if (!t->is_response_ok())
         SC_REPORT_ERROR("/raidtlm/disks/disk_drive", (std::string(name()) + ": the bus refused a transaction").c_str());
-    m_idle_bus_trans.push_back(t);
+    m_idle_bus_trans.emplace_back(t, phase);
 }
 const disk_spec &disk_drive::spec() const { return m_engine->spec(); }
 int64_t disk_drive::capacity_blocks() const { return m_engine->spec().block_count; }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -122,7 +123,7 @@ private:
     protocol::scsi_bus_phase m_bus_terms = protocol::unbound_link_answer();
     // Bus transactions (a few: the service thread's and disconnects of arriving commands).
     std::vector<std::unique_ptr<tlm::tlm_generic_payload>> m_bus_trans;
-    std::vector<tlm::tlm_generic_payload *> m_idle_bus_trans;
+    std::vector<std::pair<tlm::tlm_generic_payload *, protocol::scsi_bus_phase *>> m_idle_bus_trans;
     drive_statistics m_stats;
     double m_busy_until_ms = 0;
     double m_serve_start_ms = -1;  // start of the command in service, -1 when none
