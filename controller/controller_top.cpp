@@ -84,6 +84,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
     : sc_module(name),
       host("host"),
       disk("disk", disks.size()),
+      disk_bus("disk_bus", disks.size()),
       m_config(config),
       m_map(config.firmware.layout, config.firmware.stripe_unit_sectors, capacities(disks)),
       m_layout(build_layout(config.firmware, disks)) {
@@ -123,15 +124,25 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
                                                   config.nvram.capacity_bytes)
                                           .c_str());
     }
+    // Drive i sits on channel i mod channels, at the i / channels-th SCSI ID.
+    std::vector<std::vector<int>> channel_targets(size_t(config.channels));
+    for (size_t i = 0; i < disks.size(); ++i) {
+        const int channel = int(i) % config.channels, position = int(i) / config.channels;
+        if (position >= max_targets(config.bus.width_bits))
+            SC_REPORT_FATAL(msg_type, fmt::format("more drives on channel {} than a {}-bit bus has SCSI IDs", channel,
+                                                  config.bus.width_bits)
+                                          .c_str());
+        channel_targets[size_t(channel)].push_back(target_id(position, config.initiator_id));
+    }
     for (int c = 0; c < config.channels; ++c) {
         m_buses.push_back(std::make_unique<rtl_models::scsi_bus>(fmt::format("ch{}", c).c_str(), config.bus,
-                                                                 config.initiator_id));
-        m_channel_dma.push_back(std::make_unique<channel_dma>(fmt::format("ch{}_dma", c)));
-        channel_dma &dma = *m_channel_dma.back();
-        dma.dram = m_dram.get();
-        dma.port = m_dram->port_index(fmt::format("ch{}", c));
-        dma.socket.bind(m_dram->port[size_t(dma.port)]);
-        m_buses.back()->set_listener(&dma);
+                                                                 config.initiator_id, channel_targets[size_t(c)]));
+        const int port = m_dram->port_index(fmt::format("ch{}", c));
+        m_channels.push_back(
+            std::make_unique<rtl_models::scsi_channel>(fmt::format("ch{}_adapter", c).c_str(), *m_dram, port));
+        m_channels.back()->bus.bind(m_buses.back()->from_initiator);
+        m_buses.back()->data_phases.bind(m_channels.back()->data_phases);
+        m_channels.back()->dram.bind(m_dram->port[size_t(port)]);
     }
     if (auto *pl = dynamic_cast<const parity_logging_layout *>(m_layout.get()))
         m_plog = std::make_unique<parity_logging_firmware>(*this, *pl, config.firmware.parity_logging);
@@ -139,15 +150,11 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
     for (size_t i = 0; i < disks.size(); ++i) {
         disk_state &d = m_disk[i];
         d.channel = int(i) % config.channels;
-        const int position = int(i) / config.channels;
-        if (position >= max_targets(config.bus.width_bits))
-            SC_REPORT_FATAL(msg_type, fmt::format("more drives on channel {} than a {}-bit bus has SCSI IDs", d.channel,
-                                                  config.bus.width_bits)
-                                          .c_str());
-        d.target = target_id(position, config.initiator_id);
+        d.target = target_id(int(i) / config.channels, config.initiator_id);
         d.tags = config.firmware.tags_per_disk > 0 ? config.firmware.tags_per_disk
                                                    : std::max(1, disks[i].max_queue_length);
-        m_buses[size_t(d.channel)]->attach_target(d.target);
+        m_buses[size_t(d.channel)]->to_target(d.target).bind(disk[i]);
+        disk_bus[i].bind(m_buses[size_t(d.channel)]->from_target(d.target));
         if (config.firmware.scheduler != scheduling_policy::fcfs) {
             const auto policy = config.firmware.scheduler;
             if (!disks[i].geometry)
@@ -343,22 +350,10 @@ bool controller_top::drive_command(tlm::tlm_command command, int d, uint64_t n, 
     cmd->old_tokens = old_tokens;
     cmd->relocate_lbn = old_tokens && relocate_lbn >= 0 ? relocate_lbn : -1;
     if (old_tokens) ++m_stats.read_rotate_writes;
-    rtl_models::scsi_bus &bus = *m_buses[size_t(ds.channel)];
-    cmd->link = &bus;
     cmd->target_id = ds.target;
-    channel_dma &dma = *m_channel_dma[size_t(ds.channel)];
-    rtl_models::dma_tracker &tracker = m_trackers.get();
-    dma.active.emplace_back(cmd, &tracker);
     ++m_stats.physical_commands;
 
-    bus.select(ds.target);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    disk[size_t(d)]->b_transport(*gp, delay);
-    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-    bus.await_status();
-    tracker.wait_all();  // the channel's DMA has drained the data
-    dma.remove(cmd);
-    m_trackers.put(tracker);
+    m_channels[size_t(ds.channel)]->execute(*gp);  // selection, data phases with the DMA, status
     check_power();
     m_cpu->run_priced(rtl_models::cpu_task::completion_interrupt, ds.channel);
     check_power();

@@ -22,7 +22,8 @@
 // buffer -> drive and back, so a read returns what was written.
 //
 // Sockets: `host` takes host commands (generic payload + protocol::scsi_command with a host LBN
-// range, data_length = sectors * 8 for tokens or 0); `disk[i]` is bound to drive i's target.
+// range, data_length = sectors * 8 for tokens or 0); `disk[i]` is bound to drive i's target and
+// drive i's own bus socket to `disk_bus[i]` (both lead to the SCSI bus of the drive's channel).
 // The response is TLM_OK_RESPONSE when every piece succeeded; a range beyond the capacity gets
 // TLM_ADDRESS_ERROR_RESPONSE, a payload without scsi_command TLM_GENERIC_ERROR_RESPONSE.
 #pragma once
@@ -61,6 +62,7 @@
 #include "rtl_models/host_link.h"
 #include "rtl_models/nvram.h"
 #include "rtl_models/scsi_bus.h"
+#include "rtl_models/scsi_channel.h"
 #include "rtl_models/xor_engine.h"
 #include "tlm/payload_pool.h"
 
@@ -124,7 +126,8 @@ struct controller_statistics {
 class controller_top : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<controller_top> host;
-    sc_core::sc_vector<tlm_utils::simple_initiator_socket<controller_top>> disk;
+    sc_core::sc_vector<tlm::tlm_initiator_socket<>> disk;
+    sc_core::sc_vector<tlm::tlm_target_socket<>> disk_bus;
 
     controller_top(sc_core::sc_module_name name, const controller_config &config, const std::vector<disk_info> &disks);
     ~controller_top() override;
@@ -218,7 +221,6 @@ private:
         int in_flight = 0;  // propagations handed out and not yet done
     };
     struct disk_state;
-    struct channel_dma;
     SC_HAS_PROCESS(controller_top);
     // satf, rlook, rsatf with predictor.reference_interval_ms > 0: a disk idle that long after
     // its last command gets a read of its reference sector, from which its predictor re-anchors
@@ -334,7 +336,7 @@ private:
     std::unique_ptr<rtl_models::xor_engine> m_xor;
     std::unique_ptr<rtl_models::host_link> m_link;
     std::vector<std::unique_ptr<rtl_models::scsi_bus>> m_buses;
-    std::vector<std::unique_ptr<channel_dma>> m_channel_dma;
+    std::vector<std::unique_ptr<rtl_models::scsi_channel>> m_channels;
     std::vector<disk_state> m_disk;
     std::vector<std::unique_ptr<disks::disk_layout>> m_geometries;  // one per distinct spec
     int m_cpu_port = 0;
@@ -363,7 +365,6 @@ private:
         void put(T &t) { idle.push_back(&t); }
     };
     reuse<tlm::tlm_generic_payload> m_dma_payloads;  // each with a dma_command extension
-    reuse<rtl_models::dma_tracker> m_trackers;
     worker_pool m_workers;
     bool m_powered = true;
     uint64_t m_epoch = 0;  // power cycles: a thread from before the last power loss stops

@@ -55,35 +55,6 @@ struct controller_top::disk_state {
     uint64_t next_id = 0;
 };
 
-// The DMA engine of a SCSI channel: follows each data phase the drive reports into or out of the
-// buffer DRAM, on the channel's port, from the data phase's start at the bus's pace at best.
-struct controller_top::channel_dma final : rtl_models::scsi_data_listener {
-    rtl_models::buffer_dram *dram = nullptr;
-    int port = 0;
-    tlm_utils::simple_initiator_socket<controller_top> socket;
-    std::vector<std::pair<const protocol::scsi_command *, rtl_models::dma_tracker *>> active;
-
-    explicit channel_dma(const std::string &name) : socket(name.c_str()) {}
-    void data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start, const sc_core::sc_time &end,
-                    uint32_t sectors) override {
-        for (auto &[c, tracker] : active)
-            if (c == &cmd) {
-                const double bytes = double(sectors) * protocol::sector_bytes;
-                const double span = (end - start).to_seconds();
-                dram->transfer_at(port, uint64_t(bytes), start, span > 0 ? bytes / span : 0.0, *tracker);
-                return;
-            }
-    }
-    void remove(const protocol::scsi_command *cmd) {
-        for (auto &a : active)
-            if (a.first == cmd) {
-                a = active.back();
-                active.pop_back();
-                return;
-            }
-    }
-};
-
 // Adds a piece, merged with an earlier one contiguous both on the disk and in the request (as
 // host_address_map does; other pieces stay separate commands since their data are not contiguous
 // in the buffer).

@@ -515,7 +515,7 @@ size_t controller_top::power_restore_and_recover() {
     m_logical.clear();
     m_dups = duplicate_request_tracker{};
     m_stripe_locks.clear();
-    for (auto &dma : m_channel_dma) dma->active.clear();
+    for (auto &channel : m_channels) channel->abandon_all();
     m_outstanding = 0;
     if (!m_replicated_reads) return 0;  // (RAID 4/5: the intent records stay for a parity resync)
     // The writes in flight at the loss, from their intent records. With the delayed-write table

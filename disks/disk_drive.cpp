@@ -31,15 +31,18 @@ struct disk_drive::timed_change {
     bool operator>(const timed_change &o) const { return e.time_ms > o.e.time_ms; }
 };
 
-// The engine's bus calls, turned into waits on simulated time and on the command's link.
+// The engine's bus calls, turned into waits on simulated time and transactions on the bus socket.
 class disk_drive::port final : public bus_port {
 public:
-    port(protocol::scsi_link_if &link, const protocol::scsi_command &cmd, int id)
-        : m_link(link), m_cmd(cmd), m_id(id), m_contended(link.contended()), m_observed(link.observes_data_phases()) {}
+    port(disk_drive &drive, const tlm::tlm_generic_payload &command)
+        : m_drive(drive),
+          m_command(command),
+          m_contended(drive.m_bus_terms.contended),
+          m_observed(drive.m_bus_terms.observes_data) {}
     double acquire(double at_ms) override {
         if (!m_contended) return at_ms;
         wait_until_ms(at_ms);
-        m_link.acquire(m_id);
+        m_drive.bus_request(protocol::scsi_bus_request::reselect, m_command);
         // Never earlier than asked: sc_time rounds to its resolution, so now_ms() can come back a
         // hair below at_ms; the engine would then see its data "not yet" in the buffer, disconnect
         // and reselect at the same instant forever (a zero-overhead bus hung on this).
@@ -48,25 +51,24 @@ public:
     void release(double at_ms) override {
         if (!m_contended) return;
         wait_until_ms(at_ms);
-        m_link.release(m_id);
+        m_drive.bus_request(protocol::scsi_bus_request::disconnect, m_command);
     }
-    double sector_transfer_ms() const override { return m_link.sector_transfer_time().to_seconds() * 1e3; }
+    double sector_transfer_ms() const override { return m_drive.m_bus_terms.sector_time.to_seconds() * 1e3; }
     void data_phase(double start_ms, double end_ms, int sectors) override {
         if (!m_observed) return;
-        m_link.data_phase(m_cmd, sc_core::sc_time(start_ms, sc_core::SC_MS), sc_core::sc_time(end_ms, sc_core::SC_MS),
-                          uint32_t(sectors));
+        m_drive.bus_request(protocol::scsi_bus_request::data, m_command, sc_core::sc_time(start_ms, sc_core::SC_MS),
+                            sc_core::sc_time(end_ms, sc_core::SC_MS), uint32_t(sectors));
     }
 
 private:
-    protocol::scsi_link_if &m_link;
-    const protocol::scsi_command &m_cmd;
-    int m_id;
+    disk_drive &m_drive;
+    const tlm::tlm_generic_payload &m_command;
     bool m_contended;
     bool m_observed;
 };
 
 disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options)
-    : sc_module(name), target("target"), m_options(options) {
+    : sc_module(name), target("target"), bus("bus"), m_options(options) {
     check_supported(spec, options.one_command_at_a_time ? drive_use::one_command_at_a_time : drive_use::queued_commands);
     m_engine = std::make_unique<drive_engine>(spec, options.spindle_phase);
     target.register_b_transport(this, &disk_drive::b_transport);
@@ -78,6 +80,45 @@ disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, cons
 }
 
 disk_drive::~disk_drive() = default;
+
+void disk_drive::start_of_simulation() {
+    if (bus.size() == 0) return;  // unbound: a zero-cost private link (m_bus_terms as initialised)
+    auto &t = *m_bus_trans.emplace_back(std::make_unique<tlm::tlm_generic_payload>());
+    auto *terms = new protocol::scsi_bus_phase;
+    t.set_extension(terms);
+    t.set_command(tlm::TLM_IGNORE_COMMAND);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time none = sc_core::SC_ZERO_TIME;
+    bus->b_transport(t, none);
+    if (!t.is_response_ok())
+        SC_REPORT_FATAL("/raidtlm/disks/disk_drive", (std::string(name()) + ": the bus refused to negotiate").c_str());
+    m_bus_terms = *terms;
+    m_idle_bus_trans.emplace_back(&t, terms);
+}
+
+void disk_drive::bus_request(protocol::scsi_bus_request request, const tlm::tlm_generic_payload &command,
+                             const sc_core::sc_time &start, const sc_core::sc_time &end, uint32_t sectors) {
+    if (m_idle_bus_trans.empty()) {
+        tlm::tlm_generic_payload *fresh = m_bus_trans.emplace_back(std::make_unique<tlm::tlm_generic_payload>()).get();
+        fresh->set_command(tlm::TLM_IGNORE_COMMAND);
+        m_idle_bus_trans.emplace_back(fresh, new protocol::scsi_bus_phase);
+        fresh->set_extension(m_idle_bus_trans.back().second);
+    }
+    const auto [t, phase] = m_idle_bus_trans.back();
+    m_idle_bus_trans.pop_back();
+    phase->request = request;
+    phase->command = &command;
+    phase->start = start;
+    phase->end = end;
+    phase->sectors = sectors;
+    t->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    bus->b_transport(*t, delay);
+    protocol::wait_annotated(delay);
+    if (!t->is_response_ok())
+        SC_REPORT_ERROR("/raidtlm/disks/disk_drive", (std::string(name()) + ": the bus refused a transaction").c_str());
+    m_idle_bus_trans.emplace_back(t, phase);
+}
 const disk_spec &disk_drive::spec() const { return m_engine->spec(); }
 int64_t disk_drive::capacity_blocks() const { return m_engine->spec().block_count; }
 
@@ -138,9 +179,9 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
     // On a shared bus a command the drive cannot start at once is taken into the queue (or, when
     // the queue is full, held) and the drive disconnects: it reselects when it starts on it.
     bool connected = true;
-    if (cmd->link && cmd->link->contended() && (m_serving || !m_queue.empty() || m_in_drive >= capacity)) {
+    if (m_bus_terms.contended && (m_serving || !m_queue.empty() || m_in_drive >= capacity)) {
         connected = false;
-        cmd->link->release(cmd->target_id);
+        bus_request(protocol::scsi_bus_request::disconnect, trans);
     }
     pending p{&trans, cmd, {}, 0.0, connected};
     // Commands held beyond Max queue length go in in the order they were held: a client that
@@ -214,14 +255,13 @@ void disk_drive::service_thread() {
 
 void disk_drive::serve(pending &p) {
     protocol::scsi_command &cmd = *p.cmd;
-    protocol::scsi_link_if &link = cmd.link ? *cmd.link : m_private_link;
-    port bus(link, cmd, cmd.link ? cmd.target_id : m_options.scsi_id);
+    port on_bus(*this, *p.trans);
     const double start = now_ms();
     m_serve_start_ms = start;
     drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected,
                       p.trans->is_write() && cmd.read_rotate_write,
                       p.trans->is_write() && cmd.read_rotate_write ? cmd.relocate_lbn : -1};
-    const drive_result r = m_engine->serve(req, start, bus);
+    const drive_result r = m_engine->serve(req, start, on_bus);
     wait_until_ms(r.complete_ms);
     if (req.read_rotate_write && cmd.old_tokens) {
         cmd.old_tokens->resize(cmd.blocks);

@@ -1,12 +1,18 @@
 // The SystemC disk drive: a TLM-2.0 target that takes SCSI-like READ/WRITE commands (generic
 // payload + protocol::scsi_command) and services them with the timing of the drive described by
 // a disk_spec. The module is thin: the mechanism, layout, cache and overhead logic live in plain
-// C++ (drive_engine.h); this module owns simulated time, the command queue, the link to the bus
-// and the traced signals.
+// C++ (drive_engine.h); this module owns simulated time, the command queue, its bus socket and
+// the traced signals.
 //
-// b_transport is blocking and may be called by several initiator threads at once: each caller
-// waits until its command has completed. The drive reconnects through the command's link to move
-// data and status, so a shared bus sees the drive's data phases.
+// Sockets:
+//   target  commands (generic payload + protocol::scsi_command). b_transport is blocking and may
+//           be called by several initiator threads at once: each caller waits until its command
+//           has completed.
+//   bus     the drive's own initiator socket on its bus, for what a target does there
+//           (protocol::scsi_bus_phase: negotiate at the start of simulation, then reselect,
+//           disconnect and data phases), so a shared bus sees the drive's bus use. May be left
+//           unbound: the drive then sits on a zero-cost private link of its own (as bound to a
+//           rtl_models::private_scsi_link with no per-sector time).
 #pragma once
 
 #include <algorithm>
@@ -15,15 +21,17 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include "disks/disk_spec.h"
+#include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
-#include "tlm/scsi_link_if.h"
 
 namespace raidtlm::disks {
 
@@ -33,6 +41,8 @@ struct drive_options {
     // Angle of the spindle at time zero, as a fraction of a revolution. Disks in one spindle-
     // synchronized group are given the same phase.
     double spindle_phase = 0.0;
+    // Not read by the model: on a bus a target's ID is where its sockets are bound (the bus's
+    // to_target(id) / from_target(id)); kept for the benches that set it.
     int scsi_id = 0;
     // True when the initiator never sends a command before the previous one completed (DiskSim
     // validation runs): the drive then accepts queue-only features it does not model.
@@ -60,6 +70,7 @@ struct drive_statistics {
 class disk_drive : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<disk_drive> target;
+    tlm_utils::simple_initiator_socket_optional<disk_drive> bus;
 
     disk_drive(sc_core::sc_module_name name, const disk_spec &spec, const drive_options &options);
     ~disk_drive() override;
@@ -85,6 +96,11 @@ private:
     struct pending;
     class port;
     SC_HAS_PROCESS(disk_drive);
+    void start_of_simulation() override;
+    // One transaction on the bus socket; blocks for a reselection.
+    void bus_request(protocol::scsi_bus_request request, const tlm::tlm_generic_payload &command,
+                     const sc_core::sc_time &start = sc_core::SC_ZERO_TIME,
+                     const sc_core::sc_time &end = sc_core::SC_ZERO_TIME, uint32_t sectors = 0);
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     void service_thread();
     pending *next_pending();
@@ -103,7 +119,11 @@ private:
     std::deque<pending *> m_held;  // commands beyond Max queue length, in arrival order
     int m_in_drive = 0;  // queued + in service
     bool m_serving = false;
-    protocol::private_link m_private_link;
+    // What negotiate on the bus socket answered (rate, contention, whether it wants data phases).
+    protocol::scsi_bus_phase m_bus_terms = protocol::unbound_link_answer();
+    // Bus transactions (a few: the service thread's and disconnects of arriving commands).
+    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> m_bus_trans;
+    std::vector<std::pair<tlm::tlm_generic_payload *, protocol::scsi_bus_phase *>> m_idle_bus_trans;
     drive_statistics m_stats;
     double m_busy_until_ms = 0;
     double m_serve_start_ms = -1;  // start of the command in service, -1 when none

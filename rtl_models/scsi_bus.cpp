@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
 #include "waveforms/scheduled_trace.h"
 
 namespace raidtlm::rtl_models {
@@ -39,29 +40,105 @@ struct scsi_bus::requester {
     double connected_s = 0;  // when its connection phases end
 };
 
-scsi_bus::scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id)
+scsi_bus::scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id,
+                   const std::vector<int> &target_ids)
     : sc_module(name),
+      from_initiator("from_initiator"),
+      data_phases("data_phases"),
       m_config(config),
       m_initiator(initiator_id),
       m_arbiter(config.fairness),
-      m_sector_time(span_s(config.sector_us() * us)) {
+      m_sector_time(span_s(config.sector_us() * us)),
+      m_to_target("to_target"),
+      m_from_target("from_target") {
     if (config.width_bits != 8 && config.width_bits != 16) SC_REPORT_FATAL(msg_type, "bus width must be 8 or 16 bits");
     if (initiator_id < 0 || initiator_id >= config.id_count())
         SC_REPORT_FATAL(msg_type, "initiator SCSI ID outside the bus width");
-    m_free_running = config.phases.all_zero();
+    m_slot_of_id.fill(-1);
+    for (int id : target_ids) {
+        if (id < 0 || id >= m_config.id_count() || id == m_initiator || m_slot_of_id[size_t(id)] >= 0)
+            SC_REPORT_FATAL(msg_type, fmt::format("SCSI ID {} is taken or outside the bus width", id).c_str());
+        m_slot_of_id[size_t(id)] = int(m_targets.size());
+        m_targets.push_back(id);
+    }
+    // Socket names carry the SCSI ID (to_target_id3), as the jumpers on a drive would.
+    m_to_target.init(m_targets.size(), [this](const char *, size_t i) {
+        return new to_target_socket(fmt::format("to_target_id{}", m_targets[i]).c_str());
+    });
+    m_from_target.init(m_targets.size(), [this](const char *, size_t i) {
+        return new from_target_socket(fmt::format("from_target_id{}", m_targets[i]).c_str());
+    });
+    for (size_t i = 0; i < m_targets.size(); ++i)
+        m_from_target[i].register_b_transport(this, &scsi_bus::target_transport, m_targets[i]);
+    from_initiator.register_b_transport(this, &scsi_bus::initiator_transport);
+    from_initiator.register_transport_dbg(this, &scsi_bus::initiator_debug);
+    m_data_trans.set_command(tlm::TLM_IGNORE_COMMAND);
+    m_data_trans.set_extension(&m_data_phase);
+    m_data_phase.request = protocol::scsi_bus_request::data;
+    m_free_running = m_config.phases.all_zero() && m_targets.size() <= 1;
     SC_METHOD(start_round);
     sensitive << m_round;
     dont_initialize();
 }
 
-scsi_bus::~scsi_bus() = default;
+scsi_bus::~scsi_bus() { m_data_trans.clear_extension(&m_data_phase); }
 
-void scsi_bus::attach_target(int id) {
-    if (id < 0 || id >= m_config.id_count() || id == m_initiator ||
-        std::find(m_targets.begin(), m_targets.end(), id) != m_targets.end())
-        SC_REPORT_FATAL(msg_type, fmt::format("SCSI ID {} is taken or outside the bus width", id).c_str());
-    m_targets.push_back(id);
-    m_free_running = m_config.phases.all_zero() && m_targets.size() <= 1;
+int scsi_bus::slot_or_none(int id) const {
+    return id >= 0 && id < int(m_slot_of_id.size()) ? m_slot_of_id[size_t(id)] : -1;
+}
+
+size_t scsi_bus::slot(int id) const {
+    if (slot_or_none(id) < 0) SC_REPORT_FATAL(msg_type, fmt::format("{}: no target at SCSI ID {}", name(), id).c_str());
+    return size_t(slot_or_none(id));
+}
+
+// ---- sockets --------------------------------------------------------------------------------
+
+void scsi_bus::initiator_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    protocol::wait_annotated(delay);
+    const auto *cmd = trans.get_extension<protocol::scsi_command>();
+    const int slot = cmd ? slot_or_none(cmd->target_id) : -1;
+    if (slot < 0) {
+        // Selection times out: nobody answers at that ID.
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    select(cmd->target_id);
+    m_to_target[size_t(slot)]->b_transport(trans, delay);
+    protocol::wait_annotated(delay);
+    await_status();
+}
+
+unsigned scsi_bus::initiator_debug(tlm::tlm_generic_payload &trans) {
+    const auto *cmd = trans.get_extension<protocol::scsi_command>();
+    const int slot = cmd ? slot_or_none(cmd->target_id) : -1;
+    return slot < 0 ? 0 : m_to_target[size_t(slot)]->transport_dbg(trans);
+}
+
+void scsi_bus::target_transport(int id, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    auto *phase = trans.get_extension<protocol::scsi_bus_phase>();
+    if (!phase) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    protocol::wait_annotated(delay);
+    switch (phase->request) {
+    case protocol::scsi_bus_request::negotiate:
+        phase->sector_time = m_sector_time;
+        phase->contended = contended();
+        phase->observes_data = true;  // statistics and waves, and the initiator's DMA
+        break;
+    case protocol::scsi_bus_request::reselect: acquire(id); break;
+    case protocol::scsi_bus_request::disconnect: release(id); break;
+    case protocol::scsi_bus_request::data:
+        if (!phase->command) {
+            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+            return;
+        }
+        data_phase(id, *phase->command, phase->start, phase->end, phase->sectors);
+        break;
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void scsi_bus::trace_at(int &var, int value, double t_s) {
@@ -165,14 +242,14 @@ void scsi_bus::release(int target_id) {
     if (!m_waiting.empty()) schedule_round();
 }
 
-void scsi_bus::data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start,
+void scsi_bus::data_phase(int target_id, const tlm::tlm_generic_payload &command, const sc_core::sc_time &start,
                           const sc_core::sc_time &end, uint32_t sectors) {
     const double s = start.to_seconds(), e = end.to_seconds();
     m_stats.data_s += e - s;
     m_stats.data_bytes += double(sectors) * protocol::sector_bytes;
     if (m_free_running) {
         m_stats.busy_s += e - s;
-        trace_at(m_trace_owner, cmd.target_id, s);
+        trace_at(m_trace_owner, target_id, s);
         trace_at(m_trace_phase, int(scsi_phase::data), s);
         trace_at(m_trace_owner, no_owner, e);
         trace_at(m_trace_phase, int(scsi_phase::bus_free), e);
@@ -180,7 +257,15 @@ void scsi_bus::data_phase(const protocol::scsi_command &cmd, const sc_core::sc_t
         trace_at(m_trace_phase, int(scsi_phase::data), s);
         trace_at(m_trace_phase, int(scsi_phase::connected), e);
     }
-    if (m_listener) m_listener->data_phase(cmd, start, end, sectors);
+    if (data_phases.size() > 0) {
+        m_data_phase.command = &command;
+        m_data_phase.start = start;
+        m_data_phase.end = end;
+        m_data_phase.sectors = sectors;
+        m_data_trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time none = sc_core::SC_ZERO_TIME;
+        data_phases->b_transport(m_data_trans, none);
+    }
 }
 
 // ---- statistics and tracing -----------------------------------------------------------------

@@ -1,6 +1,15 @@
-// A parallel SCSI bus (one controller channel): the drives on it are targets that reconnect
-// through it (protocol::scsi_link_if), the controller channel is the initiator that selects a
-// drive and sends it a command (select()).
+// A parallel SCSI bus (one controller channel), as a module of sockets:
+//   from_initiator     target socket: the controller channel's commands (generic payload +
+//                      protocol::scsi_command). b_transport arbitrates, selects the target named by
+//                      scsi_command::target_id, sends the command on through to_target(id), and
+//                      returns once status has crossed the bus.
+//   to_target(id)      one initiator socket per attached target (the IDs given to the
+//                      constructor): bound to the target (drive) at that ID. Must be bound.
+//   from_target(id)    one target socket per attached target: the target's own initiator socket
+//                      binds here for what it does on the bus (protocol::scsi_bus_phase: negotiate,
+//                      reselect, disconnect, data). Must be bound.
+//   data_phases        initiator socket (may stay unbound): every data phase is passed on to the
+//                      initiator's DMA as a scsi_bus_phase `data` transaction naming the command.
 //
 // Who gets the bus: an arbitration round starts when the bus is free (after the previous owner's
 // closing messages and the bus free delay) and somebody wants it; the devices waiting at that
@@ -13,8 +22,8 @@
 //
 // A bus with one target and no phase costs cannot make anyone wait for anything the drive does
 // not already serialise (the drive serves one command at a time, and the initiator's selection
-// costs nothing): contended() is then false, the drive skips its bus calls, select() returns at
-// once and the bus costs no kernel events. Every other bus is contended.
+// costs nothing): contended() is then false, negotiate tells the targets so and they send no
+// reselect or disconnect, select() returns at once and the bus costs no kernel events. Every other bus is contended.
 //
 // Traced: <prefix>.owner (SCSI ID holding the bus, no_owner = 16 when free), <prefix>.phase (scsi_phase),
 // <prefix>.waiting (devices waiting to arbitrate).
@@ -26,11 +35,14 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/resource_stats.h"
 #include "rtl_models/scsi_bus_timing.h"
+#include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
-#include "tlm/scsi_link_if.h"
 
 namespace raidtlm::waveforms {
 class scheduled_trace;
@@ -51,14 +63,6 @@ enum class scsi_phase : int {
 };
 const char *to_string(scsi_phase p);
 
-// The initiator side's DMA engine, told when data cross the bus.
-class scsi_data_listener {
-public:
-    virtual ~scsi_data_listener() = default;
-    virtual void data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start,
-                            const sc_core::sc_time &end, uint32_t sectors) = 0;
-};
-
 struct scsi_bus_statistics {
     double busy_s = 0;       // arbitration to the end of the bus free delay after the release
     double data_s = 0;       // data phases
@@ -70,35 +74,43 @@ struct scsi_bus_statistics {
     double since_s = 0;
 };
 
-class scsi_bus : public sc_core::sc_module, public protocol::scsi_link_if {
+class scsi_bus : public sc_core::sc_module {
 public:
     static constexpr int no_owner = 16;  // the traced owner of a free bus (IDs are 0..15)
+    using to_target_socket = tlm_utils::simple_initiator_socket<scsi_bus>;
+    using from_target_socket = tlm_utils::simple_target_socket_tagged<scsi_bus>;
 
-    scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id);
+    tlm_utils::simple_target_socket<scsi_bus> from_initiator;
+    tlm_utils::simple_initiator_socket_optional<scsi_bus> data_phases;
+
+    // `target_ids`: the targets on the bus (SCSI IDs distinct, within the bus width and not the
+    // initiator's), each with its pair of sockets.
+    scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id,
+             const std::vector<int> &target_ids);
     ~scsi_bus() override;
 
     const scsi_bus_config &config() const { return m_config; }
     int initiator_id() const { return m_initiator; }
-    // Declares a target on the bus (before the simulation starts). IDs must be distinct, within
-    // the bus width and not the initiator's.
-    void attach_target(int id);
     const std::vector<int> &targets() const { return m_targets; }
-    void set_listener(scsi_data_listener *l) { m_listener = l; }
+    to_target_socket &to_target(int id) { return m_to_target[slot(id)]; }
+    from_target_socket &from_target(int id) { return m_from_target[slot(id)]; }
 
+    // The mechanism behind the sockets (component tests of arbitration call it directly).
     // Initiator: arbitrates, selects `target_id` and sends the command; returns when the command
     // is at the target, which then holds the bus (it disconnects, or moves data and status).
     void select(int target_id);
     // Initiator, once the target has completed the command: waits for status to cross the bus.
     void await_status();
-
-    // protocol::scsi_link_if, for the targets.
-    void acquire(int target_id) override;
-    void release(int target_id) override;
-    sc_core::sc_time sector_transfer_time() const override { return m_sector_time; }
-    bool contended() const override { return !m_free_running; }
-    void data_phase(const protocol::scsi_command &cmd, const sc_core::sc_time &start, const sc_core::sc_time &end,
-                    uint32_t sectors) override;
-    bool observes_data_phases() const override { return true; }
+    // Target: blocks the calling SC_THREAD until target_id owns the bus (arbitration + reselection).
+    void acquire(int target_id);
+    // Target: gives the bus up (disconnect or bus free after status).
+    void release(int target_id);
+    sc_core::sc_time sector_transfer_time() const { return m_sector_time; }
+    // False when nobody else can want the bus (see above).
+    bool contended() const { return !m_free_running; }
+    // Target: `sectors` sectors of `command` cross the bus between start and end.
+    void data_phase(int target_id, const tlm::tlm_generic_payload &command, const sc_core::sc_time &start,
+                    const sc_core::sc_time &end, uint32_t sectors);
 
     int owner() const { return m_owner; }
     const scsi_bus_statistics &statistics() const { return m_stats; }
@@ -109,6 +121,11 @@ public:
 private:
     struct requester;
     SC_HAS_PROCESS(scsi_bus);
+    int slot_or_none(int id) const;  // index of the target's sockets, -1 when none at that ID
+    size_t slot(int id) const;       // the same, fatal when none
+    void initiator_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    unsigned initiator_debug(tlm::tlm_generic_payload &trans);
+    void target_transport(int id, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     void request(requester &r);
     void schedule_round();
     void start_round();
@@ -117,10 +134,15 @@ private:
     scsi_bus_config m_config;
     int m_initiator;
     std::vector<int> m_targets;
+    std::array<int, 16> m_slot_of_id;  // -1: no target at that ID
     scsi_arbiter m_arbiter;
     sc_core::sc_time m_sector_time;
     bool m_free_running = true;
-    scsi_data_listener *m_listener = nullptr;
+    sc_core::sc_vector<to_target_socket> m_to_target;
+    sc_core::sc_vector<from_target_socket> m_from_target;
+    // The transaction that tells the initiator's DMA about a data phase (reused: it never waits).
+    tlm::tlm_generic_payload m_data_trans;
+    protocol::scsi_bus_phase m_data_phase;
 
     int m_owner = -1;              // nexus holding the bus (the target once selected)
     double m_owner_since_s = 0;    // start of the round that gave it the bus

@@ -27,6 +27,7 @@
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
 #include "disks/validation_system.h"
+#include "rtl_models/private_scsi_link.h"
 #include "controller/host_address_map.h"
 #include "testbench/child_runs.h"
 #include "testbench/confidence.h"
@@ -709,8 +710,9 @@ int run_validation(const validate_options &o) {
     // The host path's rate is the drive's to apply (spec.interface.host_*_sector_ms, by direction):
     // the link itself moves data at no cost.
     const double host_sector_ms = 0.0;
-    protocol::private_link host_link(sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
-    trace_replayer replay("replay", std::move(records), &host_link, 0);
+    rtl_models::private_scsi_link host_link("host_link", sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
+    drive.bus.bind(host_link.from_target);
+    trace_replayer replay("replay", std::move(records));
     replay.socket.bind(drive.target);
     sc_core::sc_start();
     if (replay.completed() != replay.records().size())

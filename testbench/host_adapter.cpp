@@ -78,7 +78,6 @@ bool host_adapter::issue(tlm::tlm_generic_payload &host_trans, const disk_fragme
     auto *cmd = gp->get_extension<protocol::scsi_command>();
     cmd->lbn = f.lbn;
     cmd->blocks = f.sectors;
-    cmd->link = nullptr;
     cmd->target_id = f.disk;
     ++m_disk_commands;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

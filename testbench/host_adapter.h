@@ -1,7 +1,7 @@
 // A minimal host adapter: no controller, no cache, no cost. It takes host READ/WRITE commands
 // (generic payload + protocol::scsi_command with a host LBN range) on its target socket, lays
 // them onto its disks with a host_address_map (JBOD or striping) and sends each piece to its
-// disk's initiator socket as a SCSI command on a private zero-cost link (link = nullptr).
+// disk's initiator socket as a SCSI command; the drives' bus sockets stay unbound (a private zero-cost link each).
 //
 // b_transport blocks the caller's SC_THREAD until every piece has completed. A one-piece request
 // (the usual case) runs in the caller's thread; the other pieces of a multi-piece request run in

@@ -77,8 +77,12 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
     m_workload = std::make_unique<workload_driver>("workload", s.workload, *m_generator, measurement, d);
     if (m_controller) {
         m_workload->socket.bind(m_controller->host);
-        for (int i = 0; i < s.disks.count; ++i) m_controller->disk[i].bind(m_disks[i]->target);
+        for (int i = 0; i < s.disks.count; ++i) {
+            m_controller->disk[i].bind(m_disks[i]->target);
+            m_disks[i]->bus.bind(m_controller->disk_bus[i]);
+        }
     } else {
+        // The drives' bus sockets stay unbound: each drive is on a zero-cost private link.
         m_workload->socket.bind(m_host->host);
         for (int i = 0; i < s.disks.count; ++i) m_host->disk[i].bind(m_disks[i]->target);
     }

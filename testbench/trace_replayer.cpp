@@ -4,14 +4,11 @@
 
 namespace raidtlm::testbench {
 
-trace_replayer::trace_replayer(sc_core::sc_module_name name, std::vector<validate_record> records,
-                               protocol::scsi_link_if *link, int target_id)
+trace_replayer::trace_replayer(sc_core::sc_module_name name, std::vector<validate_record> records)
     : sc_module(name),
       socket("socket"),
       m_records(std::move(records)),
-      m_response_ms(m_records.size(), std::numeric_limits<double>::quiet_NaN()),
-      m_link(link),
-      m_target_id(target_id) {
+      m_response_ms(m_records.size(), std::numeric_limits<double>::quiet_NaN()) {
     SC_THREAD(replay);
 }
 
@@ -24,8 +21,6 @@ void trace_replayer::replay() {
         auto *cmd = gp->get_extension<protocol::scsi_command>();
         cmd->lbn = r.lbn;
         cmd->blocks = r.blocks;
-        cmd->link = m_link;
-        cmd->target_id = m_target_id;
         const sc_core::sc_time issued = sc_core::sc_time_stamp();
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         socket->b_transport(*gp, delay);

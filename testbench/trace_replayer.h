@@ -1,9 +1,8 @@
 // Replays a DiskSim validate trace against one drive, one request at a time: request k+1 is issued
 // next_interarrival_ms of record k after request k completed. Records each response time (issue to
-// completion, ms) and stops the simulation after the last one. By default commands go out on the
-// drive's private zero-cost link (scsi_command::link = nullptr), as DiskSim's validation folds bus
-// and controller costs into the drive; a `link` given to the constructor is put in every command
-// instead (e.g. one modelling the validation host's transfer rate).
+// completion, ms) and stops the simulation after the last one. The host's bus and controller
+// costs are whatever the drive's bus socket is bound to (validate: a private link at the
+// validation host's transfer rate).
 #pragma once
 
 #include <vector>
@@ -13,7 +12,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "tlm/payload_pool.h"
-#include "tlm/scsi_link_if.h"
 #include "testbench/validate_trace.h"
 
 namespace raidtlm::testbench {
@@ -24,8 +22,7 @@ class trace_replayer : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<trace_replayer> socket;
 
-    trace_replayer(sc_core::sc_module_name name, std::vector<validate_record> records,
-                   protocol::scsi_link_if *link = nullptr, int target_id = 0);
+    trace_replayer(sc_core::sc_module_name name, std::vector<validate_record> records);
 
     const std::vector<validate_record> &records() const { return m_records; }
     // Simulated response time of each record, ms (NaN until it completed).
@@ -41,8 +38,6 @@ private:
     std::vector<double> m_response_ms;
     size_t m_completed = 0;
     size_t m_errors = 0;
-    protocol::scsi_link_if *m_link;
-    int m_target_id;
     payload_pool m_pool;
 };
 

@@ -14,8 +14,6 @@
 
 namespace raidtlm::protocol {
 
-class scsi_link_if;
-
 enum class cache_outcome : uint8_t { miss, partial_hit, full_hit };
 
 inline const char *to_string(cache_outcome c) {
@@ -54,9 +52,7 @@ struct access_timing {
 struct scsi_command : tlm::tlm_extension<scsi_command> {
     uint64_t lbn = 0;
     uint32_t blocks = 0;
-    // The bus the command came over; the drive reconnects through it to move data and status.
-    // Null means a private zero-cost link (a drive wired straight to a host adapter).
-    scsi_link_if *link = nullptr;
+    // The SCSI ID the initiator selects: a bus routes the command to the target socket of that ID.
     int target_id = 0;
     // Read-rotate-write (a WRITE): read the sectors, let the platter come round, write the new
     // data in the same revolution slot - the RAID 5 small-write primitive of the parity-logging

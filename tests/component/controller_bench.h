@@ -29,7 +29,10 @@ struct controller_bench {
             infos.push_back({uint64_t(drives.back()->capacity_blocks()), spec.interface.max_queue_length});
         }
         ctl = std::make_unique<raidtlm::controller::controller_top>("controller", config, infos);
-        for (int i = 0; i < n; ++i) ctl->disk[size_t(i)].bind(drives[size_t(i)]->target);
+        for (int i = 0; i < n; ++i) {
+            ctl->disk[size_t(i)].bind(drives[size_t(i)]->target);
+            drives[size_t(i)]->bus.bind(ctl->disk_bus[size_t(i)]);
+        }
         host.socket.bind(ctl->host);
     }
 };

@@ -324,6 +324,7 @@ struct low_load_reads {
             sc_core::sc_gen_unique_name("controller"), c,
             std::vector<controller::disk_info>{{blocks, 1, &component_test::cheetah(), o.spindle_phase}});
         ctl->disk[0].bind(drive->target);
+        drive->bus.bind(ctl->disk_bus[0]);
         host = std::make_unique<component_test::host_tester>(sc_core::sc_gen_unique_name("tester"));
         host->socket.bind(ctl->host);
         host->spawn([this, blocks] {

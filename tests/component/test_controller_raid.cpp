@@ -211,6 +211,7 @@ std::string service_order(controller::scheduling_policy policy, uint64_t *schedu
     controller::controller_top ctl("controller", c,
                                    {{uint64_t(drives[0]->capacity_blocks()), 1, &cheetah()}});
     ctl.disk[0].bind(drives[0]->target);
+    drives[0]->bus.bind(ctl.disk_bus[0]);
     host_tester host("tester");
     host.socket.bind(ctl.host);
     const uint64_t mid = 9000000;
@@ -267,7 +268,10 @@ TEST(controller_raid5, raid4_and_other_rotations_keep_parity_too) {
         infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1});
     }
     controller::controller_top ctl5("controller5", c5, infos);
-    for (int i = 0; i < 5; ++i) ctl5.disk[size_t(i)].bind(drives[size_t(i)]->target);
+    for (int i = 0; i < 5; ++i) {
+        ctl5.disk[size_t(i)].bind(drives[size_t(i)]->target);
+        drives[size_t(i)]->bus.bind(ctl5.disk_bus[size_t(i)]);
+    }
     host_tester host5("tester5");
     host5.socket.bind(ctl5.host);
     bool done4 = false, done5 = false;
@@ -432,6 +436,7 @@ struct random_read_queue {
                                                            std::vector<controller::disk_info>{
                                                                {blocks, 1, &cheetah(), o.spindle_phase}});
         ctl->disk[0].bind(drive->target);
+        drive->bus.bind(ctl->disk_bus[0]);
         host = std::make_unique<host_tester>(sc_core::sc_gen_unique_name("tester"));
         host->socket.bind(ctl->host);
         for (int k = 0; k < clients; ++k)
@@ -484,7 +489,10 @@ TEST(controller_sr_array, writes_reach_every_rotational_replica_and_rsatf_reads_
         infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1, &cheetah(), o.spindle_phase});
     }
     controller::controller_top ctl("sr_controller", c, infos);
-    for (int i = 0; i < 6; ++i) ctl.disk[size_t(i)].bind(drives[size_t(i)]->target);
+    for (int i = 0; i < 6; ++i) {
+        ctl.disk[size_t(i)].bind(drives[size_t(i)]->target);
+        drives[size_t(i)]->bus.bind(ctl.disk_bus[size_t(i)]);
+    }
     host_tester host("sr_tester");
     host.socket.bind(ctl.host);
     bool done = false;

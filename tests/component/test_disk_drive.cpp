@@ -11,9 +11,11 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "../unit/disk_fixtures.h"
 #include "disks/disk_drive.h"
+#include "rtl_models/private_scsi_link.h"
 
 using namespace raidtlm;
 using sc_core::sc_time;
@@ -28,12 +30,11 @@ struct host : sc_core::sc_module {
 
     // A blocking command; returns the timing the drive reported.
     protocol::access_timing command(bool write, uint64_t lbn, uint32_t blocks, std::vector<uint64_t> *tokens = nullptr,
-                                    protocol::scsi_link_if *link = nullptr, int id = 0) {
+                                    int id = 0) {
         tlm::tlm_generic_payload p;
         protocol::scsi_command cmd;
         cmd.lbn = lbn;
         cmd.blocks = blocks;
-        cmd.link = link;
         cmd.target_id = id;
         p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
         if (tokens) {
@@ -50,16 +51,32 @@ struct host : sc_core::sc_module {
     }
 };
 
-// A bus that one other party holds for a while: the drive must wait to reselect.
-struct busy_link : protocol::scsi_link_if {
+// A bus that one other party holds for a while, bound to the drive's bus socket and speaking the
+// protocol of tlm/scsi_bus_phase.h: the drive must wait to reselect.
+struct busy_bus : sc_core::sc_module {
+    tlm_utils::simple_target_socket<busy_bus> from_target{"from_target"};
     sc_time busy_until;
-    int acquires = 0;
-    void acquire(int) override {
-        ++acquires;
-        if (sc_core::sc_time_stamp() < busy_until) sc_core::wait(busy_until - sc_core::sc_time_stamp());
+    int negotiations = 0, acquires = 0, releases = 0;
+    explicit busy_bus(sc_core::sc_module_name n) : sc_module(n) {
+        from_target.register_b_transport(this, &busy_bus::b_transport);
     }
-    void release(int) override {}
-    sc_time sector_transfer_time() const override { return sc_core::SC_ZERO_TIME; }
+    void b_transport(tlm::tlm_generic_payload &t, sc_time &) {
+        auto *phase = t.get_extension<protocol::scsi_bus_phase>();
+        ASSERT_NE(phase, nullptr);
+        switch (phase->request) {
+        case protocol::scsi_bus_request::negotiate:
+            ++negotiations;
+            phase->contended = true;
+            break;
+        case protocol::scsi_bus_request::reselect:
+            ++acquires;
+            if (sc_core::sc_time_stamp() < busy_until) sc_core::wait(busy_until - sc_core::sc_time_stamp());
+            break;
+        case protocol::scsi_bus_request::disconnect: ++releases; break;
+        case protocol::scsi_bus_request::data: break;
+        }
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
 };
 
 struct bench {
@@ -164,19 +181,51 @@ TEST(disk_drive, sstf_queue_serves_the_nearest_lbn_first) {
 }
 
 TEST(disk_drive, waits_for_a_busy_bus_to_reselect) {
-    bench b(test::cheetah9lp());
-    busy_link link;
+    host h{"host"};
+    disks::disk_drive drive("drive", test::cheetah9lp(), {0.0, 3});
+    busy_bus link("bus");
+    h.socket.bind(drive.target);
+    drive.bus.bind(link.from_target);
     link.busy_until = sc_time(40, SC_MS);  // held by someone else for 40 ms
     bool done = false;
     sc_core::sc_spawn([&] {
-        auto tm = b.h.command(false, 3'000'000, 8, nullptr, &link, 3);
+        auto tm = h.command(false, 3'000'000, 8, nullptr, 3);
+        EXPECT_EQ(link.negotiations, 1);
         EXPECT_GT(link.acquires, 0);
+        EXPECT_GE(link.releases, link.acquires);  // every reselection ends in a disconnect or bus free
         EXPECT_GT(tm.bus_wait, sc_core::SC_ZERO_TIME);
         EXPECT_GE(sc_core::sc_time_stamp(), sc_time(40, SC_MS));
         done = true;
     });
     sc_core::sc_start();
     EXPECT_TRUE(done);
+}
+
+TEST(disk_drive, a_private_link_sets_the_transfer_rate_and_an_unbound_socket_costs_nothing) {
+    host h1{"h1"}, h2{"h2"};
+    disks::disk_drive alone("alone", test::cheetah9lp(), {});
+    disks::disk_drive slow("slow", test::cheetah9lp(), {});
+    rtl_models::private_scsi_link link("link", sc_time(1, SC_MS));  // 1 ms per sector
+    h1.socket.bind(alone.target);
+    h2.socket.bind(slow.target);
+    slow.bus.bind(link.from_target);
+    int done = 0;
+    protocol::access_timing fast_tm, slow_tm;
+    sc_core::sc_spawn([&] {
+        fast_tm = h1.command(false, 1'000'000, 8);
+        ++done;
+    });
+    sc_core::sc_spawn([&] {
+        slow_tm = h2.command(false, 1'000'000, 8);
+        ++done;
+    });
+    sc_core::sc_start();
+    ASSERT_EQ(done, 2);
+    // The same read on the same drive: only the link's rate differs, and 8 sectors at 1 ms each
+    // cannot take less than 8 ms once the media data are in.
+    EXPECT_LT(fast_tm.service(), sc_time(8, SC_MS));
+    EXPECT_GE(slow_tm.service(), sc_time(8, SC_MS));
+    EXPECT_EQ(slow_tm.bus_wait, sc_core::SC_ZERO_TIME);  // a private link never makes it wait
 }
 
 TEST(disk_drive, rejects_a_command_beyond_the_capacity) {

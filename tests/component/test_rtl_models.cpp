@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/buffer_dram.h"
 #include "rtl_models/controller_cpu.h"
@@ -26,20 +27,56 @@ namespace {
 
 double now_us() { return sc_core::sc_time_stamp().to_seconds() * 1e6; }
 
-// A target on a bus: at `at_us` it asks for the bus, holds it `hold_us`, lets go; `rounds` times.
-struct target_user {
+// A target on a bus, wired by its two sockets, that uses the bus through the protocol of
+// tlm/scsi_bus_phase.h (it takes no commands: its target socket answers OK at once).
+struct target_user : sc_core::sc_module {
     int id;
     std::vector<double> got_us;  // when it owned the bus, per round
+    tlm_utils::simple_target_socket<target_user> target{"target"};
+    tlm_utils::simple_initiator_socket<target_user> bus_port{"bus_port"};
+    tlm::tlm_generic_payload trans;
+    protocol::scsi_bus_phase phase;
+
+    target_user(sc_core::sc_module_name n, int scsi_id) : sc_module(n), id(scsi_id) {
+        target.register_b_transport(this, &target_user::command);
+        trans.set_extension(&phase);
+    }
+    ~target_user() override { trans.clear_extension(&phase); }
+    void command(tlm::tlm_generic_payload &t, sc_time &) { t.set_response_status(tlm::TLM_OK_RESPONSE); }
+    void plug_into(scsi_bus &bus) {
+        bus.to_target(id).bind(target);
+        bus_port.bind(bus.from_target(id));
+    }
+    void request(protocol::scsi_bus_request r) {
+        phase.request = r;
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_time d = sc_core::SC_ZERO_TIME;
+        bus_port->b_transport(trans, d);
+        EXPECT_TRUE(trans.is_response_ok());
+    }
 };
 
-void use_bus(scsi_bus &bus, target_user &u, double at_us, double hold_us, int rounds = 1) {
-    sc_core::sc_spawn([&bus, &u, at_us, hold_us, rounds] {
+// The initiator's side of a bus: a controller channel that sends commands.
+struct channel_stub : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<channel_stub> socket{"socket"};
+    explicit channel_stub(sc_core::sc_module_name n, scsi_bus &bus) : sc_module(n) { socket.bind(bus.from_initiator); }
+};
+
+std::vector<int> ids_of(const std::vector<std::unique_ptr<target_user>> &users) {
+    std::vector<int> ids;
+    for (const auto &u : users) ids.push_back(u->id);
+    return ids;
+}
+
+// At `at_us` the target asks for the bus, holds it `hold_us`, lets go; `rounds` times.
+void use_bus(target_user &u, double at_us, double hold_us, int rounds = 1) {
+    sc_core::sc_spawn([&u, at_us, hold_us, rounds] {
         sc_core::wait(sc_time(at_us, SC_US));
         for (int r = 0; r < rounds; ++r) {
-            bus.acquire(u.id);
+            u.request(protocol::scsi_bus_request::reselect);
             u.got_us.push_back(now_us());
             sc_core::wait(sc_time(hold_us, SC_US));
-            bus.release(u.id);
+            u.request(protocol::scsi_bus_request::disconnect);
         }
     });
 }
@@ -49,44 +86,49 @@ scsi_bus_config ultra160() { return scsi_bus_config::with_preset(scsi_preset::ul
 }  // namespace
 
 TEST(scsi_bus, arbitration_order_follows_scsi_id_priority) {
-    scsi_bus bus("bus", ultra160(), 7);
-    std::vector<target_user> users{{0, {}}, {3, {}}, {1, {}}, {9, {}}, {5, {}}};
-    for (auto &u : users) bus.attach_target(u.id);
+    std::vector<std::unique_ptr<target_user>> owned;
+    for (int id : {0, 3, 1, 9, 5}) owned.push_back(std::make_unique<target_user>(sc_core::sc_gen_unique_name("t"), id));
+    scsi_bus bus("bus", ultra160(), 7, ids_of(owned));
+    for (auto &u : owned) u->plug_into(bus);
+    channel_stub channel("channel", bus);
     ASSERT_TRUE(bus.contended());
-    use_bus(bus, users[0], 0, 20);  // holds the bus while the others arrive
-    for (size_t i = 1; i < users.size(); ++i) use_bus(bus, users[i], 1 + 0.5 * double(i), 2);
+    auto users = [&owned](size_t i) -> target_user & { return *owned[i]; };
+    use_bus(users(0), 0, 20);  // holds the bus while the others arrive
+    for (size_t i = 1; i < owned.size(); ++i) use_bus(users(i), 1 + 0.5 * double(i), 2);
     sc_core::sc_start();
     // 5 > 3 > 1 > 9 (on a wide bus IDs 8..15 rank below 0..7), whatever the order they asked in.
     const auto &p = ultra160().phases;
-    const double first = users[0].got_us[0] + 20 + p.status_us + p.bus_free_us + ultra160().reselect_us();
-    ASSERT_EQ(users[4].got_us.size(), 1u);
-    EXPECT_NEAR(users[4].got_us[0], first, 1e-6);
-    EXPECT_LT(users[4].got_us[0], users[1].got_us[0]);
-    EXPECT_LT(users[1].got_us[0], users[2].got_us[0]);
-    EXPECT_LT(users[2].got_us[0], users[3].got_us[0]);
+    const double first = users(0).got_us[0] + 20 + p.status_us + p.bus_free_us + ultra160().reselect_us();
+    ASSERT_EQ(users(4).got_us.size(), 1u);
+    EXPECT_NEAR(users(4).got_us[0], first, 1e-6);
+    EXPECT_LT(users(4).got_us[0], users(1).got_us[0]);
+    EXPECT_LT(users(1).got_us[0], users(2).got_us[0]);
+    EXPECT_LT(users(2).got_us[0], users(3).got_us[0]);
     // Each next owner follows the previous one's release tail and its own reselection.
-    EXPECT_NEAR(users[1].got_us[0] - users[4].got_us[0], 2 + p.status_us + p.bus_free_us + ultra160().reselect_us(),
+    EXPECT_NEAR(users(1).got_us[0] - users(4).got_us[0], 2 + p.status_us + p.bus_free_us + ultra160().reselect_us(),
                 1e-6);
     EXPECT_EQ(bus.statistics().reselections, 5u);
     // Its wait runs from its request (at 2.5 us) to the round it won.
-    EXPECT_NEAR(bus.statistics().wait_by_id[9].max_s * 1e6, users[3].got_us[0] - ultra160().reselect_us() - 2.5, 1e-6);
+    EXPECT_NEAR(bus.statistics().wait_by_id[9].max_s * 1e6, users(3).got_us[0] - ultra160().reselect_us() - 2.5, 1e-6);
 }
 
 // Two busy high-priority drives and one low-priority drive that wants the bus once.
 struct greedy_bench {
+    target_user hi6{"hi6", 6}, hi5{"hi5", 5}, low{"low", 0};
     scsi_bus bus;
-    target_user hi6{6, {}}, hi5{5, {}}, low{0, {}};
+    channel_stub channel;
     explicit greedy_bench(bool fairness)
         : bus("bus", [fairness] {
               scsi_bus_config c = ultra160();
               c.fairness = fairness;
               return c;
           }(),
-              7) {
-        for (int id : {6, 5, 0}) bus.attach_target(id);
-        use_bus(bus, hi6, 0, 10, 100);  // back to back for about 2 ms
-        use_bus(bus, hi5, 0, 10, 100);
-        use_bus(bus, low, 5, 10, 1);
+              7, {6, 5, 0}),
+          channel("channel", bus) {
+        for (target_user *u : {&hi6, &hi5, &low}) u->plug_into(bus);
+        use_bus(hi6, 0, 10, 100);  // back to back for about 2 ms
+        use_bus(hi5, 0, 10, 100);
+        use_bus(low, 5, 10, 1);
     }
 };
 
@@ -126,20 +168,37 @@ TEST(scsi_bus, one_drive_and_no_phase_costs_costs_nothing) {
     scsi_bus_config c = scsi_bus_config::with_preset(scsi_preset::custom);
     c.mtransfers_per_s = 0;
     c.phases = {0, 0, 0, 0, 0, 0, 0};
-    scsi_bus bus("bus", c, 7);
-    bus.attach_target(0);
+    target_user only("only", 0), a("a", 0), b("b", 1);
+    scsi_bus bus("bus", c, 7, {0});
+    only.plug_into(bus);
     EXPECT_FALSE(bus.contended());
     EXPECT_EQ(bus.sector_transfer_time(), sc_core::SC_ZERO_TIME);
     // A second drive makes a bus contended even without phase costs: drives hold it to move data.
-    scsi_bus bus2("bus2", c, 7);
-    bus2.attach_target(0);
-    bus2.attach_target(1);
+    scsi_bus bus2("bus2", c, 7, {0, 1});
+    a.plug_into(bus2);
+    b.plug_into(bus2);
     EXPECT_TRUE(bus2.contended());
+    // The initiator's side: a command through the bus costs no time either.
+    channel_stub channel("channel", bus), channel2("channel2", bus2);
     bool done = false;
     sc_core::sc_spawn([&] {
-        bus.select(0);
-        bus.await_status();
+        only.request(protocol::scsi_bus_request::negotiate);
+        EXPECT_FALSE(only.phase.contended);
+        a.request(protocol::scsi_bus_request::negotiate);
+        EXPECT_TRUE(a.phase.contended);
+        tlm::tlm_generic_payload gp;
+        protocol::scsi_command cmd;
+        cmd.target_id = 0;
+        gp.set_extension(&cmd);
+        sc_time d = sc_core::SC_ZERO_TIME;
+        channel.socket->b_transport(gp, d);
+        EXPECT_TRUE(gp.is_response_ok());
+        cmd.target_id = 3;  // nobody there: selection times out
+        channel.socket->b_transport(gp, d);
+        EXPECT_EQ(gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        gp.clear_extension(&cmd);
         EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+        EXPECT_EQ(bus.statistics().selections, 1u);
         done = true;
     });
     sc_core::sc_start();
