@@ -1,7 +1,7 @@
 // The drive mechanisms issue 11 aligned with DiskSim 4.0's implementation: read-ahead limits and
-// the segment ring, the extra write disconnect, the minimum seek delay, the host path's transfer
-// time by direction, a negative write settle. Each test states what DiskSim does and checks the
-// engine does the same on a real spec.
+// the segment ring, the extra write disconnect and its media write gate, the minimum seek delay,
+// the host path's transfer time by direction, a negative write settle. Each test states what
+// DiskSim does and checks the engine does the same on a real spec.
 #include <gtest/gtest.h>
 
 #include "disk_fixtures.h"
