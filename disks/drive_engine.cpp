@@ -1,4 +1,5 @@
 #include "disks/drive_engine.h"
+#include "disks/write_media_gate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -509,6 +510,13 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     // whose write is under way); after an idle gap a sequential write waits like any other.
     const bool streaming = sequential && m_last_was_write && m_mech_free_ms >= command_done;
     if (!streaming) arrival.not_before_ms = command_done + overhead(o.minimum_seek_delay_ms);
+    // Some drives hold the media write until several blocks are buffered (write_media_gate.h);
+    // data of the same segment still waiting for the media count towards them.
+    const bool appends_to_pending = seg >= 0 && m_segs[seg].valid && m_segs[seg].write_data &&
+                                    m_segs[seg].end == wa && m_segs[seg].dirty_until_ms > t;
+    const int64_t gate_blocks = blocks_before_media_write(
+        o.extra_write_disconnect, req.blocks, appends_to_pending ? m_segs[seg].end - m_segs[seg].start : 0);
+    if (gate_blocks > 0) arrival.not_before_ms = std::max(arrival.not_before_ms, arrival.at(wa + gate_blocks - 1));
     const double data_in = t + req.blocks * beta;
     bus.data_phase(t, data_in, req.blocks);
 

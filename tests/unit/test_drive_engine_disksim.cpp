@@ -1,7 +1,7 @@
 // The drive mechanisms issue 11 aligned with DiskSim 4.0's implementation: read-ahead limits and
-// the segment ring, the extra write disconnect, the minimum seek delay, the host path's transfer
-// time by direction, a negative write settle. Each test states what DiskSim does and checks the
-// engine does the same on a real spec.
+// the segment ring, the extra write disconnect and its media write gate, the minimum seek delay,
+// the host path's transfer time by direction, a negative write settle. Each test states what
+// DiskSim does and checks the engine does the same on a real spec.
 #include <gtest/gtest.h>
 
 #include "disk_fixtures.h"
@@ -132,6 +132,38 @@ TEST(drive_engine_disksim, minimum_seek_delay_holds_a_sequential_write_after_an_
     const double command_done = t + s.overheads.write_miss_after_write_ms;
     // The first sector is written no earlier than command processing plus the minimum delay.
     EXPECT_GE(w2.media_end_ms - w2.transfer_ms, command_done + 3.0 - 1e-9);
+}
+
+// A drive with extra write disconnects (the HP C2247A) starts a media write only once
+// min(request, 10) blocks are buffered (DiskSim's disk_buffer_block_available): a 20-block
+// sequential write never writes its first sector before its tenth block is in, whatever the
+// idle gap before it, while the same drive without the rule does at some phases.
+TEST(drive_engine_disksim, extra_write_disconnect_drive_buffers_ten_blocks_before_the_media_write) {
+    disk_spec s = raidtlm::test::hp_c2247a();
+    ASSERT_TRUE(s.overheads.extra_write_disconnect);
+    s.overheads.minimum_seek_delay_ms = 0.0;  // isolate the buffering rule
+    s.interface.host_write_sector_ms = 0.1;   // slower than nothing, faster than the media
+    const double beta = 0.1;
+    auto earliest_margin_ms = [&](const disk_spec &spec) {
+        double worst = 1e9;
+        for (int k = 0; k < 24; ++k) {
+            drive_engine e(spec, 0.0);
+            free_bus bus;
+            const auto w1 = e.serve({true, 500'000, 20}, 0.0, bus);
+            // Idle gaps spread over one revolution: the next sector under the head at every phase.
+            const double t = w1.complete_ms + 20 + k * e.mech().period_ms() / 24;
+            const auto w2 = e.serve({true, 500'020, 20}, t, bus);
+            const double data_start =
+                t + spec.overheads.write_miss_after_write_ms + spec.overheads.data_preparation_ms;
+            const double first_sector = w2.media_end_ms - w2.transfer_ms;
+            worst = std::min(worst, first_sector - (data_start + 10 * beta));
+        }
+        return worst;
+    };
+    EXPECT_GE(earliest_margin_ms(s), -1e-9);
+    disk_spec ungated = s;
+    ungated.overheads.extra_write_disconnect = false;
+    EXPECT_LT(earliest_margin_ms(ungated), -beta);
 }
 
 // The host path's block transfer times differ by direction in some .parv files (HP C2247A: read
