@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "controller/disk_scheduler.h"
 #include "controller/head_position_predictor.h"
@@ -50,6 +51,11 @@ struct parity_logging_config {
 };
 
 struct firmware_config {
+    // The firmware family by its registered name (plugins.h: raid, replicated, parity_logging,
+    // floating, or a user's); empty: the family that serves `array` by default.
+    std::string firmware;
+    // The head-position predictor plug-in for rotation-aware schedulers (plugins.h).
+    std::string predictor_plugin = "head_position";
     // raid0 with layout jbod concatenates the disks; every other kind stripes (RAID 1 mirrors
     // whole disks).
     host_layout layout = host_layout::stripe;
