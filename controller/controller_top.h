@@ -84,6 +84,8 @@ public:
     int channel_of(int disk) const override { return m_channel.at(size_t(disk)); }
     int target_id_of(int disk) const { return m_target.at(size_t(disk)); }
 
+    // The firmware API as firmware sees it (for tests that act as firmware).
+    firmware_platform &services() { return *this; }
     // The firmware running (controller.firmware) and, when it is of family T, as T.
     const firmware &running_firmware() const { return *m_firmware; }
     template <class T>

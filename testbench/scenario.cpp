@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "controller/plugins.h"
+
 namespace raidtlm::testbench {
 
 namespace fs = std::filesystem;
@@ -151,6 +153,7 @@ nlohmann::json scenario::to_json() const {
                        {"initiator_id", c.initiator_id},
                        {"tags_per_disk", fw.tags_per_disk},
                        {"layout", controller::to_string(fw.array)},
+                       {"firmware", fw.firmware},
                        {"parity_rotation", name_of(rotation_names, fw.parity_rotation)},
                        {"mirror_copies", fw.mirror_copies},
                        {"sr", {{"ds", fw.sr_ds}, {"dr", fw.sr_dr}, {"dm", fw.sr_dm}}},
@@ -467,6 +470,15 @@ std::vector<std::pair<std::string, uint64_t>> get_device_map(const value_ref &v,
     return out;
 }
 
+// controller.firmware's accepted values: the registered firmware families and the layouts each serves.
+std::string firmware_expected() {
+    controller::register_builtin_plugins();
+    std::string families;
+    for (const auto &[name, f] : controller::firmware_registry::instance().entries())
+        families += (families.empty() ? "" : ", ") + name + " (" + controller::join_names(f.layouts) + ")";
+    return "a registered firmware family: " + families + "; \"\": the family that serves controller.layout";
+}
+
 // The key table. Each row: dotted key, default (YAML text, "" = required), accepted form, and how
 // the value lands in the scenario.
 class key_table {
@@ -543,6 +555,10 @@ const std::vector<key_def> &key_defs() {
         t.integer("controller.tags_per_disk", "0", "an integer in [0, 256] (0: the drive's Max queue length)", 0, 256,
                   FIELD(controller.config.firmware.tags_per_disk));
         t.choice("controller.layout", "raid0", array_names, FIELD(controller.config.firmware.array));
+        t.add("controller.firmware", "\"\"", firmware_expected(),
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  s.controller.config.firmware.firmware = v.node.IsNull() ? std::string() : scalar(v, k, e);
+              });
         t.choice("controller.parity_rotation", "left-symmetric", rotation_names,
                  FIELD(controller.config.firmware.parity_rotation));
         t.integer("controller.mirror_copies", "2", "an integer in [2, 16] (raid10 only)", 2, 16,
@@ -1032,6 +1048,11 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                                       "may not share a disk with its data or parity); disks.count is {}",
                                       fw.parity_logging.log_stripes, fw.parity_logging.log_stripes + 2, n),
                           "disks.count >= controller.parity_logging.log_stripes + 2");
+        if (s.origin.count("controller.firmware")) try {
+                controller::firmware_name(fw);
+            } catch (const std::invalid_argument &e) {
+                throw s.error("controller.firmware", e.what(), firmware_expected());
+            }
         if (fw.fail_disk >= n)
             throw s.error("controller.fail_disk", fmt::format("disk {} of {} disks", fw.fail_disk, n),
                           "a disk number below disks.count, or -1");
