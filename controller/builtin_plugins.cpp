@@ -152,7 +152,7 @@ std::string firmware_name(const firmware_config &fw) {
     }
     const firmware_factory *f = r.find(fw.firmware);
     if (!f)
-        throw std::invalid_argument("unknown firmware '" + fw.firmware + "'; expected one of " + join_names(r.names()));
+        throw std::invalid_argument("no firmware named '" + fw.firmware + "' is registered (" + join_names(r.names()) + ")");
     if (!serves(*f))
         throw std::invalid_argument("firmware '" + fw.firmware + "' does not serve controller.layout " + lay +
                                     " (it serves " + join_names(f->layouts) + ")");

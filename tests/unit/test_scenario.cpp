@@ -130,6 +130,10 @@ TEST(scenario, controller_keys_nest_and_check_what_applies) {
     EXPECT_NE(m.find("key 'disks.count': 20 drives on 1 channel(s) put 20 on a 16-bit bus, which has IDs for 15"),
               std::string::npos)
         << m;
+    m = error_of(minimal() + "controller:\n  enabled: true\n  firmware: replicated\n");
+    EXPECT_NE(m.find("key 'controller.firmware': firmware 'replicated' does not serve controller.layout raid0"),
+              std::string::npos)
+        << m;
     m = error_of(minimal(), {parse_override("controller.bus=3")});
     EXPECT_NE(m.find("--set controller.bus=3: key 'controller.bus': is a group, not a key"), std::string::npos) << m;
 }
