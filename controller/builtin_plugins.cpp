@@ -134,6 +134,10 @@ void register_builtin_plugins() {
 
 std::string layout_name(const firmware_config &fw) { return to_string(fw.array); }
 
+std::string scheduler_name(const firmware_config &fw) {
+    return fw.scheduler_plugin.empty() ? to_string(fw.scheduler) : fw.scheduler_plugin;
+}
+
 std::string firmware_name(const firmware_config &fw) {
     register_builtin_plugins();
     const firmware_registry &r = firmware_registry::instance();
@@ -176,7 +180,7 @@ std::unique_ptr<layout> make_array_layout(const firmware_config &fw, const std::
 
 const scheduler_factory &scheduler_plugin(const firmware_config &fw) {
     register_builtin_plugins();
-    const std::string name = to_string(fw.scheduler);
+    const std::string name = scheduler_name(fw);
     const scheduler_factory *f = scheduler_registry::instance().find(name);
     if (!f)
         throw std::invalid_argument("unknown scheduler '" + name + "'; expected one of " +

@@ -84,6 +84,8 @@ struct firmware_config {
     // by completions (timing.media_end, end_cylinder, end_head); with tags_per_disk 0 the
     // firmware keeps one command at each drive (the prediction starts from a known head).
     scheduling_policy scheduler = scheduling_policy::fcfs;
+    // A scheduler plug-in by its registered name (plugins.h); empty: the built-in `scheduler`.
+    std::string scheduler_plugin;
     double cvscan_r = 0.2;
     // The predictor's configuration (satf); spindle_phase comes from disk_info.
     head_position_predictor::config predictor;

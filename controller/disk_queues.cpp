@@ -28,7 +28,7 @@ disk_queues::disk_queues(firmware_platform &platform) : m_platform(platform) {
         if (!sched.make) continue;  // fcfs: the queue's own order
         if (!info.geometry)
             SC_REPORT_FATAL(msg_type, fmt::format("scheduler {} needs the drives' geometry (disk_info::geometry)",
-                                                  to_string(fw.scheduler))
+                                                  scheduler_name(fw))
                                           .c_str());
         if (i == 0 || info.geometry != platform.drive_info(int(i) - 1).geometry)
             m_geometries.push_back(std::make_unique<disks::disk_layout>(*info.geometry));

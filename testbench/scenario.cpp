@@ -160,7 +160,7 @@ nlohmann::json scenario::to_json() const {
                        {"reconstruct_write_fraction", fw.parity_writes.reconstruct_write_fraction},
                        {"rmw", name_of(rmw_names, fw.parity_writes.read_rotate_write)},
                        {"rrw_order", name_of(rrw_order_names, fw.rrw_parity_after_data)},
-                       {"scheduler", name_of(scheduler_names, fw.scheduler)},
+                       {"scheduler", controller::scheduler_name(fw)},
                        {"cvscan_r", fw.cvscan_r},
                        {"predictor", {{"feedback", fw.predictor.slack.feedback},
                                       {"slack_sectors", fw.predictor.slack.initial_sectors},
@@ -479,6 +479,19 @@ std::string firmware_expected() {
     return "a registered firmware family: " + families + "; \"\": the family that serves controller.layout";
 }
 
+// controller.scheduler's accepted values: every registered scheduler.
+std::string scheduler_expected() {
+    controller::register_builtin_plugins();
+    std::vector<std::string> plugins;
+    for (const std::string &name : controller::scheduler_registry::instance().names()) {
+        bool builtin = false;
+        for (const auto &b : scheduler_names) builtin = builtin || name == b.first;
+        if (!builtin) plugins.push_back(name);
+    }
+    return one_of(scheduler_names) +
+           (plugins.empty() ? std::string() : ", or a registered plug-in: " + controller::join_names(plugins));
+}
+
 // The key table. Each row: dotted key, default (YAML text, "" = required), accepted form, and how
 // the value lands in the scenario.
 class key_table {
@@ -612,7 +625,22 @@ const std::vector<key_def> &key_defs() {
         t.integer("controller.fail_after_requests", "0",
                   "an integer in [0, 10^12] (the host request, counted from 0, at which fail_disk is lost)", 0,
                   1000000000000LL, FIELD(controller.config.firmware.fail_after_requests));
-        t.choice("controller.scheduler", "fcfs", scheduler_names, FIELD(controller.config.firmware.scheduler));
+        t.add("controller.scheduler", "fcfs", scheduler_expected(),
+              [](scenario &s, const value_ref &v, str k, str e, ctx_t) {
+                  // A built-in policy, else a scheduler plug-in registered by name.
+                  auto &fw = s.controller.config.firmware;
+                  const std::string name = scalar(v, k, e);
+                  fw.scheduler_plugin.clear();
+                  for (const auto &[n, policy] : scheduler_names)
+                      if (n == name) {
+                          fw.scheduler = policy;
+                          return;
+                      }
+                  if (!controller::scheduler_registry::instance().find(name))
+                      fail(v, k, fmt::format("'{}' is not a valid choice", name), e);
+                  fw.scheduler = controller::scheduling_policy::fcfs;
+                  fw.scheduler_plugin = name;
+              });
         t.number("controller.cvscan_r", "0.2", "a number in [0, 1] (cvscan only)", 0, false, 1,
                  FIELD(controller.config.firmware.cvscan_r));
         t.boolean("controller.predictor.feedback", "true", FIELD(controller.config.firmware.predictor.slack.feedback));
@@ -1009,9 +1037,10 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
             fw.array != array_kind::parity_logging)
             throw s.error("controller.rmw", fmt::format("set while controller.layout is {}", kind),
                           "it only with controller.layout: raid4, raid5 or parity_logging (its data preread)");
-        if (s.origin.count("controller.cvscan_r") && fw.scheduler != controller::scheduling_policy::cvscan)
-            throw s.error("controller.cvscan_r",
-                          fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
+        const std::string scheduler = controller::scheduler_name(fw);
+        const controller::scheduler_factory &sched = controller::scheduler_plugin(fw);
+        if (s.origin.count("controller.cvscan_r") && scheduler != "cvscan")
+            throw s.error("controller.cvscan_r", fmt::format("set while controller.scheduler is {}", scheduler),
                           "it only with controller.scheduler: cvscan");
         for (const char *key : {"controller.sr.ds", "controller.sr.dr", "controller.sr.dm"})
             if (s.origin.count(key) && fw.array != array_kind::sr_array)
@@ -1022,16 +1051,13 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
                           fmt::format("sr_array {}x{}x{} needs Ds*Dr*Dm = {} disks; disks.count is {}", fw.sr_ds,
                                       fw.sr_dr, fw.sr_dm, fw.sr_ds * fw.sr_dr * fw.sr_dm, n),
                           "controller.sr.ds * controller.sr.dr * controller.sr.dm = disks.count");
-        if (is_replica_aware(fw.scheduler) && fw.array != array_kind::sr_array)
-            throw s.error("controller.scheduler",
-                          fmt::format("{} while controller.layout is {}", name_of(scheduler_names, fw.scheduler), kind),
+        if (sched.replica_aware && fw.array != array_kind::sr_array)
+            throw s.error("controller.scheduler", fmt::format("{} while controller.layout is {}", scheduler, kind),
                           "rlook or rsatf only with controller.layout: sr_array");
         for (const char *key : {"controller.predictor.feedback", "controller.predictor.slack_sectors",
                                 "controller.predictor.target_miss_rate", "controller.predictor.reference_read_interval_ms"})
-            if (s.origin.count(key) && fw.scheduler != controller::scheduling_policy::satf &&
-                !is_replica_aware(fw.scheduler))
-                throw s.error(key,
-                              fmt::format("set while controller.scheduler is {}", name_of(scheduler_names, fw.scheduler)),
+            if (s.origin.count(key) && !sched.needs_predictor)
+                throw s.error(key, fmt::format("set while controller.scheduler is {}", scheduler),
                               "it only with controller.scheduler: satf");
         for (const char *key :
              {"controller.parity_logging.regions_per_disk", "controller.parity_logging.log_stripes",
