@@ -248,6 +248,18 @@ void controller_top::nvram_write(uint64_t address, const void *data, unsigned by
     check_power();
 }
 
+void controller_top::nvram_read(uint64_t address, void *data, unsigned bytes) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(address);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(data));
+    gp.set_data_length(bytes);
+    gp.set_streaming_width(bytes);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    m_to_nvram->b_transport(gp, delay);
+    check_power();
+}
+
 bool controller_top::nvram_peek(uint64_t address, void *data, unsigned bytes) const {
     auto &socket = const_cast<tlm_utils::simple_initiator_socket<controller_top> &>(m_to_nvram);
     tlm::tlm_generic_payload gp;

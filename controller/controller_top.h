@@ -155,6 +155,7 @@ private:
     int64_t nvram_allocate(uint64_t bytes) override { return m_nvram->allocate(bytes); }
     void nvram_release(int64_t address) override { m_nvram->release(address); }
     void nvram_write(uint64_t address, const void *data, unsigned bytes) override;
+    void nvram_read(uint64_t address, void *data, unsigned bytes) override;
     bool nvram_peek(uint64_t address, void *data, unsigned bytes) const override;
     const std::map<int64_t, uint64_t> &nvram_allocations() const override { return m_nvram->allocations(); }
     uint64_t nvram_capacity_bytes() const override { return m_config.nvram.capacity_bytes; }

@@ -12,7 +12,7 @@
 //                  request_table_write (the CPU's request-table traffic)
 //   host link      host_dma: the host command's data into or out of a buffer
 //   XOR engine     xor_blocks
-//   NVRAM          nvram_allocate / nvram_release / nvram_write (timed) / nvram_peek (untimed, the
+//   NVRAM          nvram_allocate / nvram_release / nvram_write, nvram_read (timed) / nvram_peek (untimed, the
 //                  firmware reading its own non-volatile memory after a restart)
 //   SCSI channels  drive_command: one command to one drive, returns its completion: status, the
 //                  data (tokens in the buffer; for a read-rotate-write the old tokens) and the
@@ -141,6 +141,7 @@ public:
     virtual int64_t nvram_allocate(uint64_t bytes) = 0;  // -1: no room
     virtual void nvram_release(int64_t address) = 0;
     virtual void nvram_write(uint64_t address, const void *data, unsigned bytes) = 0;
+    virtual void nvram_read(uint64_t address, void *data, unsigned bytes) = 0;  // timed
     // Untimed read (after a restart); false when the range is not readable.
     virtual bool nvram_peek(uint64_t address, void *data, unsigned bytes) const = 0;
     // Allocated regions: address -> bytes.

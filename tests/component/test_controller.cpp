@@ -177,3 +177,26 @@ TEST(controller, xor_of_buffers_through_the_controller_builds_checkable_parity) 
     EXPECT_EQ(b.ctl->cpu().statistics().tasks[size_t(rtl_models::cpu_task::xor_setup)], 2u);
     EXPECT_EQ(b.ctl->xor_unit().statistics().commands, 2u);
 }
+
+TEST(controller, firmware_nvram_service_reads_back_what_it_wrote_with_time_charged) {
+    controller_bench b(2, two_channels());
+    bool done = false;
+    b.host.spawn([&] {
+        controller::firmware_platform &fw = b.ctl->services();
+        const int64_t at = fw.nvram_allocate(16);
+        ASSERT_GE(at, 0);
+        const uint64_t written[2] = {0x1234, 0x5678};
+        fw.nvram_write(uint64_t(at), written, sizeof written);
+        uint64_t read[2] = {0, 0};
+        const double t0 = sc_core::sc_time_stamp().to_seconds();
+        fw.nvram_read(uint64_t(at), read, sizeof read);
+        EXPECT_GT(sc_core::sc_time_stamp().to_seconds(), t0);  // the NVRAM's access time
+        EXPECT_EQ(read[0], written[0]);
+        EXPECT_EQ(read[1], written[1]);
+        fw.nvram_release(at);
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(b.ctl->nvram().statistics().reads, 1u);
+}
