@@ -5,7 +5,7 @@
 // linked into the user's own executable, registers itself with a `registration` object:
 //
 //   static raidtlm::controller::registration<raidtlm::controller::firmware_factory> my_fw{
-//       "write_back_raid5", "RAID 5 with a write-back cache", {"raid5"}, make_my_firmware};
+//       "write_back_raid5", {"RAID 5 with a write-back cache", {"raid5"}, make_my_firmware}};
 #pragma once
 
 #include <algorithm>
