@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "controller/disk_scheduler.h"
 #include "controller/head_position_predictor.h"
@@ -50,6 +51,11 @@ struct parity_logging_config {
 };
 
 struct firmware_config {
+    // The firmware family by its registered name (plugins.h: raid, replicated, parity_logging,
+    // floating, or a user's); empty: the family that serves `array` by default.
+    std::string firmware;
+    // The head-position predictor plug-in for rotation-aware schedulers (plugins.h).
+    std::string predictor_plugin = "head_position";
     // raid0 with layout jbod concatenates the disks; every other kind stripes (RAID 1 mirrors
     // whole disks).
     host_layout layout = host_layout::stripe;
@@ -78,6 +84,8 @@ struct firmware_config {
     // by completions (timing.media_end, end_cylinder, end_head); with tags_per_disk 0 the
     // firmware keeps one command at each drive (the prediction starts from a known head).
     scheduling_policy scheduler = scheduling_policy::fcfs;
+    // A scheduler plug-in by its registered name (plugins.h); empty: the built-in `scheduler`.
+    std::string scheduler_plugin;
     double cvscan_r = 0.2;
     // The predictor's configuration (satf); spindle_phase comes from disk_info.
     head_position_predictor::config predictor;

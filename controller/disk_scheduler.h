@@ -58,9 +58,12 @@ public:
         int cylinders = 1;  // of the disk, for V-SCAN(R)'s bias
     };
     explicit disk_scheduler(const config &cfg) : m_cfg(cfg) {}
+    virtual ~disk_scheduler() = default;
 
-    // Nothing for an empty queue. Updates the sweep direction.
-    std::optional<scheduling_decision> choose(const std::vector<queued_request> &queue, const access_time_oracle &oracle);
+    // Nothing for an empty queue. Updates the sweep direction. A scheduler plug-in
+    // (plugins.h: scheduler_factory) derives and overrides this.
+    virtual std::optional<scheduling_decision> choose(const std::vector<queued_request> &queue,
+                                                      const access_time_oracle &oracle);
 
     scheduling_policy policy() const { return m_cfg.policy; }
     bool sweeping_up() const { return m_up; }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "controller/plugins.h"
+
 namespace raidtlm::controller {
 
 namespace {
@@ -27,6 +29,28 @@ const config::names<parity_placement> rotation_names = {{"left-symmetric", parit
                                                         {"right-asymmetric", parity_placement::right_asymmetric}};
 
 using fw_t = firmware_config;
+
+// controller.firmware's accepted values: the registered firmware families and the layouts each serves.
+std::string firmware_expected() {
+    register_builtin_plugins();
+    std::string families;
+    for (const auto &[name, f] : firmware_registry::instance().entries())
+        families += (families.empty() ? "" : ", ") + name + " (" + join_names(f.layouts) + ")";
+    return "a registered firmware family: " + families + "; \"\": the family that serves controller.layout";
+}
+
+// controller.scheduler's accepted values: the built-in policies, then every registered plug-in.
+std::string scheduler_expected() {
+    register_builtin_plugins();
+    std::vector<std::string> plugins;
+    for (const std::string &name : scheduler_registry::instance().names()) {
+        bool builtin = false;
+        for (const auto &b : scheduler_names) builtin = builtin || name == b.first;
+        if (!builtin) plugins.push_back(name);
+    }
+    return config::one_of(scheduler_names) +
+           (plugins.empty() ? std::string() : ", or a registered plug-in: " + join_names(plugins));
+}
 template <class F>
 using field_ref = std::function<F &(fw_t &)>;
 
@@ -62,6 +86,12 @@ void declare_parity_logging_keys(config::declarations<parity_logging_config> &k)
 void declare_keys(config::declarations<firmware_config> &k) {
     k.integer("tags_per_disk", &fw_t::tags_per_disk, "0", 0, 256).note("0: the drive's Max queue length");
     k.choice("layout", &fw_t::array, "raid0", array_names);
+    k.custom(
+        "firmware", "\"\"", firmware_expected(),
+        [](fw_t &f, const config::value_ref &v, const config::key_use &u) {
+            f.firmware = v.node.IsNull() ? std::string() : config::read_scalar(v, u);
+        },
+        [](const fw_t &f) { return nlohmann::json(f.firmware); });
     k.choice("parity_rotation", &fw_t::parity_rotation, "left-symmetric", rotation_names);
     k.integer("mirror_copies", &fw_t::mirror_copies, "2", 2, 16).note("raid10 only");
     k.integer("sr.ds", &fw_t::sr_ds, "1", 1, 256).note("sr_array: seek reduction, the outer 1/Ds");
@@ -84,7 +114,22 @@ void declare_keys(config::declarations<firmware_config> &k) {
     k.integer("fail_disk", &fw_t::fail_disk, "-1", -1, 255).note("a disk marked lost mid-run; -1: none");
     k.integer("fail_after_requests", &fw_t::fail_after_requests, "0", 0, 1000000000000LL)
         .note("the host request, counted from 0, at which fail_disk is lost");
-    k.choice("scheduler", &fw_t::scheduler, "fcfs", scheduler_names);
+    k.custom(
+        "scheduler", "fcfs", scheduler_expected(),
+        [](fw_t &f, const config::value_ref &v, const config::key_use &u) {
+            // A built-in policy, else a scheduler plug-in registered by name.
+            const std::string name = config::read_scalar(v, u);
+            f.scheduler_plugin.clear();
+            for (const auto &[n, policy] : scheduler_names)
+                if (n == name) {
+                    f.scheduler = policy;
+                    return;
+                }
+            if (!scheduler_registry::instance().find(name)) config::fail(v, u, fmt::format("'{}' is not a valid choice", name));
+            f.scheduler = scheduling_policy::fcfs;
+            f.scheduler_plugin = name;
+        },
+        [](const fw_t &f) { return nlohmann::json(scheduler_name(f)); });
     k.number("cvscan_r", &fw_t::cvscan_r, "0.2").range(0, 1).note("cvscan only");
     k.boolean("predictor.feedback", [](fw_t &f) -> bool & { return f.predictor.slack.feedback; }, "true");
     k.number<double>("predictor.slack_sectors",
@@ -115,7 +160,8 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
     const int n = ctx.disk_count;
     const std::string kind = to_string(fw.array);
     const std::string layout = k.key("layout"), scheduler = k.key("scheduler");
-    const char *scheduler_name = config::name_of(scheduler_names, fw.scheduler);
+    const std::string scheduler_name = controller::scheduler_name(fw);
+    const scheduler_factory &sched = scheduler_plugin(fw);
     const auto set_while_layout = [&](const std::string &name, const std::string &expected,
                                       const std::string &detail = "") {
         k.fail(name, fmt::format("set while {} is {}{}", layout, kind, detail), expected);
@@ -139,7 +185,7 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                          raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");
     if (k.given("rmw") && !raid45 && fw.array != array_kind::parity_logging)
         set_while_layout("rmw", fmt::format("it only with {}: raid4, raid5 or parity_logging (its data preread)", layout));
-    if (k.given("cvscan_r") && fw.scheduler != scheduling_policy::cvscan)
+    if (k.given("cvscan_r") && scheduler_name != "cvscan")
         k.fail("cvscan_r", fmt::format("set while {} is {}", scheduler, scheduler_name),
                fmt::format("it only with {}: cvscan", scheduler));
     for (const char *name : {"sr.ds", "sr.dr", "sr.dm"})
@@ -150,12 +196,12 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                fmt::format("sr_array {}x{}x{} needs Ds*Dr*Dm = {} disks; disks.count is {}", fw.sr_ds, fw.sr_dr,
                            fw.sr_dm, fw.sr_ds * fw.sr_dr * fw.sr_dm, n),
                fmt::format("{} * {} * {} = disks.count", k.key("sr.ds"), k.key("sr.dr"), k.key("sr.dm")));
-    if (is_replica_aware(fw.scheduler) && fw.array != array_kind::sr_array)
+    if (sched.replica_aware && fw.array != array_kind::sr_array)
         k.fail("scheduler", fmt::format("{} while {} is {}", scheduler_name, layout, kind),
                fmt::format("rlook or rsatf only with {}: sr_array", layout));
     for (const char *name : {"predictor.feedback", "predictor.slack_sectors", "predictor.target_miss_rate",
                              "predictor.reference_read_interval_ms"})
-        if (k.given(name) && fw.scheduler != scheduling_policy::satf && !is_replica_aware(fw.scheduler))
+        if (k.given(name) && !sched.needs_predictor)
             k.fail(name, fmt::format("set while {} is {}", scheduler, scheduler_name),
                    fmt::format("it only with {}: satf", scheduler));
     for (const char *name : {"regions_per_disk", "log_stripes", "log_to_parity_ratio", "log_write_tracks",
@@ -170,6 +216,11 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                            "a disk with its data or parity); disks.count is {}",
                            log_stripes, log_stripes + 2, n),
                fmt::format("disks.count >= {} + 2", k.key("parity_logging.log_stripes")));
+    if (k.given("firmware")) try {
+            firmware_name(fw);
+        } catch (const std::invalid_argument &e) {
+            k.fail("firmware", e.what(), firmware_expected());
+        }
     if (fw.fail_disk >= n)
         k.fail("fail_disk", fmt::format("disk {} of {} disks", fw.fail_disk, n), "a disk number below disks.count, or -1");
     const bool replicated = fw.array == array_kind::raid1 || fw.array == array_kind::raid10 ||

@@ -12,7 +12,7 @@
 // carry stand-ins, the XOR engine computes the new parity from the returned old units (timed), and
 // the new data unit (old unit with the new sectors laid over) and the new parity are installed at
 // their new slots untimed through the drive's debug transport. Full-stripe and reconstruct writes
-// and reads go to the units where they are (controller_top::disk_io translates every logical
+// and reads go to the units where they are (firmware_kit::disk_io translates every logical
 // drive LBN through the maps). Units move whole: a 1-sector write moves its 4-sector unit.
 //
 // Simplifications, named: data and parity share cylinders (Menon and Kasson's most aggressive
@@ -52,29 +52,31 @@ int64_t floating_logical_sectors(const disk_info &disk, int unit_sectors) {
     return make_map(*g, disk, unit_sectors).logical_sectors();
 }
 
-void controller_top::init_floating(const std::vector<disk_info> &disks) {
-    m_floating = std::make_unique<floating_state>();
-    m_floating->unit_sectors = int(m_config.firmware.stripe_unit_sectors);
-    m_floating->geometry = firmware_geometry(disks.front());
-    for (size_t i = 0; i < disks.size(); ++i) {
-        if (disks[i].geometry != disks.front().geometry)
+floating_firmware::floating_firmware(firmware_platform &platform) : raid_firmware(platform) {
+    m_always_read_rotate_write = true;  // a small write is a relocating read-rotate-write per disk
+    m_unit_sectors = int(platform.config().firmware.stripe_unit_sectors);
+    m_geometry = firmware_geometry(platform.drive_info(0));
+    for (int i = 0; i < platform.disk_count(); ++i) {
+        if (platform.drive_info(i).geometry != platform.drive_info(0).geometry)
             SC_REPORT_FATAL(msg_type, "floating needs drives of one model");
-        m_floating->maps.push_back(
-            std::make_unique<floating_map>(make_map(*m_floating->geometry, disks[i], m_floating->unit_sectors)));
-        m_stats.floating_table_bits +=
-            uint64_t(m_floating->maps.back()->bitmask_bits() + m_floating->maps.back()->location_table_bits());
+        m_maps.push_back(std::make_unique<floating_map>(make_map(*m_geometry, platform.drive_info(i), m_unit_sectors)));
+        m_floating.table_bits += uint64_t(m_maps.back()->bitmask_bits() + m_maps.back()->location_table_bits());
     }
+    // Every drive command of the array's map goes to where its unit is now.
+    m_kit.translate_lbn = [this](int d, uint64_t lbn, uint32_t sectors) { return floating_lbn(d, lbn, sectors); };
 }
 
-uint64_t controller_top::floating_lbn(int d, uint64_t lbn, uint32_t sectors) const {
-    const uint64_t unit = uint64_t(m_floating->unit_sectors);
+floating_firmware::~floating_firmware() = default;
+
+uint64_t floating_firmware::floating_lbn(int d, uint64_t lbn, uint32_t sectors) const {
+    const uint64_t unit = uint64_t(m_unit_sectors);
     if (sectors == 0 || lbn / unit != (lbn + sectors - 1) / unit)
         SC_REPORT_FATAL(msg_type, fmt::format("a drive command of {} sectors at {} spans stripe units", sectors, lbn)
                                       .c_str());
-    return uint64_t(m_floating->maps[size_t(d)]->drive_lbn(int64_t(lbn / unit))) + lbn % unit;
+    return uint64_t(m_maps[size_t(d)]->drive_lbn(int64_t(lbn / unit))) + lbn % unit;
 }
 
-bool controller_top::floating_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                            protocol::buffer_block *buffer, int affinity) {
     const parity_layout &l = *m_parity;
     const uint64_t unit = uint64_t(l.unit_sectors());
@@ -85,24 +87,23 @@ bool controller_top::floating_stripe_write(const stripe_write_plan &plan, uint64
     // commands carry (zeros).
     protocol::buffer_block *work = nullptr;
     ++m_stats.stripe_writes[size_t(plan.path)];
-    lock_stripe(plan.stripe);
+    m_kit.locks.lock(plan.stripe);
     std::vector<std::optional<floating_map::move>> moves(n);
     for (size_t k = 0; k < n; ++k) {
         const disk_op &op = plan.ops[k];
-        moves[k] = m_floating->maps[size_t(op.disk)]->begin_move(op.drive_lbn / int64_t(unit));
+        moves[k] = m_maps[size_t(op.disk)]->begin_move(op.drive_lbn / int64_t(unit));
     }
-    work = m_dram->allocate((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
-    check_power();
+    work = m_platform.allocate_buffer((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
     std::vector<std::vector<uint64_t>> old(n);
     auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         const uint64_t first = uint64_t(op.drive_lbn) / unit * unit;  // the whole unit moves
-        return disk_io(tlm::TLM_WRITE_COMMAND, op.disk, first, uint32_t(unit), work, 2 * n * unit, nullptr, &old[k],
-                       nullptr, nullptr, moves[k] ? moves[k]->new_drive_lbn : -1);
+        return m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, 2 * n * unit, &old[k], nullptr, nullptr,
+                             moves[k] ? moves[k]->new_drive_lbn : -1);
     };
     // controller.rrw_order parity_after_data: the data disks' accesses, then the parity disk's.
-    const bool parity_last = m_config.firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
-    bool ok = parity_last ? parallel(n - 1, rrw) && rrw(n - 1) : parallel(n, rrw);
+    const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    bool ok = parity_last ? m_kit.parallel(n - 1, rrw) && rrw(n - 1) : m_kit.parallel(n, rrw);
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         size_t parity_k = n;
@@ -126,39 +127,54 @@ bool controller_top::floating_stripe_write(const stripe_write_plan &plan, uint64
         }
         // New parity = old parity ^ old data ^ new data, over the whole unit, into the parity op's
         // new-contents slot (inputs read before the output is written, as the engine streams).
-        xor_blocks(inputs, {work, (n + parity_k) * unit}, unit, affinity);
+        m_kit.xor_blocks(inputs, {work, (n + parity_k) * unit}, unit, affinity);
         for (size_t k = 0; k < n && ok; ++k) {
             const disk_op &op = plan.ops[k];
-            floating_map &map = *m_floating->maps[size_t(op.disk)];
+            floating_map &map = *m_maps[size_t(op.disk)];
             const int64_t at = moves[k] ? moves[k]->new_drive_lbn : map.drive_lbn(op.drive_lbn / int64_t(unit));
             if (data) {
-                tlm::tlm_generic_payload gp;
-                gp.set_command(tlm::TLM_WRITE_COMMAND);
-                gp.set_address(uint64_t(at) * protocol::sector_bytes);
-                gp.set_data_ptr(reinterpret_cast<unsigned char *>(work->tokens.data() + (n + k) * unit));
-                gp.set_data_length(unsigned(unit * protocol::token_bytes));
-                gp.set_streaming_width(unsigned(unit * protocol::token_bytes));
-                ok = disk[size_t(op.disk)]->transport_dbg(gp) == unit * protocol::token_bytes;
+                ok = m_platform.install_untimed(op.disk, uint64_t(at), work->tokens.data() + (n + k) * unit,
+                                                uint32_t(unit));
             }
         }
     }
     // The tables: every unit that moved now lives in its new slot (the old one is free).
     for (size_t k = 0; k < n; ++k) {
         if (!moves[k]) {
-            ++m_stats.floating_in_place;
+            ++m_floating.in_place;
             continue;
         }
         if (ok) {
-            m_floating->maps[size_t(plan.ops[k].disk)]->finish_move(*moves[k]);
-            ++m_stats.floating_moves;
-            m_stats.floating_wait_revolutions += moves[k]->wait_revolutions;
-            m_stats.floating_head_switches += moves[k]->head_switch ? 1 : 0;
-            table_update(affinity);
+            m_maps[size_t(plan.ops[k].disk)]->finish_move(*moves[k]);
+            ++m_floating.moves;
+            m_floating.wait_revolutions += moves[k]->wait_revolutions;
+            m_floating.head_switches += moves[k]->head_switch ? 1 : 0;
+            m_kit.table_update(affinity);
         }
     }
-    m_dram->free(work);
-    unlock_stripe(plan.stripe);
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(plan.stripe);
     return ok;
+}
+
+void floating_firmware::reset_statistics() {
+    raid_firmware::reset_statistics();
+    floating_statistics fresh;
+    fresh.table_bits = m_floating.table_bits;  // a size, not a count
+    m_floating = fresh;
+}
+
+void floating_firmware::report(nlohmann::json &out) const {
+    raid_firmware::report(out);
+    // Units moved to a free slot of their cylinder, the mean rotational wait from the end of the
+    // old unit's read to the new slot (revolutions), and the mapping tables' size (all disks).
+    const floating_statistics &f = m_floating;
+    out["floating"] = {{"moves", f.moves},
+                       {"in_place", f.in_place},
+                       {"head_switches", f.head_switches},
+                       {"mean_wait_revolutions", f.moves ? f.wait_revolutions / double(f.moves) : 0.0},
+                       {"table_bits", f.table_bits},
+                       {"table_kib", double(f.table_bits) / 8 / 1024}};
 }
 
 }  // namespace raidtlm::controller

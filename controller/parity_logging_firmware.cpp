@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "controller/controller_top.h"
+#include "controller/plugins.h"
 #include "rtl_models/sim_time.h"
 
 namespace raidtlm::controller {
@@ -18,35 +18,40 @@ constexpr auto read_cmd = tlm::TLM_READ_COMMAND;
 constexpr auto write_cmd = tlm::TLM_WRITE_COMMAND;
 }  // namespace
 
-parity_logging_firmware::parity_logging_firmware(controller_top &top, const parity_logging_layout &layout,
+parity_logging_firmware::parity_logging_firmware(firmware_platform &platform)
+    : parity_logging_firmware(platform, make_layout(platform), platform.config().firmware.parity_logging) {}
+
+parity_logging_firmware::parity_logging_firmware(firmware_platform &platform, std::unique_ptr<layout> owned,
                                                  const parity_logging_config &config)
-    : m_top(top),
-      m_layout(layout),
+    : m_platform(platform),
+      m_kit(platform),
+      m_owned_layout(std::move(owned)),
+      m_layout(dynamic_cast<const parity_logging_layout &>(*m_owned_layout)),
       m_config(config),
-      m_pool(layout.regions(), layout.track_sectors(), config.log_write_tracks,
-             config.buffer_tracks > 0 ? config.buffer_tracks : config.log_write_tracks * layout.regions(),
+      m_pool(m_layout.regions(), m_layout.track_sectors(), config.log_write_tracks,
+             config.buffer_tracks > 0 ? config.buffer_tracks : config.log_write_tracks * m_layout.regions(),
              config.policy),
-      m_regions(size_t(layout.regions())) {
+      m_regions(size_t(m_layout.regions())) {
     m_reint_sectors = config.reintegration_buffer_sectors > 0 ? config.reintegration_buffer_sectors
-                                                              : layout.parity_sectors();
-    if (m_reint_sectors < layout.parity_sectors())
+                                                              : m_layout.parity_sectors();
+    if (m_reint_sectors < m_layout.parity_sectors())
         throw layout_error(fmt::format("parity logging: the reintegration buffer ({} sectors) must hold a region's "
                                        "parity ({} sectors)",
-                                       m_reint_sectors, layout.parity_sectors()));
-    const uint64_t track_bytes = uint64_t(layout.track_sectors()) * protocol::sector_bytes;
+                                       m_reint_sectors, m_layout.parity_sectors()));
+    const uint64_t track_bytes = uint64_t(m_layout.track_sectors()) * protocol::sector_bytes;
     const uint64_t pool_bytes = uint64_t(m_pool.capacity()) * track_bytes;
-    m_nvram_base = top.nvram().allocate(pool_bytes);
+    m_nvram_base = platform.nvram_allocate(pool_bytes);
     if (m_nvram_base < 0)
         throw layout_error(fmt::format(
             "parity logging: the log buffer pool ({} tracks of {} KiB = {} KiB) does not fit in the NVRAM "
             "({} KiB, {} KiB free); raise controller.nvram.capacity_kib or lower "
             "controller.parity_logging.buffer_tracks",
-            m_pool.capacity(), track_bytes / 1024.0, pool_bytes / 1024.0, top.config().nvram.capacity_bytes / 1024.0,
-            (top.config().nvram.capacity_bytes - top.nvram().used_bytes()) / 1024.0));
-    for (region_state &r : m_regions) r.fill.assign(size_t(layout.log_stripes()), 0);
+            m_pool.capacity(), track_bytes / 1024.0, pool_bytes / 1024.0, platform.nvram_capacity_bytes() / 1024.0,
+            (platform.nvram_capacity_bytes() - platform.nvram_used_bytes()) / 1024.0));
+    for (region_state &r : m_regions) r.fill.assign(size_t(m_layout.log_stripes()), 0);
     if (config.steady_state_start) {
-        const std::vector<log_fill> fills = steady_state_fills(layout.regions(), layout.log_stripes(),
-                                                               layout.track_sectors(), layout.sublog_sectors(),
+        const std::vector<log_fill> fills = steady_state_fills(m_layout.regions(), m_layout.log_stripes(),
+                                                               m_layout.track_sectors(), m_layout.sublog_sectors(),
                                                                config.steady_state_seed);
         for (size_t i = 0; i < fills.size(); ++i) {
             m_regions[i].fill = fills[i].sublog_sectors;
@@ -70,10 +75,10 @@ bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::bu
     std::map<int64_t, std::vector<piece>> by_stripe;
     for (const piece &p : all) by_stripe[m_layout.stripe_of(p.lbn)].push_back(p);
     std::vector<std::pair<int64_t, std::vector<piece>>> stripes(by_stripe.begin(), by_stripe.end());
-    return m_top.parallel(stripes.size(), [&](size_t i) {
+    return m_kit.parallel(stripes.size(), [&](size_t i) {
         const std::vector<piece> &ps = stripes[i].second;
         if (logging(m_layout.region_of(ps.front().lbn))) return stripe_write(stripes[i].first, ps, buffer, affinity);
-        return m_top.parallel(ps.size(), [&](size_t k) { return degraded_write(ps[k], buffer, affinity); });
+        return m_kit.parallel(ps.size(), [&](size_t k) { return degraded_write(ps[k], buffer, affinity); });
     });
 }
 
@@ -82,13 +87,12 @@ bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buf
     const active_request active{this};
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
-    return m_top.parallel(chunks.size(), [&](size_t i) {
+    return m_kit.parallel(chunks.size(), [&](size_t i) {
         const chunk &c = chunks[i];
         const piece p{c.lbn, c.sectors, uint64_t(c.lbn - int64_t(lbn))};
         const disk_extent &e = c.replicas[0].extents[0];
         if (c.replicas[0].disk == m_known_failed) return degraded_read(p, buffer, affinity);
-        return m_top.disk_io(read_cmd, c.replicas[0].disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset,
-                             nullptr);
+        return m_kit.disk_io(false, c.replicas[0].disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset);
     });
 }
 
@@ -103,9 +107,9 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
     auto write_data = [&](size_t i) {
         const piece &p = pieces[i];
         const region_extent e = m_layout.data_location(p.lbn);
-        return m_top.disk_io(write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset, nullptr);
+        return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     };
-    m_top.lock_stripe(stripe);
+    m_kit.locks.lock(stripe);
     std::vector<log_record> records;
     bool ok = true;
     bool data_written = false;  // by the read-rotate-write preread
@@ -114,11 +118,11 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
         // New parity from the new data (every unit of the stripe), logged as overwrite records.
         ++m_stats.large_writes;
         const int64_t u = m_layout.unit_sectors();
-        work = m_top.m_dram->allocate(uint64_t(u) * protocol::sector_bytes, data ? uint64_t(u) : 0);
-        m_top.check_power();
+        work = m_platform.allocate_buffer(uint64_t(u) * protocol::sector_bytes, data ? uint64_t(u) : 0);
+        m_platform.check_power();
         std::vector<protocol::buffer_ref> inputs;
         for (const piece &p : pieces) inputs.push_back({buffer, p.offset});
-        m_top.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
+        m_kit.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
         for (int64_t k = 0; k < u; ++k)
             records.push_back({record_kind::overwrite, 0, m_layout.parity_of(pieces.front().lbn + k).image_index,
                                data ? work->tokens[size_t(k)] : 0});
@@ -126,28 +130,27 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
     } else {
         // Small write: old data (preread, or cached), the update image old ^ new by the XOR engine.
         ++m_stats.small_writes;
-        work = m_top.m_dram->allocate(2 * uint64_t(n) * protocol::sector_bytes, data ? 2 * uint64_t(n) : 0);
-        m_top.check_power();
+        work = m_platform.allocate_buffer(2 * uint64_t(n) * protocol::sector_bytes, data ? 2 * uint64_t(n) : 0);
+        m_platform.check_power();
         std::vector<uint64_t> at(pieces.size(), 0);
         for (size_t i = 1; i < pieces.size(); ++i) at[i] = at[i - 1] + uint64_t(pieces[i - 1].sectors);
-        if (m_config.preread && m_top.config().firmware.parity_writes.read_rotate_write) {
+        if (m_config.preread && m_platform.config().firmware.parity_writes.read_rotate_write) {
             // controller.rmw read_rotate_write: preread and overwrite in one drive command (the
             // paper's Section 3: "seeks ..., reads the data, waits for the disk to spin around
             // once, then updates the data"); the drive returns the old tokens.
-            ok = m_top.parallel(pieces.size(), [&](size_t i) {
+            ok = m_kit.parallel(pieces.size(), [&](size_t i) {
                 const region_extent e = m_layout.data_location(pieces[i].lbn);
                 std::vector<uint64_t> old;
-                const bool done = m_top.disk_io(write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
-                                                buffer, pieces[i].offset, nullptr, &old);
+                const bool done = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
+                                                buffer, pieces[i].offset, &old);
                 if (data && done) std::copy(old.begin(), old.end(), work->tokens.begin() + int64_t(at[i]));
                 return done;
             });
             data_written = true;
         } else if (m_config.preread) {
-            ok = m_top.parallel(pieces.size(), [&](size_t i) {
+            ok = m_kit.parallel(pieces.size(), [&](size_t i) {
                 const region_extent e = m_layout.data_location(pieces[i].lbn);
-                return m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i],
-                                     nullptr);
+                return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i]);
             });
         } else if (data) {
             for (size_t i = 0; i < pieces.size(); ++i) {
@@ -157,7 +160,7 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
         }
         if (ok) {
             // The pieces of one stripe of one request are contiguous in the request's buffer.
-            m_top.xor_blocks({{work, 0}, {buffer, pieces.front().offset}}, {work, uint64_t(n)}, uint64_t(n), affinity);
+            m_kit.xor_blocks({{work, 0}, {buffer, pieces.front().offset}}, {work, uint64_t(n)}, uint64_t(n), affinity);
             for (const piece &p : pieces)
                 for (int32_t k = 0; k < p.sectors; ++k)
                     records.push_back({record_kind::update, 0, m_layout.parity_of(p.lbn + k).image_index,
@@ -167,12 +170,12 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
         }
     }
     if (ok)
-        ok = m_top.parallel(pieces.size() + 1, [&](size_t i) {
+        ok = m_kit.parallel(pieces.size() + 1, [&](size_t i) {
             if (i == pieces.size()) return log_records(region, records, affinity);
             return data_written || write_data(i);
         });
-    m_top.m_dram->free(work);
-    m_top.unlock_stripe(stripe);
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
     return ok;
 }
 
@@ -192,7 +195,7 @@ bool parity_logging_firmware::log_records(int region, std::vector<log_record> re
     }
     bool blocked_pool = false, blocked_reint = false;
     for (;;) {
-        m_top.check_power();
+        m_platform.check_power();
         if (r.reintegrating) {
             if (!blocked_reint) ++m_stats.blocked_on_reintegration, blocked_reint = true;
             ++m_blocked;
@@ -223,14 +226,14 @@ bool parity_logging_firmware::log_records(int region, std::vector<log_record> re
     m_pool.append(region, n);
     m_buffers_in_use = m_pool.buffers_in_use();
     // The XOR engine's result copied into the NVRAM log buffer.
-    m_top.m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
-    m_top.check_power();
+    m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
+    m_platform.check_power();
     const size_t bytes = size_t(n) * protocol::sector_bytes;
     if (m_scratch.size() < bytes) m_scratch.resize(bytes);
-    m_top.nvram_write(uint64_t(m_nvram_base), m_scratch.data(), unsigned(bytes));
+    m_platform.nvram_write(uint64_t(m_nvram_base), m_scratch.data(), unsigned(bytes));
     if (m_pool.log_write_due(region) && !r.log_writer_running && !r.reintegrating) {
         r.log_writer_running = true;
-        m_top.m_workers.run(m_background, [this, region] { log_writer(region); });
+        m_platform.run_background([this, region] { log_writer(region); });
     }
     return true;
 }
@@ -240,7 +243,7 @@ void parity_logging_firmware::log_writer(int region) {
     region_state &r = m_regions[size_t(region)];
     const int L = m_layout.log_stripes();
     const int64_t sublog = m_layout.sublog_sectors();
-    while (m_top.powered() && !r.reintegrating &&
+    while (m_platform.powered() && !r.reintegrating &&
            (m_pool.log_write_due(region) || (r.flush && !r.buffered.empty()))) {
         r.flush = false;
         // A sublog on a lost disk counts as full (the region logs on the others).
@@ -264,9 +267,9 @@ void parity_logging_firmware::log_writer(int region) {
         ++m_log_writes;
         m_pool.start_log_write(region, take);
         const region_extent e = m_layout.sublog_extent(region, i);
-        const bool ok = m_top.disk_io(write_cmd, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take),
-                                      uint32_t(take), nullptr, 0, nullptr);
-        m_top.m_cpu->run_priced(rtl_models::cpu_task::table_update, region);
+        const bool ok = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take),
+                                      uint32_t(take), nullptr, 0);
+        m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, region);
         m_pool.finish_log_write(region, take);
         m_buffers_in_use = m_pool.buffers_in_use();
         m_pool_space.notify(sc_core::SC_ZERO_TIME);
@@ -302,7 +305,7 @@ void parity_logging_firmware::flush(int blocked_region) {
     r.flush = true;
     r.log_writer_running = true;
     ++m_stats.partial_log_writes;
-    m_top.m_workers.run(m_background, [this, best] { log_writer(best); });
+    m_platform.run_background([this, best] { log_writer(best); });
 }
 
 bool parity_logging_firmware::logging(int region) const {
@@ -330,7 +333,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     if (m_first_reintegration_s < 0) m_first_reintegration_s = t0;
     const bool claimed_here = !r.reintegrating;
     if (claimed_here) wait_region_idle(region);
-    const int lost = m_top.m_failed;  // a lost member's parity run is neither read nor written
+    const int lost = m_platform.failed_disk();  // a lost member's parity run is neither read nor written
     const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
     r.buffered.clear();
     m_pool.take_unwritten(region);
@@ -343,33 +346,32 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     const int L = m_layout.log_stripes();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     // The reintegration buffer, held from the first read to the last write.
-    protocol::buffer_block *work = m_top.m_dram->allocate(uint64_t(m_reint_sectors) * protocol::sector_bytes,
+    protocol::buffer_block *work = m_platform.allocate_buffer(uint64_t(m_reint_sectors) * protocol::sector_bytes,
                                                           uint64_t(m_layout.parity_sectors()));
-    m_top.check_power();
-    m_top.m_cpu->run_priced(rtl_models::cpu_task::table_update, affinity);
+    m_platform.check_power();
+    m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
     auto parity_io = [&](tlm::tlm_command cmd, int m) {
         const region_extent e = m_layout.parity_extent(region, m);
         if (e.disk == lost) return true;
-        return m_top.disk_io(cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pt), work, uint64_t(M - 1 - m) * pt, nullptr);
+        return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pt), work, uint64_t(M - 1 - m) * pt);
     };
     bool ok;
     if (plan.parallel) {
-        ok = m_top.parallel(size_t(M + L), [&](size_t j) {
+        ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
             if (j < size_t(M)) return parity_io(read_cmd, int(j));
             const int i = int(j) - M;
             if (r.fill[size_t(i)] == 0 || m_layout.log_disk(region, i) == lost) return true;
             const region_extent e = m_layout.sublog_extent(region, i);
-            return m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), nullptr, 0,
-                                 nullptr);
+            return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), nullptr, 0);
         });
     } else {
         ++m_stats.serial_reintegrations;
-        ok = m_top.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
+        ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
         for (const logged_write *w : plan.read_order) {
             if (!ok) break;
             const region_extent e = m_layout.sublog_extent(region, w->sublog);
-            ok = m_top.disk_io(read_cmd, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
-                               nullptr, 0, nullptr);
+            ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
+                               nullptr, 0);
         }
     }
     if (ok) {
@@ -377,13 +379,13 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         uint64_t records = in_memory.size();
         for (const logged_write &w : r.writes) records += w.records.size();
         if (records > 0)
-            m_top.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
+            m_kit.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
         const std::vector<uint64_t> from_disk(work->tokens.begin(), work->tokens.begin() + m_layout.parity_sectors());
         const std::vector<uint64_t> updated = controller::reintegrate(from_disk, plan, in_memory);
         std::copy(updated.begin(), updated.end(), work->tokens.begin());
-        ok = m_top.parallel(size_t(M), [&](size_t m) { return parity_io(write_cmd, int(m)); });
+        ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(write_cmd, int(m)); });
     }
-    m_top.m_dram->free(work);
+    m_platform.free_buffer(work);
     // Truncate the log.
     r.writes.clear();
     std::fill(r.fill.begin(), r.fill.end(), 0);
@@ -410,23 +412,23 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
         for (int m = 0; m < M; ++m)
             if (m != pm) members.push_back(m_layout.member_disk(region, m));
         const int pd = m_layout.member_disk(region, pm);
-        if (pd == m_top.m_failed) continue;
+        if (pd == m_platform.failed_disk()) continue;
         protocol::buffer_block *work =
-            m_top.m_dram->allocate(uint64_t(M) * pt * protocol::sector_bytes, uint64_t(M) * pt);
-        m_top.check_power();
-        ok = m_top.parallel(members.size(), [&](size_t k) {
+            m_platform.allocate_buffer(uint64_t(M) * pt * protocol::sector_bytes, uint64_t(M) * pt);
+        m_platform.check_power();
+        ok = m_kit.parallel(members.size(), [&](size_t k) {
             const int d = members[k];
-            return m_top.disk_io(read_cmd, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
-                                 uint32_t(pt), work, k * pt, nullptr);
+            return m_kit.disk_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
+                                 uint32_t(pt), work, k * pt);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k = 0; k < members.size(); ++k) inputs.push_back({work, k * pt});
-            m_top.xor_blocks(inputs, {work, uint64_t(M - 1) * pt}, pt, affinity);
-            ok = m_top.disk_io(write_cmd, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
-                               uint32_t(pt), work, uint64_t(M - 1) * pt, nullptr);
+            m_kit.xor_blocks(inputs, {work, uint64_t(M - 1) * pt}, pt, affinity);
+            ok = m_kit.disk_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
+                               uint32_t(pt), work, uint64_t(M - 1) * pt);
         }
-        m_top.m_dram->free(work);
+        m_platform.free_buffer(work);
     }
     ++m_stats.parity_rebuilds;
     return ok;
@@ -436,7 +438,7 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 
 bool parity_logging_firmware::check_failure(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
-    const int f = m_top.m_failed;
+    const int f = m_platform.failed_disk();
     if (f != m_known_failed) {
         if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
             m_known_failed = -1;
@@ -460,7 +462,7 @@ void parity_logging_firmware::done() {
 
 bool parity_logging_firmware::handle_failure(int affinity) {
     m_recovering = true;
-    const int d = m_top.m_failed;
+    const int d = m_platform.failed_disk();
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
@@ -521,47 +523,44 @@ bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_bl
     const uint64_t n = uint64_t(p.sectors);
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.degraded_writes;
-    m_top.lock_stripe(stripe);
+    m_kit.locks.lock(stripe);
     bool ok;
     if (pl.disk == m_known_failed) {
-        ok = m_top.disk_io(write_cmd, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset, nullptr);
+        ok = m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
     } else if (dl.disk == m_known_failed) {
         // Reconstruct-write: the row's other data and the new data make the parity.
         const std::vector<region_extent> partners = m_layout.row_partners(p.lbn);
         const uint64_t k = partners.size();
-        protocol::buffer_block *work = m_top.m_dram->allocate((k + 1) * n * protocol::sector_bytes, data ? (k + 1) * n : 0);
-        m_top.check_power();
-        ok = m_top.parallel(k, [&](size_t i) {
-            return m_top.disk_io(read_cmd, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n,
-                                 nullptr);
+        protocol::buffer_block *work = m_platform.allocate_buffer((k + 1) * n * protocol::sector_bytes, data ? (k + 1) * n : 0);
+        m_platform.check_power();
+        ok = m_kit.parallel(k, [&](size_t i) {
+            return m_kit.disk_io(false, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs{{buffer, p.offset}};
             for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
-            m_top.xor_blocks(inputs, {work, k * n}, n, affinity);
-            ok = m_top.disk_io(write_cmd, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n, nullptr);
+            m_kit.xor_blocks(inputs, {work, k * n}, n, affinity);
+            ok = m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n);
         }
-        m_top.m_dram->free(work);
+        m_platform.free_buffer(work);
     } else {
         // Read-modify-write: slots 0 old data, 1 old parity, 2 new parity.
-        protocol::buffer_block *work = m_top.m_dram->allocate(3 * n * protocol::sector_bytes, data ? 3 * n : 0);
-        m_top.check_power();
-        ok = m_top.parallel(2, [&](size_t i) {
-            return i == 0 ? m_top.disk_io(read_cmd, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0, nullptr)
-                          : m_top.disk_io(read_cmd, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n, nullptr);
+        protocol::buffer_block *work = m_platform.allocate_buffer(3 * n * protocol::sector_bytes, data ? 3 * n : 0);
+        m_platform.check_power();
+        ok = m_kit.parallel(2, [&](size_t i) {
+            return i == 0 ? m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0)
+                          : m_kit.disk_io(false, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n);
         });
         if (ok) {
-            m_top.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 2 * n}, n, affinity);
-            ok = m_top.parallel(2, [&](size_t i) {
-                return i == 0 ? m_top.disk_io(write_cmd, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset,
-                                              nullptr)
-                              : m_top.disk_io(write_cmd, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n,
-                                              nullptr);
+            m_kit.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 2 * n}, n, affinity);
+            ok = m_kit.parallel(2, [&](size_t i) {
+                return i == 0 ? m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset)
+                              : m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n);
             });
         }
-        m_top.m_dram->free(work);
+        m_platform.free_buffer(work);
     }
-    m_top.unlock_stripe(stripe);
+    m_kit.locks.unlock(stripe);
     return ok;
 }
 
@@ -575,45 +574,20 @@ bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_blo
     const uint64_t k = sources.size();
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.rebuilt_reads;
-    m_top.lock_stripe(stripe);
-    protocol::buffer_block *work = m_top.m_dram->allocate(k * n * protocol::sector_bytes, data ? k * n : 0);
-    m_top.check_power();
-    bool ok = m_top.parallel(k, [&](size_t i) {
-        return m_top.disk_io(read_cmd, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n,
-                             nullptr);
+    m_kit.locks.lock(stripe);
+    protocol::buffer_block *work = m_platform.allocate_buffer(k * n * protocol::sector_bytes, data ? k * n : 0);
+    m_platform.check_power();
+    bool ok = m_kit.parallel(k, [&](size_t i) {
+        return m_kit.disk_io(false, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
-        m_top.xor_blocks(inputs, {buffer, p.offset}, n, affinity);
+        m_kit.xor_blocks(inputs, {buffer, p.offset}, n, affinity);
     }
-    m_top.m_dram->free(work);
-    m_top.unlock_stripe(stripe);
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
     return ok;
-}
-
-void parity_logging_firmware::peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(uint64_t(lbn) * protocol::sector_bytes);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(out));
-    gp.set_data_length(sectors * protocol::token_bytes);
-    gp.set_streaming_width(sectors * protocol::token_bytes);
-    m_top.disk[size_t(disk)]->transport_dbg(gp);
-}
-
-// ---- statistics, tracing ------------------------------------------------------------------------
-
-void parity_logging_firmware::reset_statistics() {
-    m_stats = parity_logging_statistics{};
-    m_pool.reset_peak();
-}
-
-void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_reintegrating, prefix + ".reintegrating");
-    sc_core::sc_trace(tf, m_buffers_in_use, prefix + ".buffers_in_use");
-    sc_core::sc_trace(tf, m_log_writes, prefix + ".log_writes");
-    sc_core::sc_trace(tf, m_blocked, prefix + ".blocked_writers");
 }
 
 }  // namespace raidtlm::controller

@@ -1,6 +1,7 @@
-// Parity logging firmware (Stodolsky, Holland, Courtright, Gibson, "Parity logging"): the write,
-// read, reintegration and failure paths of controller.layout parity_logging, on controller_top's
-// primitives (disk_io, parallel, xor_blocks, DRAM, NVRAM, CPU). Layout: parity_logging_layout.h.
+// The parity logging firmware family (controller.firmware: parity_logging; Stodolsky, Holland,
+// Courtright, Gibson, "Parity logging"): the write, read, reintegration and failure paths of
+// controller.layout parity_logging, on the firmware API and the shared firmware_kit (disk_io,
+// parallel, xor_blocks, stripe locks). Layout: parity_logging_layout.h.
 //
 //   small write (per logical stripe, under its lock): preread the old data (or take it as cached:
 //     no preread), the XOR engine makes old ^ new, then in parallel: the new data written, and
@@ -39,6 +40,7 @@
 #include <systemc>
 
 #include "controller/controller_config.h"
+#include "controller/firmware_kit.h"
 #include "controller/log_buffer_pool.h"
 #include "controller/parity_log_records.h"
 #include "controller/parity_logging_layout.h"
@@ -47,8 +49,6 @@
 #include "tlm/dma_command.h"
 
 namespace raidtlm::controller {
-
-class controller_top;
 
 struct parity_logging_statistics {
     uint64_t small_writes = 0;      // logical stripes written by the small-write path
@@ -68,11 +68,21 @@ struct parity_logging_statistics {
     uint64_t rebuilt_reads = 0;     // unit pieces rebuilt from the row's other members
 };
 
-class parity_logging_firmware {
+class parity_logging_firmware final : public firmware {
 public:
-    parity_logging_firmware(controller_top &top, const parity_logging_layout &layout,
-                            const parity_logging_config &config);
-    ~parity_logging_firmware();
+    explicit parity_logging_firmware(firmware_platform &platform);
+    ~parity_logging_firmware() override;
+
+    uint64_t capacity_sectors() const override { return uint64_t(m_layout.capacity_sectors()); }
+    const layout *array_layout() const override { return &m_layout; }
+    bool serve(const host_command &cmd) override;
+    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
+        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
+    }
+    // Queues emptied; the logs in NVRAM are kept as they are (no log recovery modelled).
+    size_t restart_after_power_loss() override;
+    void report(nlohmann::json &out) const override;
+    const firmware_kit &kit() const { return m_kit; }
 
     // Host requests (the calling SC_THREAD blocks); `buffer` holds the request's sectors.
     bool write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
@@ -87,11 +97,14 @@ public:
     int64_t reintegration_buffer_sectors() const { return m_reint_sectors; }
     // Simulated time the first reintegration started (s), -1 before any (kept across resets).
     double first_reintegration_s() const { return m_first_reintegration_s; }
-    void reset_statistics();
-    // <prefix>.reintegrating (regions), .buffers_in_use, .log_writes (in flight), .blocked_writers
-    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+    void reset_statistics() override;
+    // <prefix>.plog.reintegrating (regions), .buffers_in_use, .log_writes (in flight), .blocked_writers
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix) override;
 
 private:
+    parity_logging_firmware(firmware_platform &platform, std::unique_ptr<layout> owned,
+                            const parity_logging_config &config);
+    static std::unique_ptr<layout> make_layout(const firmware_platform &platform);
     struct region_state {
         bool reintegrating = false;
         int log_writes_in_flight = 0;
@@ -139,7 +152,9 @@ private:
     // The drive's current tokens of a run, untimed (cached old data).
     void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);
 
-    controller_top &m_top;
+    firmware_platform &m_platform;
+    firmware_kit m_kit;
+    std::unique_ptr<layout> m_owned_layout;
     const parity_logging_layout &m_layout;
     parity_logging_config m_config;
     log_buffer_pool m_pool;
@@ -152,7 +167,6 @@ private:
     int m_active = 0;  // host requests inside write()/read() past check_failure
     sc_core::sc_event m_drained;
     sc_core::sc_event m_pool_space;
-    worker_pool::group m_background;  // log writes (never waited for as a group)
     protocol::buffer_block m_timing_only;  // a buffer without tokens: time charged, no data
     std::vector<unsigned char> m_scratch;  // bytes written to NVRAM for records
     int64_t m_nvram_base = -1;

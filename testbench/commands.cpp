@@ -29,6 +29,8 @@
 #include "disks/validation_system.h"
 #include "rtl_models/private_scsi_link.h"
 #include "controller/host_address_map.h"
+#include "controller/parity_logging_firmware.h"
+#include "controller/replicated_firmware.h"
 #include "testbench/child_runs.h"
 #include "testbench/confidence.h"
 #include "testbench/distributions.h"
@@ -257,7 +259,8 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         gtkw_group link{"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}};
         gtkw_group xr{"xor", {sig("xor.busy"), sig("xor.queue_depth")}};
         gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
-        if (ctl->delayed_writes()) nv.signals.push_back(sig("nvram.delayed_entries"));
+        const auto *replicated = ctl->firmware_as<controller::replicated_firmware>();
+        if (replicated && replicated->delayed_writes()) nv.signals.push_back(sig("nvram.delayed_entries"));
         layout.groups.insert(layout.groups.begin(), {top, cpu, dram, link, xr, nv});
         for (int ch = 0; ch < ctl->channels(); ++ch) {
             gtkw_group g{fmt::format("ch{}", ch),
@@ -269,7 +272,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
                                          gtkw_format::decimal, filters["cmd_state"]});
             layout.groups.insert(layout.groups.begin() + 6 + ch, g);
         }
-        if (const controller::parity_logging_firmware *pl = ctl->parity_logging()) {
+        if (const auto *pl = ctl->firmware_as<controller::parity_logging_firmware>()) {
             // Open on the first reintegration (from 50 ms before) when there was one: 1.5 s wide,
             // or two mean reintegrations when they are longer (the paper array's unstriped sublog
             // reads take ~2 s, a reintegration ~3 s), so the long reads show whole.

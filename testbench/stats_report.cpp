@@ -176,78 +176,22 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     const auto &fw = c.statistics();
     j["firmware"] = {{"requests", fw.requests},
                      {"physical_commands", fw.physical_commands},
-                     {"peak_outstanding", fw.peak_outstanding},
-                     {"tag_wait", wait_json(fw.tag_wait)}};
-    if (c.array_layout()) j["firmware"]["layout"] = c.array_layout()->describe();
-    if (c.config().firmware.scheduler == controller::scheduling_policy::satf ||
-        controller::is_replica_aware(c.config().firmware.scheduler)) {
-        // Predicted vs actual access time (positioning + rotational latency), as Yu et al.'s Table 2.
+                     {"peak_outstanding", fw.peak_outstanding}};
+    // The firmware family's own figures (tag_wait, layout, per-family counters).
+    c.report_firmware(j["firmware"]);
+    if (j["firmware"].contains("prediction")) {
+        // The platform's prediction probe: predicted vs actual access time (positioning +
+        // rotational latency) of every predicted command, as Yu et al.'s Table 2.
         const controller::prediction_statistics &p = fw.prediction;
-        j["firmware"]["prediction"] = {{"requests", p.count()},
-                                       {"misses", p.misses()},
-                                       {"miss_rate", p.miss_rate()},
-                                       {"mean_error_ms", p.mean_error_ms()},
-                                       {"stddev_error_ms", p.stddev_error_ms()},
-                                       {"mean_access_ms", p.mean_access_ms()},
-                                       {"demerit_ms", p.demerit_ms()},
-                                       {"relative_demerit", p.relative_demerit()},
-                                       {"mean_slack_sectors", p.count() ? fw.slack_sectors_sum / double(p.count()) : 0.0},
-                                       {"reference_reads", fw.reference_reads}};
-    }
-    if (c.array_layout() && c.array_layout()->copies() > 1 && !dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
-        // Replicated layouts: duplicated requests (mirror reads, first writes) and the table.
-        j["firmware"]["duplicated_requests"] = fw.duplicated_requests;
-        j["firmware"]["cancelled_duplicates"] = fw.cancelled_duplicates;
-        j["firmware"]["delayed_writes"] = {{"enabled", c.delayed_writes() != nullptr},
-                                           {"issued", fw.delayed_writes_issued},
-                                           {"superseded", fw.delayed_writes_superseded},
-                                           {"forced", fw.delayed_writes_forced},
-                                           {"peak_table_entries", fw.peak_table_entries},
-                                           {"peak_buffered_sectors", fw.peak_buffered_sectors},
-                                           {"entries_at_end", c.delayed_writes() ? c.delayed_writes()->entries() : 0}};
-    }
-    if (dynamic_cast<const controller::parity_layout *>(c.array_layout())) {
-        nlohmann::json paths;
-        for (auto p : {controller::write_path::full_stripe, controller::write_path::reconstruct_write,
-                       controller::write_path::read_modify_write})
-            paths[controller::to_string(p)] = fw.stripe_writes[size_t(p)];
-        j["firmware"]["stripe_writes"] = paths;
-        j["firmware"]["rebuilt_reads"] = fw.rebuilt_reads;
-        j["firmware"]["degraded_stripe_writes"] = fw.degraded_stripe_writes;
-        j["firmware"]["read_rotate_writes"] = fw.read_rotate_writes;
-    }
-    if (c.config().firmware.array == controller::array_kind::floating) {
-        // Units moved to a free slot of their cylinder, the mean rotational wait from the end of the
-        // old unit's read to the new slot (revolutions), and the mapping tables' size (all disks).
-        j["firmware"]["floating"] = {
-            {"moves", fw.floating_moves},
-            {"in_place", fw.floating_in_place},
-            {"head_switches", fw.floating_head_switches},
-            {"mean_wait_revolutions", fw.floating_moves ? fw.floating_wait_revolutions / double(fw.floating_moves) : 0.0},
-            {"table_bits", fw.floating_table_bits},
-            {"table_kib", double(fw.floating_table_bits) / 8 / 1024}};
-    }
-    if (const controller::parity_logging_firmware *pl = c.parity_logging()) {
-        const controller::parity_logging_statistics &ps = pl->statistics();
-        j["firmware"]["parity_logging"] = {
-            {"small_writes", ps.small_writes},
-            {"large_writes", ps.large_writes},
-            {"update_records", ps.update_records},
-            {"overwrite_records", ps.overwrite_records},
-            {"log_writes", ps.log_writes},
-            {"log_write_sectors", ps.log_write_sectors},
-            {"partial_log_writes", ps.partial_log_writes},
-            {"reintegrations", ps.reintegrations},
-            {"serial_reintegrations", ps.serial_reintegrations},
-            {"mean_reintegration_ms", ps.reintegrations ? 1e3 * ps.reintegration_s / double(ps.reintegrations) : 0.0},
-            {"blocked_on_pool", ps.blocked_on_pool},
-            {"blocked_on_reintegration", ps.blocked_on_reintegration},
-            {"peak_buffers_in_use", pl->peak_buffers_in_use()},
-            {"buffer_tracks", pl->buffer_tracks()},
-            {"reintegration_buffer_sectors", pl->reintegration_buffer_sectors()},
-            {"parity_rebuilds", ps.parity_rebuilds},
-            {"degraded_writes", ps.degraded_writes},
-            {"rebuilt_reads", ps.rebuilt_reads}};
+        auto &pj = j["firmware"]["prediction"];
+        pj["requests"] = p.count();
+        pj["misses"] = p.misses();
+        pj["miss_rate"] = p.miss_rate();
+        pj["mean_error_ms"] = p.mean_error_ms();
+        pj["stddev_error_ms"] = p.stddev_error_ms();
+        pj["mean_access_ms"] = p.mean_access_ms();
+        pj["demerit_ms"] = p.demerit_ms();
+        pj["relative_demerit"] = p.relative_demerit();
     }
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();

@@ -10,6 +10,7 @@
 
 #include "component_support.h"
 #include "controller/controller_top.h"
+#include "controller/firmware_families.h"
 #include "disks/disk_drive.h"
 
 namespace component_test {

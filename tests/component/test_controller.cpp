@@ -11,6 +11,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/controller_top.h"
+#include "controller/firmware_families.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;
@@ -131,13 +132,13 @@ TEST(controller, a_drive_with_a_command_queue_disconnects_and_reselects_on_a_sha
         });
     sc_core::sc_start();
     EXPECT_EQ(done, 8);
-    EXPECT_EQ(b.ctl->tags_of(0), 4);
+    EXPECT_EQ(controller::kit_of(*b.ctl).queues.state(0).tags, 4);
     const auto &bus = b.ctl->bus(0).statistics();
     EXPECT_EQ(bus.selections, 8u);
     // Every read reconnects for its data; a queued one also disconnects when it arrives, and its
     // reselection is its only way back: at least one reselection per read.
     EXPECT_GE(bus.reselections, 8u);
-    EXPECT_EQ(b.ctl->statistics().tag_wait.max_s, 0.0);  // the firmware never had to queue
+    EXPECT_EQ(controller::kit_of(*b.ctl).queues.statistics().tag_wait.max_s, 0.0);  // the firmware never had to queue
     EXPECT_GT(b.drives[0]->statistics().queue_ms_sum, 0.0);  // the drive did
 }
 
@@ -153,7 +154,9 @@ TEST(controller, xor_of_buffers_through_the_controller_builds_checkable_parity) 
         }
         protocol::buffer_block *parity = dram.allocate(64 * 512, 64);
         const double t0 = sc_core::sc_time_stamp().to_seconds();
-        b.ctl->xor_blocks({{data[0], 0}, {data[1], 0}, {data[2], 0}}, {parity, 0}, 64);
+        controller::firmware_platform &fw = b.ctl->services();
+        fw.cpu_run_priced(rtl_models::cpu_task::xor_setup, 0);
+        fw.xor_blocks({{data[0], 0}, {data[1], 0}, {data[2], 0}}, {parity, 0}, 64);
         const double took = sc_core::sc_time_stamp().to_seconds() - t0;
         // The CPU's set-up, the engine's set-up, then 4 x 32 KB through a 1600 MB/s DRAM (slower
         // than the engine's 1600 MB/s of result with 4 streams).
@@ -164,7 +167,8 @@ TEST(controller, xor_of_buffers_through_the_controller_builds_checkable_parity) 
         EXPECT_NEAR(took, expect, 1e-9);
         // Lose block 1: parity ^ block 0 ^ block 2 gives it back.
         protocol::buffer_block *rebuilt = dram.allocate(64 * 512, 64);
-        b.ctl->xor_blocks({{parity, 0}, {data[0], 0}, {data[2], 0}}, {rebuilt, 0}, 64);
+        fw.cpu_run_priced(rtl_models::cpu_task::xor_setup, 0);
+        fw.xor_blocks({{parity, 0}, {data[0], 0}, {data[2], 0}}, {rebuilt, 0}, 64);
         EXPECT_EQ(rebuilt->tokens, data[1]->tokens);
         done = true;
     });
@@ -172,4 +176,27 @@ TEST(controller, xor_of_buffers_through_the_controller_builds_checkable_parity) 
     EXPECT_TRUE(done);
     EXPECT_EQ(b.ctl->cpu().statistics().tasks[size_t(rtl_models::cpu_task::xor_setup)], 2u);
     EXPECT_EQ(b.ctl->xor_unit().statistics().commands, 2u);
+}
+
+TEST(controller, firmware_nvram_service_reads_back_what_it_wrote_with_time_charged) {
+    controller_bench b(2, two_channels());
+    bool done = false;
+    b.host.spawn([&] {
+        controller::firmware_platform &fw = b.ctl->services();
+        const int64_t at = fw.nvram_allocate(16);
+        ASSERT_GE(at, 0);
+        const uint64_t written[2] = {0x1234, 0x5678};
+        fw.nvram_write(uint64_t(at), written, sizeof written);
+        uint64_t read[2] = {0, 0};
+        const double t0 = sc_core::sc_time_stamp().to_seconds();
+        fw.nvram_read(uint64_t(at), read, sizeof read);
+        EXPECT_GT(sc_core::sc_time_stamp().to_seconds(), t0);  // the NVRAM's access time
+        EXPECT_EQ(read[0], written[0]);
+        EXPECT_EQ(read[1], written[1]);
+        fw.nvram_release(at);
+        done = true;
+    });
+    sc_core::sc_start();
+    EXPECT_TRUE(done);
+    EXPECT_EQ(b.ctl->nvram().statistics().reads, 1u);
 }

@@ -14,6 +14,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/controller_top.h"
+#include "controller/firmware_families.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;
@@ -90,10 +91,10 @@ TEST(delayed_writes, copies_are_equal_after_an_idle_period_and_the_buffer_is_fre
                 const auto got = on_disk(b, r.disk, uint64_t(r.extents[0].drive_lbn), uint32_t(c.sectors));
                 for (int32_t i = 0; i < c.sectors; ++i) EXPECT_EQ(got[size_t(i)], t[size_t(c.lbn - 100 + i)]);
             }
-        EXPECT_EQ(b.ctl->delayed_writes()->entries(), 0u);
-        EXPECT_EQ(b.ctl->delayed_writes()->buffered_sectors(), 0);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->buffered_sectors(), 0);
         EXPECT_EQ(b.ctl->dram().statistics().occupancy_bytes.level(), 0.0);
-        EXPECT_GE(b.ctl->statistics().delayed_writes_issued, 3u);  // 3 chunks, one other copy each
+        EXPECT_GE(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().delayed_writes_issued, 3u);  // 3 chunks, one other copy each
     });
 }
 
@@ -109,8 +110,8 @@ TEST(delayed_writes, the_copy_is_stale_after_the_acknowledgement_until_its_disk_
         EXPECT_FALSE(busy_done);
         EXPECT_EQ(on_disk(b, 0, 64, 8), tokens(3, 8));
         EXPECT_EQ(on_disk(b, 1, 64, 8), std::vector<uint64_t>(8, 0));  // still to come
-        EXPECT_EQ(b.ctl->delayed_writes()->entries(), 1u);
-        EXPECT_EQ(b.ctl->delayed_writes()->buffered_sectors(), 8);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 1u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->buffered_sectors(), 8);
         // A read now goes to the current copy only.
         std::vector<uint64_t> r(8);
         ASSERT_EQ(b.host.send(true, 64, 8, r.data()), tlm::TLM_OK_RESPONSE);
@@ -118,7 +119,7 @@ TEST(delayed_writes, the_copy_is_stale_after_the_acknowledgement_until_its_disk_
         while (!busy_done) pause_ms(1);
         pause_ms(30);
         EXPECT_EQ(on_disk(b, 1, 64, 8), tokens(3, 8));
-        EXPECT_EQ(b.ctl->delayed_writes()->entries(), 0u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
     });
 }
 
@@ -133,7 +134,7 @@ TEST(delayed_writes, the_foreground_switch_writes_every_copy_before_the_acknowle
         EXPECT_TRUE(busy_done);  // the write waited for disk 1
         EXPECT_EQ(on_disk(b, 0, 64, 8), tokens(3, 8));
         EXPECT_EQ(on_disk(b, 1, 64, 8), tokens(3, 8));
-        EXPECT_EQ(b.ctl->delayed_writes(), nullptr);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes(), nullptr);
     });
 }
 
@@ -148,9 +149,9 @@ TEST(delayed_writes, a_newer_write_supersedes_the_pending_update) {
         ASSERT_EQ(b.host.send(false, 204, 8, w2.data()), tlm::TLM_OK_RESPONSE);  // the middle of the first
         EXPECT_FALSE(busy_done);
         // The older entry is split around the newer one: three entries, 16 sectors kept.
-        EXPECT_EQ(b.ctl->delayed_writes()->entries(), 3u);
-        EXPECT_EQ(b.ctl->delayed_writes()->buffered_sectors(), 16);
-        EXPECT_EQ(b.ctl->statistics().delayed_writes_superseded, 1u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 3u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->buffered_sectors(), 16);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().delayed_writes_superseded, 1u);
         while (!busy_done) pause_ms(1);
         pause_ms(30);
         std::vector<uint64_t> expect = tokens(1, 16);
@@ -158,8 +159,8 @@ TEST(delayed_writes, a_newer_write_supersedes_the_pending_update) {
         EXPECT_EQ(on_disk(b, 0, 200, 16), expect);
         EXPECT_EQ(on_disk(b, 1, 200, 16), expect);
         // Disk 1 got the two kept parts of the first write and the second: three propagations.
-        EXPECT_EQ(b.ctl->statistics().delayed_writes_issued, 3u);
-        EXPECT_EQ(b.ctl->delayed_writes()->entries(), 0u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().delayed_writes_issued, 3u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
         EXPECT_EQ(b.ctl->dram().statistics().occupancy_bytes.level(), 0.0);
     });
 }
@@ -178,9 +179,9 @@ TEST(delayed_writes, a_read_whose_current_copies_lie_on_different_disks_is_split
         // Both busy: duplicated; disk 1 takes it after its raw reads while disk 0 is still busy.
         // Then disk 1 starts the first write's copy [0, 16) and disk 0 waits for [16, 32).
         ASSERT_EQ(b.host.send(false, 16, 16, w2.data()), tlm::TLM_OK_RESPONSE);
-        EXPECT_EQ(b.ctl->statistics().duplicated_requests, 1u);
-        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({1, 1}, 0, 16));
-        EXPECT_FALSE(b.ctl->delayed_writes()->is_current({0, 0}, 16, 16));
+        EXPECT_EQ(controller::kit_of(*b.ctl).queues.statistics().duplicated_requests, 1u);
+        EXPECT_FALSE(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->is_current({1, 1}, 0, 16));
+        EXPECT_FALSE(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->is_current({0, 0}, 16, 16));
         std::vector<uint64_t> r(32), expect = tokens(1, 16);
         for (uint64_t t : tokens(2, 16)) expect.push_back(t);
         ASSERT_EQ(b.host.send(true, 0, 32, r.data()), tlm::TLM_OK_RESPONSE);  // one run on each disk
@@ -204,7 +205,7 @@ TEST(delayed_writes, a_write_over_a_pending_update_takes_only_the_current_copy) 
         ASSERT_EQ(b.host.send(false, 8, 8, w2.data()), tlm::TLM_OK_RESPONSE);
         EXPECT_TRUE(disk1_done);
         EXPECT_TRUE(disk0_done);  // it waited for disk 0 although disk 1 was free first
-        EXPECT_EQ(b.ctl->statistics().duplicated_requests, 0u);
+        EXPECT_EQ(controller::kit_of(*b.ctl).queues.statistics().duplicated_requests, 0u);
         std::vector<uint64_t> expect = tokens(1, 16);
         for (int i = 0; i < 8; ++i) expect[size_t(8 + i)] = tokens(2, 8)[size_t(i)];
         EXPECT_EQ(on_disk(b, 0, 0, 16), expect);
@@ -225,12 +226,12 @@ TEST(delayed_writes, the_threshold_forces_delayed_writes_to_the_foreground) {
         }
         EXPECT_FALSE(busy_done);
         // The third entry reached the threshold: all three went to disk 1's foreground queue.
-        EXPECT_EQ(b.ctl->statistics().delayed_writes_forced, 3u);
-        EXPECT_EQ(b.ctl->delayed_writes()->delayed(1), 0u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().delayed_writes_forced, 3u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->delayed(1), 0u);
         while (!busy_done) pause_ms(1);
         pause_ms(50);
         for (uint64_t k = 0; k < 3; ++k) EXPECT_EQ(on_disk(b, 1, 1000 + 100 * k, 8), tokens(10 + k, 8));
-        EXPECT_EQ(b.ctl->delayed_writes()->entries(), 0u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
     });
 }
 
@@ -247,8 +248,8 @@ TEST(duplicate_reads, a_read_queued_on_both_busy_copies_is_served_once_and_cance
         std::vector<uint64_t> r(8);
         ASSERT_EQ(b.host.send(true, 300, 8, r.data()), tlm::TLM_OK_RESPONSE);
         EXPECT_EQ(r, tokens(5, 8));
-        EXPECT_EQ(b.ctl->statistics().duplicated_requests, 1u);
-        EXPECT_EQ(b.ctl->statistics().cancelled_duplicates, 1u);
+        EXPECT_EQ(controller::kit_of(*b.ctl).queues.statistics().duplicated_requests, 1u);
+        EXPECT_EQ(controller::kit_of(*b.ctl).queues.statistics().cancelled_duplicates, 1u);
         pause_ms(300);
         // Two raw reads and the host read, served once.
         EXPECT_EQ(b.drives[0]->statistics().reads + b.drives[1]->statistics().reads, reads_before + 3);
@@ -295,8 +296,8 @@ TEST(delayed_writes, after_a_power_loss_the_table_restores_every_acknowledged_wr
     EXPECT_GT(stale_named, 0u);
     EXPECT_GT(stale_before, 0) << "no acknowledged write was missing a copy: the test shows nothing";
     EXPECT_EQ(stale_after, 0);
-    EXPECT_EQ(b.ctl->statistics().recovered_copies, stale_named);
-    EXPECT_EQ(b.ctl->delayed_writes()->entries(), 0u);
+    EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().recovered_copies, stale_named);
+    EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
 }
 
 namespace {
@@ -348,17 +349,17 @@ TEST(reference_reads, keep_the_miss_rate_low_when_completions_are_rare) {
     const auto &p1 = with.ctl->statistics().prediction;
     ASSERT_EQ(p0.count(), size_t(low_load_reads::reads));
     ASSERT_EQ(p1.count(), size_t(low_load_reads::reads));
-    EXPECT_EQ(without.ctl->statistics().reference_reads, 0u);
-    EXPECT_GE(with.ctl->statistics().reference_reads, uint64_t(low_load_reads::reads - 1));
+    EXPECT_EQ(controller::kit_of(*without.ctl).queues.statistics().reference_reads, 0u);
+    EXPECT_GE(controller::kit_of(*with.ctl).queues.statistics().reference_reads, uint64_t(low_load_reads::reads - 1));
     std::printf("miss rate without reference reads %.3f (slack %.1f), with %.3f (slack %.1f), %llu reference reads\n",
-                p0.miss_rate(), without.ctl->statistics().slack_sectors_sum / double(p0.count()), p1.miss_rate(),
-                with.ctl->statistics().slack_sectors_sum / double(p1.count()),
-                (unsigned long long)with.ctl->statistics().reference_reads);
+                p0.miss_rate(), controller::kit_of(*without.ctl).queues.statistics().slack_sectors_sum / double(p0.count()), p1.miss_rate(),
+                controller::kit_of(*with.ctl).queues.statistics().slack_sectors_sum / double(p1.count()),
+                (unsigned long long)controller::kit_of(*with.ctl).queues.statistics().reference_reads);
     // Without them the phase drifts between the rare completions (the slack widens after the
     // misses); with them the period is re-measured and the target miss rate (1%) holds.
     EXPECT_GT(p0.miss_rate(), 0.02);
     EXPECT_LE(p1.miss_rate(), 0.01);
-    EXPECT_GT(without.ctl->statistics().slack_sectors_sum, with.ctl->statistics().slack_sectors_sum);
+    EXPECT_GT(controller::kit_of(*without.ctl).queues.statistics().slack_sectors_sum, controller::kit_of(*with.ctl).queues.statistics().slack_sectors_sum);
 }
 
 TEST(delayed_writes, recovery_with_overlapping_writes_keeps_every_acknowledged_write_and_equal_copies) {
@@ -419,7 +420,7 @@ TEST(delayed_writes, recovery_with_overlapping_writes_keeps_every_acknowledged_w
         sc_core::sc_stop();
     });
     sc_core::sc_start();
-    EXPECT_GT(b.ctl->statistics().delayed_writes_superseded, 10u);
+    EXPECT_GT(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().delayed_writes_superseded, 10u);
     EXPECT_GT(before, 0) << "no copy was behind: the test shows nothing";
     EXPECT_EQ(after, 0);
     EXPECT_EQ(unequal_after, 0);

@@ -13,6 +13,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/controller_top.h"
+#include "controller/firmware_families.h"
 #include "controller/parity_logging_layout.h"
 
 using namespace raidtlm;
@@ -84,7 +85,7 @@ TEST(controller_parity_logging, small_and_large_writes_read_back_and_reintegrati
         // Everything reintegrated so far is on the disks' parity; force the rest through by
         // filling region 0 again: its parity then matches its data everywhere written.
         w.churn(0, 30);
-        const auto &st = b.ctl->parity_logging()->statistics();
+        const auto &st = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
         EXPECT_GE(st.reintegrations, 3u);
         EXPECT_GT(st.log_writes, 5u);
         EXPECT_EQ(st.large_writes, 1u);
@@ -103,13 +104,13 @@ TEST(controller_parity_logging, a_lost_data_disk_is_rebuilt_after_the_log_is_app
         w.churn(0, 50);  // some reintegrated, some in sublogs, some only in NVRAM buffers
         w.churn(1, 7);
         const int lost = l.member_disk(0, 0);
-        ASSERT_GT(b.ctl->parity_logging()->statistics().reintegrations, 0u);
+        ASSERT_GT(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().reintegrations, 0u);
         b.ctl->set_failed_disk(lost);
         w.check_all();  // the first request applies every log, then reads rebuild the lost data
-        EXPECT_GT(b.ctl->parity_logging()->statistics().rebuilt_reads, 10u);
+        EXPECT_GT(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().rebuilt_reads, 10u);
         w.churn(0, 10);  // degraded writes update the parity directly
         w.check_all();
-        EXPECT_GT(b.ctl->parity_logging()->statistics().degraded_writes, 5u);
+        EXPECT_GT(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().degraded_writes, 5u);
     });
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
@@ -134,16 +135,16 @@ TEST(controller_parity_logging, a_lost_log_disk_gets_the_parity_rebuilt_from_dat
     run_to_end(b, [&] {
         writer w{{b, {}}};
         w.churn(0, 15);  // 45 records: in the log, none reintegrated
-        EXPECT_EQ(b.ctl->parity_logging()->statistics().reintegrations, 0u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().reintegrations, 0u);
         EXPECT_NE(b.row_xor(0), 0u);  // the parity on disk is stale until the log is applied
         b.ctl->set_failed_disk(l.log_disk(0, 0));
         w.check_all();
-        EXPECT_EQ(b.ctl->parity_logging()->statistics().parity_rebuilds, 1u);
+        EXPECT_EQ(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().parity_rebuilds, 1u);
         for (const auto &[lbn, tok] : w.expect) EXPECT_EQ(b.row_xor(int64_t(lbn)), 0u) << "lbn " << lbn;
         // L = 2: region 0 goes on logging on its other sublog (half the log), and reintegrates.
-        const auto before = b.ctl->parity_logging()->statistics();
+        const auto before = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
         w.churn(0, 40);
-        const auto &after = b.ctl->parity_logging()->statistics();
+        const auto &after = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
         EXPECT_EQ(after.degraded_writes, before.degraded_writes);
         EXPECT_EQ(after.update_records - before.update_records, 120u);
         EXPECT_GE(after.reintegrations - before.reintegrations, 3u);  // 120 records, 32 per log
@@ -159,13 +160,13 @@ TEST(controller_parity_logging, lost_controller_state_rebuilds_parity_and_a_late
         writer w{{b, {}}};
         w.churn(0, 40);
         w.churn(2, 12);
-        ASSERT_TRUE(b.ctl->parity_logging()->lose_controller_state());
+        ASSERT_TRUE(b.ctl->firmware_as<controller::parity_logging_firmware>()->lose_controller_state());
         for (const auto &[lbn, tok] : w.expect) EXPECT_EQ(b.row_xor(int64_t(lbn)), 0u) << "lbn " << lbn;
         b.ctl->set_failed_disk(l.member_disk(0, 1));
         w.check_all();
     });
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
-    EXPECT_GT(b.ctl->parity_logging()->statistics().rebuilt_reads, 0u);
+    EXPECT_GT(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().rebuilt_reads, 0u);
 }
 
 TEST(controller_parity_logging, overwrite_records_out_of_order_fall_back_to_serial_reintegration) {
@@ -182,7 +183,7 @@ TEST(controller_parity_logging, overwrite_records_out_of_order_fall_back_to_seri
             w.write(s, stripe);                           // overwrite records
             w.write(s + uint64_t(k % 3), 2);              // updates after them
         }
-        const auto &st = b.ctl->parity_logging()->statistics();
+        const auto &st = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
         EXPECT_GT(st.reintegrations, 2u);
         EXPECT_GT(st.serial_reintegrations, 0u);
         EXPECT_GT(st.overwrite_records, 100u);
@@ -206,10 +207,10 @@ TEST(controller_parity_logging, static_buffers_write_a_partial_track_rather_than
     run_to_end(b, [&] {
         writer w{{b, {}}};
         w.churn(0, 40);
-        const auto &st = b.ctl->parity_logging()->statistics();
+        const auto &st = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
         EXPECT_GT(st.partial_log_writes, 5u);
         EXPECT_GT(st.blocked_on_pool, 5u);
-        EXPECT_LE(b.ctl->parity_logging()->peak_buffers_in_use(), 1);  // only region 0's own buffer
+        EXPECT_LE(b.ctl->firmware_as<controller::parity_logging_firmware>()->peak_buffers_in_use(), 1);  // only region 0's own buffer
         w.check_all();
     });
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);

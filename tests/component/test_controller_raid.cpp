@@ -11,6 +11,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/controller_top.h"
+#include "controller/firmware_families.h"
 #include "controller/parity_layout.h"
 #include "disks/disk_drive.h"
 
@@ -68,7 +69,7 @@ TEST(controller_raid5, writes_of_every_path_read_back_and_keep_parity) {
     });
     EXPECT_EQ(b.ctl->integrity().reads_checked(), 400u);
     EXPECT_GT(b.ctl->xor_unit().statistics().commands, 5u);  // one per stripe written
-    const auto &sw = b.ctl->statistics().stripe_writes;
+    const auto &sw = b.ctl->firmware_as<controller::raid_firmware>()->statistics().stripe_writes;
     EXPECT_EQ(sw[size_t(controller::write_path::full_stripe)], 3u);        // stripes 2, 5, 6
     EXPECT_EQ(sw[size_t(controller::write_path::reconstruct_write)], 3u);  // 0 (16+40), 4 (200..), 0 (6+20)
     EXPECT_EQ(sw[size_t(controller::write_path::read_modify_write)], 3u);  // 0 (5+3), 1, 7
@@ -347,7 +348,7 @@ TEST(controller_raid5, writes_with_a_lost_disk_keep_the_array_readable) {
             }
         }
     });
-    EXPECT_EQ(b.ctl->statistics().degraded_stripe_writes, 5u);  // one per stripe written
+    EXPECT_EQ(b.ctl->firmware_as<controller::raid_firmware>()->statistics().degraded_stripe_writes, 5u);  // one per stripe written
 }
 
 TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_parity) {
@@ -369,11 +370,12 @@ TEST(controller_raid5, read_modify_write_as_read_rotate_write_keeps_tokens_and_p
             for (size_t r = 0; r < x.size(); ++r) EXPECT_EQ(x[r], 0u) << "stripe " << s << " row " << r;
         }
     });
-    const auto &st = b.ctl->statistics();
+    const auto &st = b.ctl->firmware_as<controller::raid_firmware>()->statistics();
+    const uint64_t read_rotate_writes = controller::kit_of(*b.ctl).queues.statistics().read_rotate_writes;
     EXPECT_GE(st.stripe_writes[size_t(controller::write_path::read_modify_write)], 4u);
     // One per data disk written and one for the parity: stripe 0 of (16, 40) and (10, 10) write
     // two data units each, every other read-modify-write one.
-    EXPECT_EQ(st.read_rotate_writes, 2 * st.stripe_writes[size_t(controller::write_path::read_modify_write)] + 2);
+    EXPECT_EQ(read_rotate_writes, 2 * st.stripe_writes[size_t(controller::write_path::read_modify_write)] + 2);
 }
 
 TEST(controller_raid5, a_read_rotate_write_small_write_takes_about_one_revolution_more_than_a_read) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "controller/plugins.h"
 #include "testbench/scenario.h"
 
 using namespace raidtlm::testbench;
@@ -128,6 +129,10 @@ TEST(scenario, controller_keys_nest_and_check_what_applies) {
         << m;
     m = error_of(minimal() + "  count: 20\ncontroller:\n  enabled: true\n");
     EXPECT_NE(m.find("key 'disks.count': 20 drives on 1 channel(s) put 20 on a 16-bit bus, which has IDs for 15"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  enabled: true\n  firmware: replicated\n");
+    EXPECT_NE(m.find("key 'controller.firmware': firmware 'replicated' does not serve controller.layout raid0"),
               std::string::npos)
         << m;
     m = error_of(minimal(), {parse_override("controller.bus=3")});
@@ -416,4 +421,26 @@ TEST(scenario, controller_scheduler_keys) {
     EXPECT_NE(m.find("s.yaml:4:13: key 'controller.cvscan_r': set while controller.scheduler is fcfs"),
               std::string::npos)
         << m;
+}
+
+// A user's scheduler plug-in, registered as an out-of-tree executable would, is chosen by name;
+// an unregistered name is an error listing the registered ones.
+namespace {
+raidtlm::controller::registration<raidtlm::controller::scheduler_factory> test_scheduler{
+    "test_oldest_first",
+    {"oldest first (a test plug-in)", false, false, [](const raidtlm::controller::disk_scheduler::config &c) {
+         return std::make_unique<raidtlm::controller::disk_scheduler>(c);
+     }}};
+}  // namespace
+
+TEST(scenario, a_registered_scheduler_plugin_is_chosen_by_name) {
+    const scenario s =
+        load_scenario(write_temp("p.yaml", minimal() + "controller:\n  enabled: true\n  scheduler: test_oldest_first\n"));
+    EXPECT_EQ(s.controller.config.firmware.scheduler_plugin, "test_oldest_first");
+    EXPECT_EQ(s.to_json()["controller"]["scheduler"], "test_oldest_first");
+    const std::string m = error_of(minimal() + "controller:\n  scheduler: no_such\n");
+    EXPECT_NE(m.find("key 'controller.scheduler': 'no_such' is not a valid choice; expected fcfs, sstf,"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("test_oldest_first"), std::string::npos) << m;
 }

@@ -1,0 +1,138 @@
+// The firmware's per-disk command queues: a drive's tags (commands outstanding at it), the
+// commands waiting for one, the scheduler that picks the next (controller.scheduler, from the
+// scheduler registry) and, for rotation-aware schedulers, the head-position predictor fed by
+// predictor_feed.cpp. Requests a replicated layout may serve from several disks are queued on
+// every holder and cancelled on the others when one disk schedules them (acquire_any).
+//
+// Used by every firmware family (firmware_kit owns one); a family that keeps delayed work per
+// disk hooks `on_idle` (a disk's queue emptied with a tag free).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "controller/disk_scheduler.h"
+#include "controller/duplicate_request_tracker.h"
+#include "controller/firmware_api.h"
+#include "controller/head_position_predictor.h"
+#include "controller/queued_request.h"
+#include "disks/disk_layout.h"
+#include "rtl_models/resource_stats.h"
+
+namespace raidtlm::controller {
+
+struct disk_queue_statistics {
+    rtl_models::wait_stats tag_wait;  // a command waiting in the firmware's per-disk queue
+    // Requests queued on every holder's disk (mirror reads, first writes) and the copies cancelled.
+    uint64_t duplicated_requests = 0;
+    uint64_t cancelled_duplicates = 0;
+    double slack_sectors_sum = 0;     // the predictors' slack at each command they learned from
+    uint64_t predictions_learned = 0;  // those commands
+    uint64_t reference_reads = 0;     // the predictors' re-anchoring reads
+    uint64_t read_rotate_writes = 0;  // drive commands issued as read-rotate-write
+};
+
+class disk_queues {
+public:
+    // A disk holding a copy of a chunk, with the placements there that can serve it.
+    struct holder {
+        int disk = 0;
+        std::vector<placement> choices;
+    };
+    struct grant {
+        size_t holder = 0, placement = 0;
+        uint64_t n = 1;  // entries the scheduling decision examined
+    };
+    struct waiter {
+        sc_core::sc_event go;
+        bool granted = false;
+        size_t placement = 0;  // the placement the scheduler picked
+        uint64_t n = 0;        // entries the scheduling decision looked at
+        queued_request request;
+        // A request duplicated into several holders' queues: its id in the tracker, this copy's
+        // holder index, and the waiter the requesting thread waits on (told the holder granted).
+        uint64_t dup = 0;
+        size_t holder = 0;
+        waiter *primary = nullptr;
+        size_t granted_holder = 0;
+    };
+    // The firmware's idea of the head without a predictor: where the disk's last command ended.
+    struct head_oracle final : access_time_oracle {
+        int cylinder = 0;
+        int head_cylinder() const override { return cylinder; }
+        double access_ms(const placement &p, bool) const override { return std::abs(p.first.cyl - cylinder); }
+    };
+    struct disk_state {
+        int channel = 0;
+        int tags = 1;
+        int in_use = 0;
+        std::deque<waiter *> queue;
+        const disks::disk_layout *geometry = nullptr;  // the firmware's copy (schedulers but fcfs)
+        std::unique_ptr<disk_scheduler> scheduler;    // none: first come, first served
+        head_oracle head;
+        // The head-position predictor, and its estimate of the time from granting a tag to the
+        // command reaching the drive (learned by predictor_feed.cpp).
+        std::unique_ptr<head_position_predictor> predictor;
+        double start_offset_ms = 0;
+        bool start_offset_learned = false;
+        // Reference reads: when the disk's last command ended, whether a reference read followed
+        // (nothing to re-anchor until the next command), and whether one is at the drive now.
+        double last_activity_ms = 0;
+        bool referenced = true;
+        bool reference_pending = false;
+        std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
+        uint64_t next_id = 0;
+    };
+
+    explicit disk_queues(firmware_platform &platform);
+    ~disk_queues();
+
+    int disks() const { return int(m_disk.size()); }
+    disk_state &state(int d) { return m_disk[size_t(d)]; }
+    const disk_state &state(int d) const { return m_disk[size_t(d)]; }
+    bool predicts() const { return !m_disk.empty() && m_disk.front().predictor != nullptr; }
+
+    // A tag on disk d for `sectors` at `lbn` (or, `choices` set, any of these placements: the
+    // one picked goes to *chosen); returns the entries the decision examined.
+    uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
+                         const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr);
+    void release_tag(int d);
+    // A tag on one of the holders: an idle one closest to its copy at once, else one with a free
+    // tag, else the request is queued on every holder and the first disk to schedule it wins.
+    grant acquire_any(const std::vector<holder> &holders, bool write);
+    // The placements of chunk `c` on each disk holding it (but `failed`), one holder per disk.
+    void holders_of(const chunk &c, int failed, std::vector<holder> &out) const;
+
+    // The drive command itself on a granted tag (`n`: entries its decision examined): the CPU's
+    // scheduling and command set-up, the command, the completion. The caller releases the tag.
+    bool drive_command(drive_request request, uint64_t n);
+
+    // Called when a disk's queue is empty and a tag was freed (delayed work may take it).
+    std::function<void(int)> on_idle;
+    // A drive command completed (reference reads wait for idle disks on it).
+    sc_core::sc_event &activity() { return m_activity; }
+
+    // After a power loss: nothing queued, no tag in use.
+    void restart();
+    const disk_queue_statistics &statistics() const { return m_stats; }
+    disk_queue_statistics &statistics() { return m_stats; }
+    void reset_statistics() { m_stats = disk_queue_statistics{}; }
+
+private:
+    scheduling_decision choose(disk_state &ds);
+
+    firmware_platform &m_platform;
+    std::vector<disk_state> m_disk;
+    std::vector<std::unique_ptr<disks::disk_layout>> m_geometries;  // one per distinct spec
+    duplicate_request_tracker m_dups;
+    uint64_t m_next_dup = 1;
+    sc_core::sc_event m_activity;
+    disk_queue_statistics m_stats;
+};
+
+}  // namespace raidtlm::controller

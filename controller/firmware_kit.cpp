@@ -1,0 +1,160 @@
+#include "controller/firmware_kit.h"
+
+#include "controller/predictor_feed.h"
+
+namespace raidtlm::controller {
+
+namespace {
+
+nlohmann::json wait_json(const rtl_models::wait_stats &w) {
+    return {{"count", w.count}, {"mean_ms", w.mean_s() * 1e3}, {"max_ms", w.max_s * 1e3}};
+}
+
+// Adds a piece, merged with an earlier one contiguous both on the disk and in the request (as
+// host_address_map does; other pieces stay separate commands since their data are not contiguous
+// in the buffer).
+void add_fragment(std::vector<disk_fragment> &out, const disk_fragment &f) {
+    for (auto &o : out)
+        if (o.disk == f.disk && o.lbn + o.sectors == f.lbn && o.host_offset + o.sectors == f.host_offset) {
+            o.sectors += f.sectors;
+            return;
+        }
+    out.push_back(f);
+}
+
+}  // namespace
+
+firmware_kit::firmware_kit(firmware_platform &p) : platform(p), queues(p), intents(p) {
+    const double interval_ms = p.config().firmware.predictor.reference_interval_ms;
+    if (queues.predicts() && interval_ms > 0)
+        p.spawn("reference_reader", [this, interval_ms] { run_reference_reader(queues, platform, interval_ms); });
+}
+
+firmware_kit::host_request firmware_kit::begin(const host_command &cmd) {
+    host_request r;
+    platform.cpu_run_priced(rtl_models::cpu_task::host_command, cmd.affinity);
+    r.buffer = platform.allocate_buffer(cmd.bytes(), cmd.carries_tokens ? cmd.sectors : 0);
+    if (cmd.write) {
+        if (platform.config().firmware.write_intent_log)
+            r.intent = intents.record(cmd.lbn, cmd.sectors, cmd.sequence, cmd.affinity);
+        host_dma(cmd, r.buffer, cmd.affinity);
+    }
+    return r;
+}
+
+void firmware_kit::return_data(const host_command &cmd, const host_request &r, bool ok) {
+    platform.check_power();
+    if (!cmd.write && ok) host_dma(cmd, r.buffer, cmd.affinity);
+}
+
+void firmware_kit::finish(const host_command &cmd, const host_request &r) {
+    if (r.intent >= 0) intents.clear(r.intent);
+    table_update(cmd.affinity);
+}
+
+void firmware_kit::host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity) {
+    platform.cpu_run_priced(rtl_models::cpu_task::dma_setup, affinity);
+    platform.host_dma(cmd, buffer);
+}
+
+void firmware_kit::table_update(int affinity) {
+    platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
+    if (platform.config().firmware.table_entry_bytes == 0) return;
+    platform.request_table_write(platform.config().firmware.table_entry_bytes);
+}
+
+void firmware_kit::xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
+                              uint64_t sectors, int affinity) {
+    platform.cpu_run_priced(rtl_models::cpu_task::xor_setup, affinity);
+    platform.xor_blocks(inputs, output, sectors);
+}
+
+bool firmware_kit::disk_io(bool write, int d, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                           uint64_t first_sector, std::vector<uint64_t> *old_tokens,
+                           const std::vector<placement> *choices, size_t *chosen, int64_t relocate_lbn, bool raw) {
+    size_t pick = 0;
+    const uint64_t n = queues.acquire_tag(d, lbn, sectors, write, choices, &pick);
+    if (choices) {
+        lbn = uint64_t((*choices)[pick].extents.front().drive_lbn);
+        sectors = uint32_t((*choices)[pick].extents.front().sectors);
+        if (chosen) *chosen = pick;
+    }
+    if (translate_lbn && !raw) lbn = translate_lbn(d, lbn, sectors);  // where the unit is now
+    platform.check_power();
+    const bool ok = drive_command(write, d, n, lbn, sectors, buffer, first_sector, old_tokens, relocate_lbn);
+    queues.release_tag(d);
+    return ok;
+}
+
+bool firmware_kit::drive_command(bool write, int disk, uint64_t n, uint64_t lbn, uint32_t sectors,
+                                 protocol::buffer_block *buffer, uint64_t first_sector,
+                                 std::vector<uint64_t> *old_tokens, int64_t relocate_lbn) {
+    drive_request r;
+    r.write = write;
+    r.disk = disk;
+    r.lbn = lbn;
+    r.sectors = sectors;
+    r.buffer = buffer;
+    r.first_sector = first_sector;
+    r.old_tokens = old_tokens;
+    r.relocate_lbn = old_tokens && relocate_lbn >= 0 ? relocate_lbn : -1;
+    return queues.drive_command(r, n);
+}
+
+void firmware_kit::fragments_of(const layout &l, bool write, uint64_t lbn, uint32_t sectors,
+                                std::vector<disk_fragment> &out) const {
+    const int failed = platform.failed_disk();
+    std::vector<chunk> chunks;
+    l.map(int64_t(lbn), int32_t(sectors), chunks);
+    out.clear();
+    std::vector<replica> live;
+    for (const chunk &c : chunks) {
+        live.clear();
+        for (const replica &r : c.replicas)
+            if (r.disk != failed) live.push_back(r);
+        if (live.empty()) {  // every copy lost
+            out.clear();
+            return;
+        }
+        // Replicated layouts read through their own paths; here a read has one copy.
+        const size_t last = write ? live.size() : 1;
+        for (size_t k = 0; k < last; ++k) {
+            uint32_t offset = uint32_t(c.lbn - int64_t(lbn));
+            for (const disk_extent &e : live[k].extents) {
+                add_fragment(out, {live[k].disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), offset});
+                offset += uint32_t(e.sectors);
+            }
+        }
+    }
+}
+
+bool firmware_kit::run_fragments(bool write, const std::vector<disk_fragment> &pieces,
+                                 protocol::buffer_block *buffer) {
+    return parallel(pieces.size(), [&](size_t i) {
+        const disk_fragment &f = pieces[i];
+        return disk_io(write, f.disk, f.lbn, f.sectors, buffer, f.host_offset);
+    });
+}
+
+bool firmware_kit::maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors,
+                                  protocol::buffer_block *buffer) {
+    return disk_io(!read, disk, lbn, sectors, buffer, 0, nullptr, nullptr, nullptr, -1, true);
+}
+
+void firmware_kit::restart() {
+    queues.restart();
+    locks.clear();
+}
+
+void firmware_kit::report(nlohmann::json &out) const {
+    const disk_queue_statistics &s = queues.statistics();
+    out["tag_wait"] = wait_json(s.tag_wait);
+    if (queues.predicts()) {
+        // The rest of the prediction figures (predicted vs actual) are the platform's probe.
+        out["prediction"]["mean_slack_sectors"] =
+            s.predictions_learned ? s.slack_sectors_sum / double(s.predictions_learned) : 0.0;
+        out["prediction"]["reference_reads"] = s.reference_reads;
+    }
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,79 @@
+// The pieces every firmware family in this tree is built from, on the firmware API: the per-disk
+// queues (disk_queues.h), stripe locks, write-intent records, the steps every host command
+// takes (CPU, buffer, intent record, host DMA, request table) and one drive command on a tag
+// (disk_io). A family owns one kit; nothing here chooses between families.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "controller/disk_queues.h"
+#include "controller/firmware_api.h"
+#include "controller/host_address_map.h"
+#include "controller/stripe_locks.h"
+#include "controller/write_intent_log.h"
+
+namespace raidtlm::controller {
+
+class firmware_kit {
+public:
+    explicit firmware_kit(firmware_platform &platform);
+
+    firmware_platform &platform;
+    disk_queues queues;
+    stripe_locks locks;
+    write_intent_log intents;
+    // Where a drive LBN of the array's map lies on the drive now (floating data); unset: as is.
+    std::function<uint64_t(int disk, uint64_t lbn, uint32_t sectors)> translate_lbn;
+
+    // A host command's first steps: the CPU's host_command task, its buffer (waits while the
+    // DRAM is full), and for a write its intent record and the host DMA into the buffer.
+    struct host_request {
+        protocol::buffer_block *buffer = nullptr;
+        int64_t intent = -1;
+    };
+    host_request begin(const host_command &cmd);
+    // After the drives: a successful read's data DMA'd to the host.
+    void return_data(const host_command &cmd, const host_request &r, bool ok);
+    // The last steps: the intent record cleared, the request table updated (the buffer is the
+    // family's to free or keep).
+    void finish(const host_command &cmd, const host_request &r);
+
+    // The CPU's dma_setup and the host DMA.
+    void host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity);
+    // The CPU's table_update task and its request-table write to the DRAM.
+    void table_update(int affinity);
+    // The CPU's xor_setup and the XOR engine's work.
+    void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
+                    uint64_t sectors, int affinity);
+    bool parallel(size_t n, const std::function<bool(size_t)> &job) { return platform.parallel(n, job); }
+
+    // One drive command: a tag for the disk, the command, the tag released. `choices` set: any of
+    // these placements (the one picked to *chosen). `old_tokens`: a WRITE as one
+    // read-rotate-write (previous tokens returned there); relocate_lbn >= 0: its write goes there.
+    // `raw`: `lbn` is a drive LBN as it is (not translated).
+    bool disk_io(bool write, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                 uint64_t first_sector, std::vector<uint64_t> *old_tokens = nullptr,
+                 const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr, int64_t relocate_lbn = -1,
+                 bool raw = false);
+    // The command on a tag already granted (`n`: entries its decision examined).
+    bool drive_command(bool write, int disk, uint64_t n, uint64_t lbn, uint32_t sectors,
+                       protocol::buffer_block *buffer, uint64_t first_sector, std::vector<uint64_t> *old_tokens = nullptr,
+                       int64_t relocate_lbn = -1);
+
+    // Layouts without parity: a host range -> drive commands (reads: the first live replica;
+    // writes: every live replica). Empty when every copy of a piece is lost.
+    void fragments_of(const layout &l, bool write, uint64_t lbn, uint32_t sectors,
+                      std::vector<disk_fragment> &out) const;
+    bool run_fragments(bool write, const std::vector<disk_fragment> &pieces, protocol::buffer_block *buffer);
+
+    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer);
+    // After a power loss: queues and locks empty.
+    void restart();
+    // controller.firmware: tag_wait, and with a predictor the prediction figures it owns.
+    void report(nlohmann::json &out) const;
+    void reset_statistics() { queues.reset_statistics(); }
+};
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,76 @@
+// parity_logging_firmware as a firmware: the host command's steps around write() and read(),
+// its layout, restart, statistics and waves.
+#include "controller/parity_logging_firmware.h"
+
+#include "controller/plugins.h"
+
+namespace raidtlm::controller {
+
+std::unique_ptr<layout> parity_logging_firmware::make_layout(const firmware_platform &platform) {
+    std::vector<disk_info> disks;
+    for (int d = 0; d < platform.disk_count(); ++d) disks.push_back(platform.drive_info(d));
+    std::unique_ptr<layout> l = make_array_layout(platform.config().firmware, disks);
+    if (!dynamic_cast<const parity_logging_layout *>(l.get()))
+        throw layout_error("the parity_logging firmware needs controller.layout parity_logging");
+    return l;
+}
+
+bool parity_logging_firmware::serve(const host_command &cmd) {
+    const firmware_kit::host_request r = m_kit.begin(cmd);
+    const bool ok =
+        cmd.write ? write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity) : read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+    m_kit.return_data(cmd, r, ok);
+    m_kit.finish(cmd, r);
+    m_platform.free_buffer(r.buffer);
+    return ok;
+}
+
+size_t parity_logging_firmware::restart_after_power_loss() {
+    m_kit.restart();
+    return 0;
+}
+
+void parity_logging_firmware::peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out) {
+    m_platform.peek_untimed(disk, uint64_t(lbn), sectors, out);
+}
+
+void parity_logging_firmware::reset_statistics() {
+    m_kit.reset_statistics();
+    m_stats = parity_logging_statistics{};
+    m_pool.reset_peak();
+}
+
+void parity_logging_firmware::report(nlohmann::json &out) const {
+    m_kit.report(out);
+    out["layout"] = m_layout.describe();
+    const parity_logging_statistics &ps = m_stats;
+    out["parity_logging"] = {
+        {"small_writes", ps.small_writes},
+        {"large_writes", ps.large_writes},
+        {"update_records", ps.update_records},
+        {"overwrite_records", ps.overwrite_records},
+        {"log_writes", ps.log_writes},
+        {"log_write_sectors", ps.log_write_sectors},
+        {"partial_log_writes", ps.partial_log_writes},
+        {"reintegrations", ps.reintegrations},
+        {"serial_reintegrations", ps.serial_reintegrations},
+        {"mean_reintegration_ms", ps.reintegrations ? 1e3 * ps.reintegration_s / double(ps.reintegrations) : 0.0},
+        {"blocked_on_pool", ps.blocked_on_pool},
+        {"blocked_on_reintegration", ps.blocked_on_reintegration},
+        {"peak_buffers_in_use", peak_buffers_in_use()},
+        {"buffer_tracks", buffer_tracks()},
+        {"reintegration_buffer_sectors", reintegration_buffer_sectors()},
+        {"parity_rebuilds", ps.parity_rebuilds},
+        {"degraded_writes", ps.degraded_writes},
+        {"rebuilt_reads", ps.rebuilt_reads}};
+}
+
+void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    const std::string p = prefix + ".plog";
+    sc_core::sc_trace(tf, m_reintegrating, p + ".reintegrating");
+    sc_core::sc_trace(tf, m_buffers_in_use, p + ".buffers_in_use");
+    sc_core::sc_trace(tf, m_log_writes, p + ".log_writes");
+    sc_core::sc_trace(tf, m_blocked, p + ".blocked_writers");
+}
+
+}  // namespace raidtlm::controller

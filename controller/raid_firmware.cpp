@@ -1,0 +1,83 @@
+#include "controller/raid_firmware.h"
+
+#include "controller/plugins.h"
+
+namespace raidtlm::controller {
+
+namespace {
+std::vector<uint64_t> capacities(const firmware_platform &p) {
+    std::vector<uint64_t> c;
+    for (int d = 0; d < p.disk_count(); ++d) c.push_back(p.drive_info(d).capacity_blocks);
+    return c;
+}
+std::vector<disk_info> infos(const firmware_platform &p) {
+    std::vector<disk_info> out;
+    for (int d = 0; d < p.disk_count(); ++d) out.push_back(p.drive_info(d));
+    return out;
+}
+}  // namespace
+
+raid_firmware::raid_firmware(firmware_platform &platform)
+    : m_platform(platform),
+      m_kit(platform),
+      m_layout(make_array_layout(platform.config().firmware, infos(platform))),
+      m_map(platform.config().firmware.layout, platform.config().firmware.stripe_unit_sectors, capacities(platform)) {
+    m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
+}
+
+raid_firmware::~raid_firmware() = default;
+
+uint64_t raid_firmware::capacity_sectors() const {
+    return m_layout ? uint64_t(m_layout->capacity_sectors()) : m_map.capacity_sectors();
+}
+
+bool raid_firmware::serve(const host_command &cmd) {
+    const firmware_kit::host_request r = m_kit.begin(cmd);
+    bool ok;
+    std::vector<disk_fragment> pieces;
+    if (!m_layout) {
+        m_map.map(cmd.lbn, cmd.sectors, pieces);
+        ok = m_kit.run_fragments(cmd.write, pieces, r.buffer);
+    } else if (m_parity && cmd.write) {
+        ok = parity_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+    } else if (m_parity && m_platform.failed_disk() >= 0) {
+        ok = degraded_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+    } else {
+        m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
+        ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
+    }
+    m_kit.return_data(cmd, r, ok);
+    m_kit.finish(cmd, r);
+    m_platform.free_buffer(r.buffer);
+    return ok;
+}
+
+bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                             protocol::buffer_block *buffer, int affinity) {
+    return rrw_stripe_write(plan, host_lbn, buffer, affinity);
+}
+
+size_t raid_firmware::restart_after_power_loss() {
+    m_kit.restart();
+    return 0;
+}
+
+void raid_firmware::reset_statistics() {
+    m_kit.reset_statistics();
+    m_stats = raid_statistics{};
+}
+
+void raid_firmware::report(nlohmann::json &out) const {
+    m_kit.report(out);
+    if (m_layout) out["layout"] = m_layout->describe();
+    if (!m_parity) return;
+    nlohmann::json paths;
+    for (auto p : {write_path::full_stripe, write_path::reconstruct_write, write_path::read_modify_write})
+        paths[to_string(p)] = m_stats.stripe_writes[size_t(p)];
+    out["stripe_writes"] = paths;
+    out["rebuilt_reads"] = m_stats.rebuilt_reads;
+    out["degraded_stripe_writes"] = m_stats.degraded_stripe_writes;
+    out["read_rotate_writes"] = m_kit.queues.statistics().read_rotate_writes;
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,279 @@
+// RAID 4/5 writes and degraded reads: stripe plans, XOR engine, stripe locks.
+#include "controller/raid_firmware.h"
+
+#include <algorithm>
+#include <map>
+
+namespace raidtlm::controller {
+
+// ---- RAID 4/5 -----------------------------------------------------------------------------------
+
+bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<stripe_write_plan> plans;
+    parity_write_policy policy = m_platform.config().firmware.parity_writes;
+    if (m_always_read_rotate_write) policy.read_rotate_write = true;  // floating's commands
+    if (m_platform.failed_disk() >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
+    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), policy, plans);
+    return m_kit.parallel(plans.size(), [&](size_t i) {
+        return m_platform.failed_disk() >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
+                             : stripe_write(plans[i], lbn, buffer, affinity);
+    });
+}
+
+// A stripe write with a disk lost. Lost parity: the data are written, nothing else. Lost data:
+// the parity rows the write touches are read from every surviving disk (data and parity), the
+// lost unit's old rows rebuilt by one XOR, the new data laid over the old in each unit's slot,
+// and a second XOR over the D-1 data slots gives the new parity; the lost disk is not written.
+bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                           protocol::buffer_block *buffer, int affinity) {
+    const parity_layout &l = *m_parity;
+    const bool data = !buffer->tokens.empty();
+    const int64_t row0 = plan.stripe * l.unit_sectors();
+    const disk_op &pw = plan.parity_write();
+    const int64_t lo = pw.drive_lbn;
+    const uint64_t rows = uint64_t(pw.sectors);
+    const int parity_disk = l.parity_disk(plan.stripe);
+    auto host_offset = [&](const disk_op &op) {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    };
+    std::vector<const disk_op *> writes;
+    for (const disk_op &op : plan.ops)
+        if (op.kind == disk_op_kind::write && !op.parity && op.disk != m_platform.failed_disk()) writes.push_back(&op);
+    auto write_all = [&](protocol::buffer_block *work) {
+        const bool with_parity = work != nullptr;
+        return m_kit.parallel(writes.size() + (with_parity ? 1 : 0), [&](size_t i) {
+            if (i == writes.size())
+                return m_kit.disk_io(true, parity_disk, uint64_t(lo), uint32_t(rows), work, 0);
+            const disk_op &op = *writes[i];
+            return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                           host_offset(op));
+        });
+    };
+    ++m_stats.degraded_stripe_writes;
+    m_kit.locks.lock(plan.stripe);
+    bool ok;
+    if (parity_disk == m_platform.failed_disk()) {
+        ok = write_all(nullptr);
+    } else {
+        // Slots of `rows`: 0 the new parity, 1 + disk each disk's rows (the lost disk's rebuilt).
+        const int d_count = l.disks();
+        const uint64_t slots = uint64_t(d_count) + 1;
+        protocol::buffer_block *work = m_platform.allocate_buffer(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+        auto slot = [&](int disk) { return protocol::buffer_ref{work, (uint64_t(disk) + 1) * rows}; };
+        std::vector<int> survivors;
+        for (int d = 0; d < d_count; ++d)
+            if (d != m_platform.failed_disk()) survivors.push_back(d);
+        ok = m_kit.parallel(survivors.size(), [&](size_t i) {
+            return m_kit.disk_io(false, survivors[i], uint64_t(lo), uint32_t(rows), work,
+                           slot(survivors[i]).first_sector);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (int d : survivors) inputs.push_back(slot(d));
+            m_kit.xor_blocks(inputs, slot(m_platform.failed_disk()), rows, affinity);  // the lost unit's old rows
+            if (data)
+                for (const disk_op &op : plan.ops) {
+                    if (op.kind != disk_op_kind::write || op.parity) continue;
+                    const uint64_t *from = buffer->tokens.data() + host_offset(op);
+                    std::copy(from, from + op.sectors,
+                              work->tokens.begin() + int64_t(slot(op.disk).first_sector + uint64_t(op.drive_lbn - lo)));
+                }
+            inputs.clear();
+            for (int d = 0; d < d_count; ++d)
+                if (d != parity_disk) inputs.push_back(slot(d));
+            m_kit.xor_blocks(inputs, {work, 0}, rows, affinity);
+            ok = write_all(work);
+        }
+        m_platform.free_buffer(work);
+    }
+    m_kit.locks.unlock(plan.stripe);
+    return ok;
+}
+
+namespace {
+
+// What both stripe-write paths read off a plan: the parity rows the write touches and where a
+// data op's sectors sit in the host's buffer.
+struct stripe_rows {
+    stripe_rows(const parity_layout &layout, const stripe_write_plan &p, uint64_t host)
+        : l(layout),
+          plan(p),
+          host_lbn(host),
+          row0(p.stripe * layout.unit_sectors()),
+          lo(p.parity_write().drive_lbn),
+          rows(uint64_t(p.parity_write().sectors)) {}
+    uint64_t host_offset(const disk_op &op) const {
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+    }
+    const parity_layout &l;
+    const stripe_write_plan &plan;
+    uint64_t host_lbn;
+    int64_t row0;   // first drive LBN of the stripe's rows
+    int64_t lo;     // first parity row the write touches
+    uint64_t rows;  // parity rows the write touches
+};
+
+}  // namespace
+
+// One stripe's part of a write, under the stripe's lock: the plan's reads into a work buffer,
+// the new parity computed by the XOR engine, then the data and parity writes in parallel.
+//
+// The work buffer holds slots of `rows` sectors (the parity rows the write touches), each zero
+// outside what was put in it, so one XOR over all slots gives the parity rows: slot 0 receives
+// the new parity; a read lands in its disk's slot; new data go into their disk's slot
+// (reconstruct-write: the slot of the unit's other contents; read-modify-write: a slot of their
+// own, beside the old data and the old parity). A full-stripe write XORs the host buffer directly.
+bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                  int affinity) {
+    const stripe_rows r(*m_parity, plan, host_lbn);
+    const bool data = !buffer->tokens.empty();
+    const disk_op &pw = plan.parity_write();
+    const bool full = plan.path == write_path::full_stripe;
+    if (plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
+        return read_rotate_stripe_write(plan, host_lbn, buffer, affinity);
+    const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
+    std::map<std::pair<int, int>, uint64_t> slot;  // (disk, role) -> slot; role 0: read, 1: new data
+    auto slot_of = [&](int disk, int role) {
+        return slot.try_emplace({disk, role}, uint64_t(slot.size()) + 1).first->second;
+    };
+    std::vector<const disk_op *> reads, writes;
+    std::vector<protocol::buffer_ref> inputs;
+    for (const disk_op &op : plan.ops) {
+        if (op.kind == disk_op_kind::read) {
+            reads.push_back(&op);
+            slot_of(op.disk, 0);
+        } else {
+            writes.push_back(&op);
+            if (op.parity) continue;
+            if (full) inputs.push_back({buffer, r.host_offset(op)});
+            else slot_of(op.disk, new_role);
+        }
+    }
+    const uint64_t slots = slot.size() + 1;
+
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    m_kit.locks.lock(plan.stripe);
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
+    bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
+        const disk_op &op = *reads[i];
+        return m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+                       slot_of(op.disk, 0) * r.rows + uint64_t(op.drive_lbn - r.lo));
+    });
+    if (ok) {
+        if (data && !full)
+            for (const disk_op *op : writes) {
+                if (op->parity) continue;
+                const uint64_t *from = buffer->tokens.data() + r.host_offset(*op);
+                std::copy(from, from + op->sectors,
+                          work->tokens.begin() + int64_t(slot_of(op->disk, new_role) * r.rows + uint64_t(op->drive_lbn - r.lo)));
+            }
+        m_kit.xor_blocks(inputs, {work, 0}, r.rows, affinity);
+        ok = m_kit.parallel(writes.size(), [&](size_t i) {
+            const disk_op &op = *writes[i];
+            if (op.parity)
+                return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0);
+            return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                           r.host_offset(op));
+        });
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(plan.stripe);
+    return ok;
+}
+
+// Read-modify-write as read-rotate-write (the parity-logging paper's "two read-rotate-write
+// accesses"): every data disk the write touches and the parity disk each get one drive command
+// that reads the sectors, lets them come round and writes them, all issued together. The data
+// disks write the new data and return the old. The parity disk's write phase needs old parity ^
+// old data ^ new data, but a firmware cannot know the old data (nor the old parity) when it sends
+// the command; the simplification, as in the paper's model: the XOR happens on the parity drive
+// when its sectors come round, at no cost there. Functionally the parity command carries the
+// new data; when every command is back the XOR engine computes old parity ^ old data ^ new data
+// from the returned old tokens (its time charged on the response path, as the engine would have
+// to produce the parity delta) and the result is installed on the parity drive untimed (TLM debug
+// transport). Timing-only runs skip the tokens but charge the same XOR.
+bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                      int affinity) {
+    const stripe_rows r(*m_parity, plan, host_lbn);
+    const bool data = !buffer->tokens.empty();
+    const disk_op &pw = plan.parity_write();
+    const size_t n = plan.ops.size();  // the data ops, then the parity op last
+    // Slots of `r.rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
+    const uint64_t slots = 1 + 2 * uint64_t(n);
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    m_kit.locks.lock(plan.stripe);
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    std::vector<std::vector<uint64_t>> old(n);
+    const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    auto rrw = [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        // The parity command carries slot 0 (a stand-in: the new parity is installed below).
+        if (op.parity)
+            return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0, &old[k]);
+        return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                       r.host_offset(op), &old[k]);
+    };
+    // controller.rrw_order parity_after_data: the data disks' commands, then the parity disk's.
+    bool ok = parity_last ? m_kit.parallel(n - 1, rrw) && rrw(n - 1) : m_kit.parallel(n, rrw);
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (size_t k = 0; k < n; ++k) {
+            const disk_op &op = plan.ops[k];
+            const uint64_t at = uint64_t(op.drive_lbn - r.lo);
+            inputs.push_back({work, (1 + k) * r.rows});
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((1 + k) * r.rows + at));
+            if (op.parity) continue;
+            inputs.push_back({work, (1 + n + k) * r.rows});
+            if (data) {
+                const uint64_t *from = buffer->tokens.data() + r.host_offset(op);
+                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((1 + n + k) * r.rows + at));
+            }
+        }
+        m_kit.xor_blocks(inputs, {work, 0}, r.rows, affinity);
+        if (data) {
+            ok = m_platform.install_untimed(pw.disk, uint64_t(r.lo), work->tokens.data(), uint32_t(r.rows));
+        }
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(plan.stripe);
+    return ok;
+}
+
+// A read with a disk lost: data on the survivors read directly; each lost piece rebuilt by the XOR
+// engine from the same rows of every other disk of its stripe (data and parity).
+bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<chunk> chunks;
+    m_parity->map(int64_t(lbn), int32_t(sectors), chunks);
+    const bool data = !buffer->tokens.empty();
+    return m_kit.parallel(chunks.size(), [&](size_t i) {
+        const chunk &c = chunks[i];
+        const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+        std::vector<disk_op> ops;
+        plan_degraded_read(*m_parity, c.lbn, c.sectors, m_platform.failed_disk(), ops);
+        if (ops.size() == 1)
+            return m_kit.disk_io(false, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
+                           buffer, offset);
+        const uint64_t n = uint64_t(c.sectors);
+        const int64_t stripe = ops[0].drive_lbn / m_parity->unit_sectors();
+        ++m_stats.rebuilt_reads;
+        m_kit.locks.lock(stripe);  // not while a degraded write of the stripe is half done
+        protocol::buffer_block *work =
+            m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
+        bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
+            return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});
+            m_kit.xor_blocks(inputs, {buffer, offset}, n, affinity);
+        }
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(stripe);
+        return ok;
+    });
+}
+
+}  // namespace raidtlm::controller

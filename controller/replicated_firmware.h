@@ -1,0 +1,109 @@
+// The replicated firmware family (controller.firmware: replicated): RAID 1, RAID 10 and the
+// SR-Array (SR-Mirror layouts, Yu et al.).
+//
+//   read: each run of chunks to one holder disk (the idle one closest to a copy, else queued on
+//     every holder and cancelled on the others when one disk schedules it), the replica on it
+//     picked at dispatch (rlook/rsatf)
+//   write: the first copy scheduled like a read; the other copies become delayed writes in the
+//     NVRAM delayed-write table, written when their disk's foreground queue is empty (forced to
+//     the foreground at the table's threshold); the host is acknowledged once the first copy is
+//     on disk and its table entry in NVRAM, in the order the writes were scheduled; the data
+//     buffer is kept until the last copy is written. foreground_propagation: every copy before
+//     the acknowledgement.
+//   power loss: the table (NVRAM) names the stale copies, rewritten from the first write's
+//     location; without the table the intent records' ranges are resynchronised.
+// Layouts with one copy (SR-Array with Dr*Dm = 1) are served as RAID 0.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "controller/delayed_write_table.h"
+#include "controller/firmware_kit.h"
+#include "controller/write_order_guard.h"
+
+namespace raidtlm::controller {
+
+struct replicated_statistics {
+    uint64_t delayed_writes_issued = 0;      // propagations sent to a drive (delayed or forced)
+    uint64_t delayed_writes_superseded = 0;  // pending entries (or parts) dropped by a newer write
+    uint64_t delayed_writes_forced = 0;      // propagations forced to the foreground at the threshold
+    size_t peak_table_entries = 0;
+    int64_t peak_buffered_sectors = 0;       // sectors of data the table's entries keep in buffer DRAM
+    uint64_t recovered_copies = 0;           // stale copies rewritten after a power loss
+};
+
+class replicated_firmware final : public firmware {
+public:
+    explicit replicated_firmware(firmware_platform &platform);
+    ~replicated_firmware() override;
+
+    uint64_t capacity_sectors() const override { return uint64_t(m_layout->capacity_sectors()); }
+    const layout *array_layout() const override { return m_layout.get(); }
+    bool serve(const host_command &cmd) override;
+    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
+        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
+    }
+    // Returns the copies the table named stale (or, without it, the copies resynchronised).
+    size_t restart_after_power_loss() override;
+    void reset_statistics() override;
+    void report(nlohmann::json &out) const override;
+    // <prefix>.nvram.delayed_entries: the delayed-write table's entries.
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix) override;
+
+    // The NVRAM delayed-write table (nullptr without delayed propagation).
+    const delayed_write_table *delayed_writes() const { return m_table.get(); }
+    const replicated_statistics &statistics() const { return m_stats; }
+    const firmware_kit &kit() const { return m_kit; }
+
+private:
+    // A host write's buffer kept for its delayed copies.
+    struct held_buffer {
+        protocol::buffer_block *buffer = nullptr;
+        uint64_t lbn = 0;  // the host write's first logical sector (offset 0 in the buffer)
+        bool acknowledged = false;
+        int in_flight = 0;  // propagations handed out and not yet done
+    };
+    // Reads: each run of chunks to one holder, the replica on it picked at dispatch. With the
+    // table, `logical` receives the request's tickets in the logical order (m_logical), released
+    // once the read is checked. `buffer_lbn`: the logical sector at offset 0 of `buffer`.
+    bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, std::vector<uint64_t> *logical,
+                         uint64_t buffer_lbn = UINT64_MAX);
+    // Writes through the delayed-write table; `owner` names the buffer.
+    bool replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner, int affinity,
+                          std::vector<uint64_t> *logical);
+    // One run of a write: its first copy, the table entry, the acknowledgement order.
+    bool write_run(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, uint64_t owner, int affinity,
+                   std::vector<uint64_t> *logical, uint64_t epoch);
+    // The layout's chunks of a range, consecutive ones merged where every copy continues on its disk.
+    void runs_of(uint64_t lbn, uint32_t sectors, std::vector<chunk> &out) const;
+    // Delayed writes of disk d while its foreground queue is empty and a tag is free.
+    void serve_delayed(int d);
+    void run_propagation(propagation p, bool have_tag);
+    void after_table_change();
+    // Copies every live replica of [lbn, lbn + sectors) from the first one; returns copies written.
+    size_t resync_copies(uint64_t lbn, uint32_t sectors);
+    void try_free(uint64_t owner);
+    // Blocks until no earlier write to the same sectors of its disk is in the guard.
+    void wait_turn(uint64_t ticket, uint64_t epoch);
+
+    firmware_platform &m_platform;
+    firmware_kit m_kit;
+    std::unique_ptr<layout> m_layout;
+    bool m_replicated_reads = false;  // copies > 1: reads through replicated_read
+    std::unique_ptr<delayed_write_table> m_table;
+    int64_t m_nvram_table_base = -1;  // the table's region in NVRAM
+    uint64_t m_nvram_slot = 0;
+    uint64_t m_superseded_base = 0, m_forced_base = 0;
+    std::map<uint64_t, held_buffer> m_held;  // by owner
+    write_order_guard m_guard;    // per disk: writes (and reads) reach a copy in order
+    write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
+    sc_core::sc_event m_guard_changed;
+    sc_core::sc_event m_table_changed;
+    int m_table_entries = 0;  // traced: the delayed-write table's entries
+    replicated_statistics m_stats;
+};
+
+}  // namespace raidtlm::controller
