@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "config/plugin_keys.h"
 #include "controller/disk_scheduler.h"
 #include "controller/head_position_predictor.h"
 #include "controller/log_buffer_pool.h"
@@ -128,6 +129,9 @@ struct controller_config {
     rtl_models::xor_config xor_engine;
     rtl_models::host_link_config host_link;
     firmware_config firmware;
+    // The keys of plug-in sections (config/plugin_keys.h): a firmware registered with keys of its
+    // own reads them here, `plugins.get<its_config>("controller.its_name")`.
+    config::plugin_values plugins;
 };
 
 // SCSI IDs given to the drives of a channel, in order: 0, 1, 2, ... skipping the initiator's.

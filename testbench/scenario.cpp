@@ -84,6 +84,8 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     fw.layout = s.host.layout;
     fw.stripe_unit_sectors = s.host.stripe_unit_sectors;
     fw.parity_logging.steady_state_seed = s.workload.seed;
+    // A firmware plug-in reads its own keys from the controller's configuration.
+    s.controller.config.plugins = s.plugins;
 
     decls.run_checks(s, config::key_checks([&s](const std::string &key) { return s.origin.count(key) != 0; },
                                            [&s](const std::string &key) { return s.where(key); }));
