@@ -3,9 +3,10 @@
 //
 //   write: CPU host_command, a buffer, the host DMA in -> the data join the cache -> acknowledged
 //          (the buffer stays with the cache; the host waits only while the cache is full)
-//   read:  under the locks of the stripes it touches: every sector cached -> copied from the cache
-//          by the XOR engine (used as a copy engine); else read from the disks and the cached
-//          (newer) sectors laid over them -> the host DMA out
+//   read:  under the locks of the stripes it touches, held until its data have gone to the host:
+//          every sector cached -> copied from the cache by the XOR engine (used as a copy
+//          engine); else read from the disks and the cached (newer) sectors laid over them -> the
+//          host DMA out
 //   destager thread: the oldest cached write, stripe by stripe under the stripe's lock, as a
 //          read-modify-write (old data and old parity read, parity ^= old ^ new on the XOR engine,
 //          data and parity written) or, for a whole stripe, parity from the new data alone
@@ -118,7 +119,10 @@ private:
         while (!has_room(cmd.sectors)) sc_core::wait(m_space);
         m_reserved_sectors += cmd.sectors;
         const rc::firmware_kit::host_request r = m_kit.begin(cmd);
-        // Under the stripes' locks: a read copying from an older copy finishes before it is freed.
+        m_kit.finish(cmd, r);
+        // The data join the cache last, with no wait before the acknowledgement, so overlapping
+        // writes are acknowledged in the order the cache holds them. Under the stripes' locks: a
+        // read still using an older copy finishes before that copy is freed.
         lock_range(cmd.lbn, cmd.sectors);
         std::vector<void *> to_free;
         m_cache.insert(cmd.lbn, cmd.sectors, r.buffer, to_free);
@@ -127,7 +131,6 @@ private:
         unlock_range(cmd.lbn, cmd.sectors);
         note_dirty();
         m_work.notify(sc_core::SC_ZERO_TIME);
-        m_kit.finish(cmd, r);
         return true;
     }
 
@@ -143,10 +146,12 @@ private:
             ok = !pieces.empty() && m_kit.run_fragments(false, pieces, r.buffer);
         }
         if (ok && cached > 0) copy_cached(cmd, r.buffer);
-        unlock_range(cmd.lbn, cmd.sectors);
         (cached == cmd.sectors ? m_stats.read_hits : cached > 0 ? m_stats.partial_read_hits : m_stats.read_misses)++;
+        // The stripes stay pinned until the data have gone to the host: a write acknowledged
+        // meanwhile would make this read's (older) data look stale to the host.
         m_kit.return_data(cmd, r, ok);
         m_kit.finish(cmd, r);
+        unlock_range(cmd.lbn, cmd.sectors);
         m_platform.free_buffer(r.buffer);
         return ok;
     }
