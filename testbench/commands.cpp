@@ -26,8 +26,6 @@
 #include "disks/disk_layout.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
-#include "disks/validation_system.h"
-#include "rtl_models/private_scsi_link.h"
 #include "controller/host_address_map.h"
 #include "controller/parity_logging_firmware.h"
 #include "controller/replicated_firmware.h"
@@ -40,9 +38,7 @@
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
 #include "testbench/stats_report.h"
-#include "testbench/trace_replayer.h"
-#include "testbench/validate_trace.h"
-#include "testbench/validation_report.h"
+#include "testbench/wave_layout.h"
 #include "controller/parity_logging_layout.h"
 #include "waveforms/gtkw_writer.h"
 #include "waveforms/vcd_tracer.h"
@@ -51,20 +47,21 @@ namespace raidtlm::testbench {
 
 namespace fs = std::filesystem;
 
+disks::disk_spec load_drive_spec(const std::string &path, const std::string &name, disks::drive_use use) {
+    disks::disk_spec spec = disks::load_diskspec(path, name);
+    const std::string lowered = disks::fit_block_count(spec);
+    if (!lowered.empty()) std::cerr << "raidtlm: warning: " << lowered << "\n";
+    disks::check_supported(spec, use);  // refuse what the drive does not model before elaborating
+    return spec;
+}
+
+
 namespace {
 
 using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t) {
     return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
-disks::disk_spec load_spec(const std::string &path, const std::string &name, disks::drive_use use) {
-    disks::disk_spec spec = disks::load_diskspec(path, name);
-    const std::string lowered = disks::fit_block_count(spec);
-    if (!lowered.empty()) std::cerr << "raidtlm: warning: " << lowered << "\n";
-    disks::check_supported(spec, use);  // refuse what the drive does not model before elaborating
-    return spec;
 }
 
 // Parity logging: the layout (regions, whole tracks) and the NVRAM log buffers must fit; the
@@ -176,125 +173,6 @@ void write_text(const fs::path &path, const std::string &text) {
     if (!out) throw output_error(fmt::format("{}: cannot write; expected a writable output directory", path.string()));
 }
 
-// The drive signals of disk_drive::trace, with their value names.
-struct drive_signal {
-    const char *name;
-    std::map<int, std::string> values;
-};
-const std::vector<drive_signal> &drive_signals() {
-    static const std::vector<drive_signal> s = {
-        {"mech_state", {{0, "idle"}, {1, "seek"}, {2, "rotate"}, {3, "transfer"}}},
-        {"cmd_state", {{0, "idle"}, {1, "overhead"}, {2, "media"}, {3, "bus"}}},
-        {"cylinder", {}},
-        {"head", {}},
-        {"queue_depth", {}},
-    };
-    return s;
-}
-
-void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double end_ms) {
-    using namespace waveforms;
-    gtkw_layout layout;
-    layout.dump_file = "waves.vcd";
-    // Open on the first 200 ms (about a hundred requests on the default scenario): zoom out for more.
-    layout.view_time = static_cast<uint64_t>(std::min(end_ms, 200.0) * 1e6);  // ns
-    std::map<std::string, std::string> filters;
-    for (const auto &sig : drive_signals()) {
-        if (sig.values.empty()) continue;
-        const fs::path f = out_dir / fmt::format("waves_{}.txt", sig.name);
-        write_translate_filter(f.string(), sig.values);
-        // Absolute, so the save file works from any working directory.
-        filters[sig.name] = fs::absolute(f).lexically_normal().string();
-    }
-    for (int i = 0; i < bench.disk_count(); ++i) {
-        gtkw_group g;
-        g.name = bench.disk_name(i);
-        for (const auto &sig : drive_signals()) {
-            gtkw_signal s;
-            s.name = vcd_tracer::gtkwave_name(bench.disk_name(i) + "." + sig.name);
-            if (!sig.values.empty()) s.translate_file = filters[sig.name];
-            g.signals.push_back(s);
-        }
-        layout.groups.push_back(g);
-    }
-    const controller::controller_top *ctl = bench.controller();
-    if (!ctl) {
-        gtkw_group host;
-        host.name = "host";
-        host.signals.push_back({vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
-        host.signals.push_back({vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""});
-        layout.groups.push_back(host);
-    } else {
-        // The controller's blocks, one group each, then one group per SCSI channel with the command
-        // state of the drives on it; the per-disk groups above start collapsed.
-        for (auto &g : layout.groups) g.closed = true;
-        auto named = [&](const std::string &sig, const std::map<int, std::string> &values) {
-            const fs::path f = out_dir / fmt::format("waves_{}.txt", sig);
-            write_translate_filter(f.string(), values);
-            return fs::absolute(f).lexically_normal().string();
-        };
-        std::map<int, std::string> tasks;
-        for (int k = 0; k < rtl_models::cpu_task_kinds; ++k) tasks[k] = rtl_models::to_string(rtl_models::cpu_task(k));
-        std::map<int, std::string> phases;
-        for (int k = 0; k <= int(rtl_models::scsi_phase::closing); ++k)
-            phases[k] = rtl_models::to_string(rtl_models::scsi_phase(k));
-        std::map<int, std::string> owners{{rtl_models::scsi_bus::no_owner, "free"}};
-        for (int id = 0; id < 16; ++id) owners[id] = fmt::format("ID {}", id);
-        const std::string task_filter = named("cpu_task", tasks), phase_filter = named("bus_phase", phases),
-                          owner_filter = named("bus_owner", owners);
-        auto sig = [](const std::string &n, const std::string &filter = "") {
-            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n), gtkw_format::decimal, filter};
-        };
-        gtkw_group top{"controller", {sig("outstanding"), {vcd_tracer::gtkwave_name("workload.in_flight"),
-                                                            gtkw_format::decimal, ""}}};
-        gtkw_group cpu{"cpu", {}};
-        for (int c = 0; c < ctl->cpu().config().cores; ++c) {
-            cpu.signals.push_back(sig(fmt::format("cpu.core{}_busy", c)));
-            cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
-        }
-        cpu.signals.push_back(sig("cpu.run_queue"));
-        gtkw_group dram{"dram", {sig("dram.occupancy_kib"), sig("dram.alloc_waiting")}};
-        for (int p = 0; p < ctl->dram().port_count(); ++p)
-            dram.signals.push_back(sig(fmt::format("dram.grant_{}", ctl->dram().port_info(p).name)));
-        gtkw_group link{"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}};
-        gtkw_group xr{"xor", {sig("xor.busy"), sig("xor.queue_depth")}};
-        gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
-        const auto *replicated = ctl->firmware_as<controller::replicated_firmware>();
-        if (replicated && replicated->delayed_writes()) nv.signals.push_back(sig("nvram.delayed_entries"));
-        layout.groups.insert(layout.groups.begin(), {top, cpu, dram, link, xr, nv});
-        for (int ch = 0; ch < ctl->channels(); ++ch) {
-            gtkw_group g{fmt::format("ch{}", ch),
-                         {sig(fmt::format("ch{}.owner", ch), owner_filter), sig(fmt::format("ch{}.phase", ch), phase_filter),
-                          sig(fmt::format("ch{}.waiting", ch))}};
-            for (int i = 0; i < bench.disk_count(); ++i)
-                if (ctl->channel_of(i) == ch)
-                    g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + ".cmd_state"),
-                                         gtkw_format::decimal, filters["cmd_state"]});
-            layout.groups.insert(layout.groups.begin() + 6 + ch, g);
-        }
-        if (const auto *pl = ctl->firmware_as<controller::parity_logging_firmware>()) {
-            // Open on the first reintegration (from 50 ms before) when there was one: 1.5 s wide,
-            // or two mean reintegrations when they are longer (the paper array's unstriped sublog
-            // reads take ~2 s, a reintegration ~3 s), so the long reads show whole.
-            if (pl->first_reintegration_s() >= 0) {
-                layout.view_start = static_cast<uint64_t>(std::max(0.0, pl->first_reintegration_s() - 0.05) * 1e9);
-                const auto &st = pl->statistics();
-                const double mean_s = st.reintegrations > 0 ? st.reintegration_s / double(st.reintegrations) : 0.0;
-                layout.view_time = static_cast<uint64_t>(std::max(1.5, 2.0 * mean_s) * 1e9);
-            }
-            // Reintegrations and log writes next to the drives' states: the convoy effect.
-            gtkw_group plog{"parity_logging", {sig("plog.reintegrating"), sig("plog.log_writes"),
-                                               sig("plog.buffers_in_use"), sig("plog.blocked_writers")}};
-            layout.groups.insert(layout.groups.begin() + 1, plog);
-        }
-    }
-    try {
-        write_gtkw((out_dir / "waves.gtkw").string(), layout);
-    } catch (const std::runtime_error &e) {
-        throw output_error(std::string(e.what()) + "; expected a writable output directory");
-    }
-}
-
 }  // namespace
 
 namespace {
@@ -306,7 +184,7 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir);
 int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.scenario_file, parse_overrides(o.overrides), o.repo_root);
-    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
+    disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
     if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     check_fits(s, spec);
 
@@ -539,7 +417,7 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
 int run_sustainable_rate(const rate_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.run.scenario_file, parse_overrides(o.run.overrides), o.run.repo_root);
-    disks::disk_spec spec = load_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
+    disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
     if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     check_fits(s, spec);
     if (s.workload.arrival == arrival_process::trace)
@@ -666,77 +544,6 @@ int run_sustainable_rate(const rate_options &o) {
     t += fmt::format("  wall {:.2f} s\n  wrote {}\n", seconds_since(wall_start),
                      (out_dir / "sustainable_rate.json").string());
     std::cout << t << std::flush;
-    return 0;
-}
-
-int run_validation(const validate_options &o) {
-    // A DiskSim system configuration (.parv) carries the validation host's buses and controller
-    // with the drive; a bare drive spec leaves the host side to --host-sector-ms (default: none).
-    const bool system = disks::is_system_configuration(o.disk_file);
-    disks::disk_spec spec;
-    std::string host_note;
-    if (system) {
-        const disks::validation_system sys = disks::load_validation_system(o.disk_file, o.disk_name);
-        spec = sys.disk;
-        spec.interface.host_read_sector_ms = sys.read_sector_ms;
-        spec.interface.host_write_sector_ms = sys.write_sector_ms;
-        spec.interface.host_arbitration_ms = sys.arbitration_ms;
-        host_note = fmt::format("host path {:.5f} ms/sector read, {:.5f} write (from {}; drive {:.5f})",
-                                sys.read_sector_ms, sys.write_sector_ms, o.disk_file,
-                                spec.interface.bulk_sector_transfer_ms);
-        const std::string lowered = disks::fit_block_count(spec);
-        if (!lowered.empty()) std::cerr << "raidtlm: warning: " << lowered << "\n";
-        disks::check_supported(spec, disks::drive_use::one_command_at_a_time);
-    } else {
-        spec = load_spec(o.disk_file, o.disk_name, disks::drive_use::one_command_at_a_time);
-    }
-    if (o.host_sector_ms >= 0) {
-        spec.interface.host_read_sector_ms = spec.interface.host_write_sector_ms = o.host_sector_ms;
-        host_note = fmt::format("host path {:.5f} ms/sector (given with --host-sector-ms)", o.host_sector_ms);
-    }
-    // The validation host issues one request at a time; DiskSim's "Max queue length" 0 (no
-    // advertised limit) must not stop the drive from taking it.
-    spec.interface.max_queue_length = std::max(1, spec.interface.max_queue_length);
-    std::vector<validate_record> records = load_validate_trace(o.trace_file);
-    for (const auto &r : records)
-        if (spec.block_count <= 0 || r.lbn >= static_cast<uint64_t>(spec.block_count) ||
-            r.blocks > static_cast<uint64_t>(spec.block_count) - r.lbn)
-            throw trace_error(fmt::format("{}:{}: lbn {} + {} blocks lies beyond the disk's {} blocks; expected a "
-                                          "request on disk '{}'",
-                                          o.trace_file, r.line, r.lbn, r.blocks, spec.block_count, spec.name));
-
-    disks::drive_options opts;
-    opts.spindle_phase = 0.0;
-    opts.scsi_id = 0;
-    opts.one_command_at_a_time = true;
-    disks::disk_drive drive("disk", spec, opts);
-    // The host path's rate is the drive's to apply (spec.interface.host_*_sector_ms, by direction):
-    // the link itself moves data at no cost.
-    const double host_sector_ms = 0.0;
-    rtl_models::private_scsi_link host_link("host_link", sc_core::sc_time(host_sector_ms, sc_core::SC_MS));
-    drive.bus.bind(host_link.from_target);
-    trace_replayer replay("replay", std::move(records));
-    replay.socket.bind(drive.target);
-    sc_core::sc_start();
-    if (replay.completed() != replay.records().size())
-        throw std::runtime_error(fmt::format("the simulation ended after {} of {} trace requests", replay.completed(),
-                                             replay.records().size()));
-    if (replay.errors())
-        throw std::runtime_error(fmt::format("the drive failed {} of {} trace requests", replay.errors(),
-                                             replay.records().size()));
-    const validation_result v = compare_validation(replay.records(), replay.response_ms());
-    if (!o.requests_csv.empty()) {
-        std::ofstream csv(o.requests_csv);
-        if (!csv) throw std::runtime_error(fmt::format("{}: cannot write; expected a writable file", o.requests_csv));
-        csv << "line,op,lbn,blocks,measured_ms,simulated_ms\n";
-        for (size_t k = 0; k < replay.records().size(); ++k) {
-            const validate_record &r = replay.records()[k];
-            csv << fmt::format("{},{},{},{},{:.5f},{:.5f}\n", r.line, r.read ? 'R' : 'W', r.lbn, r.blocks,
-                               r.measured_service_ms, replay.response_ms()[k]);
-        }
-    }
-    if (!host_note.empty()) std::cout << "  " << host_note << "\n";
-    std::cout << validation_text(v, spec.name, o.disk_file, o.trace_file) << std::flush;
     return 0;
 }
 

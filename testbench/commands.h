@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "disks/disk_spec.h"
+#include "disks/supported_parameters.h"
+
 namespace raidtlm::testbench {
 
 class output_error : public std::runtime_error {
@@ -44,6 +47,10 @@ struct run_options {
 // stdout. With measurement.seeds > 1 it runs one child per seed into OUT/seed_<seed>/ and writes
 // the mean and spread across them into OUT/stats.json. Returns the exit code.
 int run_scenario(const run_options &options);
+
+// A drive spec loaded, fitted to its zones and checked against what the drive models (a warning
+// on stderr when the block count was lowered); throws spec errors naming file and line.
+disks::disk_spec load_drive_spec(const std::string &path, const std::string &name, disks::drive_use use);
 
 struct rate_options {
     run_options run;             // scenario, overrides, output directory, jobs, quiet
