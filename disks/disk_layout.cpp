@@ -296,12 +296,18 @@ int64_t disk_layout::run_end(const zone &z, int64_t zl, int64_t slot, int64_t li
     // Between remapped slots LBNs fill ascending slots, so a whole stretch up to the next
     // remapped slot or the track's end is taken at once instead of one LBN at a time.
     const int64_t track_end_slot = (slot / z.spt + 1) * z.spt;
-    const int64_t track_end_l = lbns_before(z, track_end_slot);
+    const int64_t track_end_l = lbns_before(z, track_end_slot);  // > zl: zl's slot lies before it
+    if (z.remapped_slots.empty()) {
+        // Nothing remapped: the run is every LBN up to the track's end.
+        const int64_t l = std::min(limit, track_end_l);
+        last_slot = mapped_slot(z, l - 1);
+        return l;
+    }
     last_slot = slot;
     int64_t l = zl + 1;
     while (l < limit) {
         const int64_t raw = mapped_slot(z, l);
-        const auto r = z.remap.empty() ? z.remap.end() : z.remap.find(raw);
+        const auto r = z.remap.find(raw);
         if (r != z.remap.end()) {
             if (r->second >= track_end_slot || r->second <= last_slot) break;
             last_slot = r->second;

@@ -98,6 +98,8 @@ private:
     int64_t mapped_slot(const zone &z, int64_t zone_lbn) const;       // LBN -> zone slot, before remapping
     int64_t holes_before(const zone &z, int64_t slot) const;          // hole slots in [0, slot)
     int64_t lbns_before(const zone &z, int64_t slot) const;           // LBN slots in [0, slot)
+    // One past the last zone LBN (below limit) of the track run that starts with zone_lbn in slot;
+    // last_slot gets the run's last slot.
     int64_t run_end(const zone &z, int64_t zone_lbn, int64_t slot, int64_t limit, int64_t &last_slot) const;
     void track_of(const zone &z, int64_t t, int &cyl, int &head) const;
     int64_t track_index(const zone &z, int cyl, int head) const;
