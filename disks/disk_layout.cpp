@@ -296,13 +296,21 @@ int64_t disk_layout::run_end(const zone &z, int64_t zl, int64_t slot, int64_t li
     // Between remapped slots LBNs fill ascending slots, so a whole stretch up to the next
     // remapped slot or the track's end is taken at once instead of one LBN at a time.
     const int64_t track_end_slot = (slot / z.spt + 1) * z.spt;
-    const int64_t track_end_l = lbns_before(z, track_end_slot);  // > zl: zl's slot lies before it
     if (z.remapped_slots.empty()) {
-        // Nothing remapped: the run is every LBN up to the track's end.
-        const int64_t l = std::min(limit, track_end_l);
+        // Nothing remapped: the run is every LBN up to the track's end, one per slot unless a
+        // hole lies between.
+        auto next_hole = std::upper_bound(z.holes.begin(), z.holes.end(), slot,
+                                          [](int64_t v, const hole &h) { return v < h.start; });
+        if (next_hole == z.holes.end() || next_hole->start >= track_end_slot) {
+            const int64_t l = std::min(limit, zl + (track_end_slot - slot));
+            last_slot = slot + (l - 1 - zl);
+            return l;
+        }
+        const int64_t l = std::min(limit, lbns_before(z, track_end_slot));  // > zl: zl's slot lies before it
         last_slot = mapped_slot(z, l - 1);
         return l;
     }
+    const int64_t track_end_l = lbns_before(z, track_end_slot);
     last_slot = slot;
     int64_t l = zl + 1;
     while (l < limit) {
