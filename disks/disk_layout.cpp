@@ -150,6 +150,8 @@ void disk_layout::build_zone(zone &z, const disk_spec &spec, bool last_zone) {
             z.unremap[good * unit + k] = bad * unit + k;
         }
     }
+    for (const auto &r : z.remap) z.remapped_slots.push_back(r.first);
+    std::sort(z.remapped_slots.begin(), z.remapped_slots.end());
 }
 
 const disk_layout::zone &disk_layout::zone_of_lbn(int64_t lbn) const {
@@ -167,12 +169,15 @@ const disk_layout::zone *disk_layout::zone_of_cyl(int cyl) const {
     return i < 0 ? nullptr : &m_zones[i];
 }
 
-int64_t disk_layout::slot_of(const zone &z, int64_t l) const {
+int64_t disk_layout::mapped_slot(const zone &z, int64_t l) const {
     // Holes whose start comes at or before where LBN l would land push it past them.
     auto it = std::upper_bound(z.holes.begin(), z.holes.end(), l,
                                [](int64_t v, const hole &h) { return v < h.mapped_before; });
-    const size_t n = size_t(it - z.holes.begin());
-    int64_t slot = l + z.hole_prefix[n];
+    return l + z.hole_prefix[size_t(it - z.holes.begin())];
+}
+
+int64_t disk_layout::slot_of(const zone &z, int64_t l) const {
+    int64_t slot = mapped_slot(z, l);
     if (!z.remap.empty()) {
         auto r = z.remap.find(slot);
         if (r != z.remap.end()) slot = r->second;
@@ -188,6 +193,8 @@ int64_t disk_layout::holes_before(const zone &z, int64_t slot) const {
     const size_t i = size_t(it - z.holes.begin()) - 1;
     return z.hole_prefix[i] + std::min(h.length, slot - h.start);
 }
+
+int64_t disk_layout::lbns_before(const zone &z, int64_t slot) const { return slot - holes_before(z, slot); }
 
 std::optional<int64_t> disk_layout::lbn_of(const zone &z, int64_t slot) const {
     if (!z.unremap.empty()) {
@@ -274,22 +281,57 @@ void disk_layout::runs(int64_t lbn, int64_t count, std::vector<track_run> &out) 
         track_of(z, t, r.cyl, r.head);
         r.first_slot = int(slot % z.spt);
         r.first_lbn = lbn;
-        // Extend along the track while consecutive LBNs stay on it (holes are passed over).
-        const int64_t track_end_slot = (t + 1) * z.spt;
         int64_t last_slot = slot;
-        int64_t l = zl;
-        while (true) {
-            ++l;
-            if (l >= z.lbn_count || z.first_lbn + l >= end) break;
-            int64_t s = slot_of(z, l);
-            if (s >= track_end_slot || s <= last_slot) break;
-            last_slot = s;
-        }
+        const int64_t l = run_end(z, zl, slot, std::min(z.lbn_count, end - z.first_lbn), last_slot);
         r.slots = int(last_slot - slot + 1);
         r.lbns = int(z.first_lbn + l - lbn);
         out.push_back(r);
         lbn = z.first_lbn + l;
     }
+}
+
+int64_t disk_layout::run_end(const zone &z, int64_t zl, int64_t slot, int64_t limit, int64_t &last_slot) const {
+    // The run takes LBNs after zl while each lands on the track further along than the one
+    // before (holes are passed over); a remapped LBN may land anywhere and is checked alone.
+    // Between remapped slots LBNs fill ascending slots, so a whole stretch up to the next
+    // remapped slot or the track's end is taken at once instead of one LBN at a time.
+    const int64_t track_end_slot = (slot / z.spt + 1) * z.spt;
+    if (z.remapped_slots.empty()) {
+        // Nothing remapped: the run is every LBN up to the track's end, one per slot unless a
+        // hole lies between.
+        auto next_hole = std::upper_bound(z.holes.begin(), z.holes.end(), slot,
+                                          [](int64_t v, const hole &h) { return v < h.start; });
+        if (next_hole == z.holes.end() || next_hole->start >= track_end_slot) {
+            const int64_t l = std::min(limit, zl + (track_end_slot - slot));
+            last_slot = slot + (l - 1 - zl);
+            return l;
+        }
+        const int64_t l = std::min(limit, lbns_before(z, track_end_slot));  // > zl: zl's slot lies before it
+        last_slot = mapped_slot(z, l - 1);
+        return l;
+    }
+    const int64_t track_end_l = lbns_before(z, track_end_slot);
+    last_slot = slot;
+    int64_t l = zl + 1;
+    while (l < limit) {
+        const int64_t raw = mapped_slot(z, l);
+        const auto r = z.remap.find(raw);
+        if (r != z.remap.end()) {
+            if (r->second >= track_end_slot || r->second <= last_slot) break;
+            last_slot = r->second;
+            ++l;
+            continue;
+        }
+        if (raw >= track_end_slot || raw <= last_slot) break;
+        // raw < track_end_slot gives track_end_l > l; a remapped slot past raw has l + 1 or more
+        // LBN slots before it: the stretch is never empty.
+        int64_t stretch_end = std::min(limit, track_end_l);
+        auto next_remapped = std::upper_bound(z.remapped_slots.begin(), z.remapped_slots.end(), raw);
+        if (next_remapped != z.remapped_slots.end()) stretch_end = std::min(stretch_end, lbns_before(z, *next_remapped));
+        last_slot = mapped_slot(z, stretch_end - 1);
+        l = stretch_end;
+    }
+    return l;
 }
 
 int64_t disk_layout::track_end_lbn(int64_t lbn) const {

@@ -87,6 +87,7 @@ private:
         std::vector<int64_t> hole_prefix;  // total hole length of holes[0..i)
         std::unordered_map<int64_t, int64_t> remap;    // defective slot -> replacement slot
         std::unordered_map<int64_t, int64_t> unremap;  // replacement slot -> defective slot
+        std::vector<int64_t> remapped_slots;           // remap's keys, sorted
     };
 
     void build_zone(zone &z, const disk_spec &spec, bool last_zone);
@@ -94,7 +95,12 @@ private:
     const zone *zone_of_cyl(int cyl) const;
     int64_t slot_of(const zone &z, int64_t zone_lbn) const;          // LBN -> zone slot
     std::optional<int64_t> lbn_of(const zone &z, int64_t slot) const; // zone slot -> zone LBN
+    int64_t mapped_slot(const zone &z, int64_t zone_lbn) const;       // LBN -> zone slot, before remapping
     int64_t holes_before(const zone &z, int64_t slot) const;          // hole slots in [0, slot)
+    int64_t lbns_before(const zone &z, int64_t slot) const;           // LBN slots in [0, slot)
+    // One past the last zone LBN (below limit) of the track run that starts with zone_lbn in slot;
+    // last_slot gets the run's last slot.
+    int64_t run_end(const zone &z, int64_t zone_lbn, int64_t slot, int64_t limit, int64_t &last_slot) const;
     void track_of(const zone &z, int64_t t, int &cyl, int &head) const;
     int64_t track_index(const zone &z, int cyl, int head) const;
 
