@@ -115,8 +115,9 @@ void register_schedulers() {
 void register_predictors() {
     predictor_registry::instance().add(
         "head_position", {"the firmware's head-position predictor (head_position_predictor.h)",
-                          [](const disks::disk_spec &spec, const head_position_predictor::config &c) {
-                              return std::make_unique<head_position_predictor>(spec, c);
+                          [](const disks::disk_spec &spec, const head_position_predictor::config &c,
+                             const drive_latency &latency) {
+                              return std::make_unique<head_position_predictor>(spec, c, latency);
                           }});
 }
 

@@ -81,14 +81,14 @@ struct firmware_config {
     // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
     // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy
     // of the geometry: disk_info::geometry). Each decision costs schedule_cycles(entries examined).
-    // satf: shortest predicted access time first, from a head_position_predictor per disk fed
-    // by completions (timing.media_end, end_cylinder, end_head); with tags_per_disk 0 the
-    // firmware keeps one command at each drive (the prediction starts from a known head).
+    // satf: shortest predicted access time first, from a head_position_predictor per disk
+    // that calibrates on reference reads and sees only status times of its own clock; with
+    // tags_per_disk 0 the firmware keeps one command at each drive (a known head).
     scheduling_policy scheduler = scheduling_policy::fcfs;
     // A scheduler plug-in by its registered name (plugins.h); empty: the built-in `scheduler`.
     std::string scheduler_plugin;
     double cvscan_r = 0.2;
-    // The predictor's configuration (satf); spindle_phase comes from disk_info.
+    // The predictor's configuration (satf): model error, slack, reference-read calibration.
     head_position_predictor::config predictor;
     // Commands the firmware keeps outstanding at each drive (SCSI tagged queueing); 0: the drive's
     // own "Max queue length". More wait in the firmware's per-disk queue.

@@ -279,6 +279,8 @@ drive_completion controller_top::drive_command(const drive_request &request) {
     cmd->old_tokens = request.old_tokens;
     cmd->relocate_lbn = request.old_tokens && request.relocate_lbn >= 0 ? request.relocate_lbn : -1;
     cmd->target_id = m_target[size_t(d)];
+    cmd->force_unit_access = !request.write && request.force_unit_access;
+    cmd->delivered_at = cmd->status_at = sc_core::SC_ZERO_TIME;
     ++m_stats.physical_commands;
 
     m_channels[size_t(channel)]->execute(*gp);  // selection, data phases with the DMA, status
@@ -289,9 +291,10 @@ drive_completion controller_top::drive_command(const drive_request &request) {
 
     drive_completion done;
     done.ok = gp->is_response_ok();
+    done.delivered_ms = cmd->delivered_at.to_seconds() * 1e3;
+    done.status_ms = cmd->status_at.to_seconds() * 1e3;
     done.observed_ms = now_ms();
     const protocol::access_timing &tm = cmd->timing;
-    done.drive_timing_for_legacy_predictor = tm;
     // The prediction probe (measurement, not firmware): predicted vs the drive's seek + rotation.
     if (!std::isnan(request.predicted_access_ms) && done.ok && !tm.write_back && tm.media_accessed)
         m_stats.prediction.add(request.predicted_access_ms, (tm.seek + tm.rotation).to_seconds() * 1e3,
@@ -299,6 +302,7 @@ drive_completion controller_top::drive_command(const drive_request &request) {
     cmd->read_rotate_write = false;
     cmd->old_tokens = nullptr;
     cmd->relocate_lbn = -1;
+    cmd->force_unit_access = false;
     gp->release();
     return done;
 }

@@ -44,10 +44,15 @@ disk_queues::disk_queues(firmware_platform &platform) : m_platform(platform) {
                 SC_REPORT_FATAL(msg_type, fmt::format("no head-position predictor '{}' (registered: {})", fw.predictor_plugin,
                                                       join_names(predictor_registry::instance().names()))
                                               .c_str());
-            head_position_predictor::config pc = fw.predictor;
-            pc.spindle_phase = info.spindle_phase;
-            d.predictor = pf->make(*info.geometry, pc);
+            // The firmware knows the drive's datasheet and its own channel, not the spindle's
+            // phase: that comes from reference reads before the disk's first command, so the
+            // calibration holds every tag of the disk from the start (run_reference_reader).
+            const head_position_predictor::config &pc = fw.predictor;
+            const drive_latency latency(*info.geometry, config.bus);
+            d.predictor = pf->make(*info.geometry, pc, latency);
+            d.calibration = std::make_unique<spindle_calibration>(pc.calibration, latency);
             if (fw.tags_per_disk == 0) d.tags = 1;
+            d.in_use = d.tags;
         }
     }
 }
@@ -258,6 +263,7 @@ disk_queues::grant disk_queues::acquire_any(const std::vector<holder> &hs, bool 
 
 bool disk_queues::drive_command(drive_request request, uint64_t n) {
     disk_state &ds = m_disk[size_t(request.disk)];
+    calibrate_if_due(*this, request.disk);
     const pending_prediction predicted = predict_before_command(ds, request, m_platform.now_ms());
     const rtl_models::cpu_cost_table &c = m_platform.cpu_costs();
     m_platform.cpu_run({{rtl_models::cpu_task::schedule, c.schedule_cycles(n)},
@@ -267,8 +273,6 @@ bool disk_queues::drive_command(drive_request request, uint64_t n) {
     if (request.old_tokens) ++m_stats.read_rotate_writes;
     const drive_completion done = m_platform.drive_command(request);
     if (ds.geometry) ds.head.cylinder = ds.geometry->to_physical(int64_t(request.lbn + request.sectors) - 1).cyl;
-    ds.last_activity_ms = m_platform.now_ms();
-    ds.referenced = false;
     m_activity.notify(sc_core::SC_ZERO_TIME);
     learn_after_command(ds, request, done, predicted, m_stats);
     return done.ok;

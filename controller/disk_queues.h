@@ -20,6 +20,7 @@
 #include "controller/duplicate_request_tracker.h"
 #include "controller/firmware_api.h"
 #include "controller/head_position_predictor.h"
+#include "controller/spindle_calibration.h"
 #include "controller/queued_request.h"
 #include "disks/disk_layout.h"
 #include "rtl_models/resource_stats.h"
@@ -31,9 +32,10 @@ struct disk_queue_statistics {
     // Requests queued on every holder's disk (mirror reads, first writes) and the copies cancelled.
     uint64_t duplicated_requests = 0;
     uint64_t cancelled_duplicates = 0;
-    double slack_sectors_sum = 0;     // the predictors' slack at each command they learned from
-    uint64_t predictions_learned = 0;  // those commands
-    uint64_t reference_reads = 0;     // the predictors' re-anchoring reads
+    // The predictors' slack at each command whose outcome fed their feedback loop, and how many.
+    double slack_sectors_sum = 0;
+    uint64_t slack_samples = 0;
+    uint64_t reference_reads = 0;     // the predictors' calibration reads (start-up and periodic)
     uint64_t read_rotate_writes = 0;  // drive commands issued as read-rotate-write
 };
 
@@ -76,15 +78,18 @@ public:
         std::unique_ptr<disk_scheduler> scheduler;    // none: first come, first served
         head_oracle head;
         // The head-position predictor, and its estimate of the time from granting a tag to the
-        // command reaching the drive (learned by predictor_feed.cpp).
+        // command reaching the drive (CPU work, bus arbitration and selection, timed on the
+        // controller's own clock by predictor_feed.cpp; the drive's own command overhead, which
+        // depends on the kind of command, the predictor adds).
         std::unique_ptr<head_position_predictor> predictor;
         double start_offset_ms = 0;
         bool start_offset_learned = false;
-        // Reference reads: when the disk's last command ended, whether a reference read followed
-        // (nothing to re-anchor until the next command), and whether one is at the drive now.
-        double last_activity_ms = 0;
-        bool referenced = true;
+        // Reference reads: the calibration schedule, whether one is at the drive now and the
+        // controller-side times of the last one.
+        std::unique_ptr<spindle_calibration> calibration;
         bool reference_pending = false;
+        bool used_since_burst = false;  // a disk nobody uses needs no periodic calibration
+        reference_sample last_reference;
         std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
         uint64_t next_id = 0;
     };
@@ -96,6 +101,7 @@ public:
     disk_state &state(int d) { return m_disk[size_t(d)]; }
     const disk_state &state(int d) const { return m_disk[size_t(d)]; }
     bool predicts() const { return !m_disk.empty() && m_disk.front().predictor != nullptr; }
+    firmware_platform &platform() { return m_platform; }
 
     // A tag on disk d for `sectors` at `lbn` (or, `choices` set, any of these placements: the
     // one picked goes to *chosen); returns the entries the decision examined.
@@ -114,7 +120,7 @@ public:
 
     // Called when a disk's queue is empty and a tag was freed (delayed work may take it).
     std::function<void(int)> on_idle;
-    // A drive command completed (reference reads wait for idle disks on it).
+    // A drive command completed (the reference reader waits on it for disks to become idle).
     sc_core::sc_event &activity() { return m_activity; }
 
     // After a power loss: nothing queued, no tag in use.

@@ -15,9 +15,11 @@
 //   NVRAM          nvram_allocate / nvram_release / nvram_write, nvram_read (timed) / nvram_peek (untimed, the
 //                  firmware reading its own non-volatile memory after a restart)
 //   SCSI channels  drive_command: one command to one drive, returns its completion: status, the
-//                  data (tokens in the buffer; for a read-rotate-write the old tokens) and the
-//                  controller-side time the completion was observed (after the channel's DMA
-//                  drained the data and the completion interrupt ran on the CPU)
+//                  data (tokens in the buffer; for a read-rotate-write the old tokens) and three
+//                  controller-side times: when the channel chip had delivered the command
+//                  (selection and CDB done), when it saw the status, and when the completion was
+//                  taken (after the channel's DMA drained the data and the completion interrupt
+//                  ran on the CPU)
 //   time, threads  now_ms; sc_core::wait on the firmware's own events and timers; parallel (jobs
 //                  on the platform's worker pool, the caller waits) and run_background
 //   power          a platform service returns only while the power stays on: after a power
@@ -26,10 +28,10 @@
 //
 // What firmware sees of a drive is what a real controller's firmware sees: the datasheet facts
 // (disk_info: capacity, queue length, the published geometry), the status of its commands, the
-// data they return and the time its own hardware observed their completion. The drive's
-// internal timing (seek, rotation, media times, where the head ended) is not part of a
-// completion: it feeds statistics and waves on the platform side (prediction probe: firmware
-// attaches its predicted access time to a command, the platform compares).
+// data they return and the times its own hardware observed (drive_completion). The drive's
+// internal timing (seek, rotation, media times, where the head ended, its spindle's phase) is
+// not part of a completion: it feeds statistics and waves on the platform side (prediction
+// probe: firmware attaches its predicted access time to a command, the platform compares).
 #pragma once
 
 #include <cmath>
@@ -60,8 +62,6 @@ struct disk_info {
     // The drive's spec, for the firmware's copy of its geometry (needed by every scheduler but
     // fcfs); must outlive the controller's construction.
     const disks::disk_spec *geometry = nullptr;
-    // The spindle phase calibration measured (revolutions), for the head-position predictor.
-    double spindle_phase = 0;
 };
 
 // One host command as the firmware receives it. The host's data move only by host_dma.
@@ -87,6 +87,9 @@ struct drive_request {
     // A WRITE issued as one read-rotate-write: the sectors' previous tokens returned here.
     std::vector<uint64_t> *old_tokens = nullptr;
     int64_t relocate_lbn = -1;  // a read-rotate-write whose write goes there (>= 0)
+    // A READ with FUA (Force Unit Access): from the media even when the drive's cache holds the
+    // sectors (reference reads for spindle calibration).
+    bool force_unit_access = false;
     // The firmware's predicted access time (seek + rotational wait) and its revolution period
     // estimate, for the platform's prediction probe (NaN: no prediction).
     double predicted_access_ms = std::nan("");
@@ -95,11 +98,10 @@ struct drive_request {
 
 struct drive_completion {
     bool ok = false;
-    double observed_ms = 0;  // the controller's clock when the completion was taken
-    // TEMPORARY, removed when the honest head-position predictor is merged: the drive's own
-    // timing breakdown, read by predictor_feed.cpp's legacy learning block and nothing else.
-    // Real firmware cannot see it.
-    protocol::access_timing drive_timing_for_legacy_predictor;
+    // The controller's own clock, as its SCSI channel chip and CPU observed the command (ms):
+    double delivered_ms = 0;  // selection and CDB done: the command was at the drive
+    double status_ms = 0;     // the status phase ended (before the DMA drained the data)
+    double observed_ms = 0;   // the completion taken: DMA drained, completion interrupt run
 };
 
 // What firmware can do: the services of the controller platform.

@@ -142,11 +142,12 @@ void declare_keys(config::declarations<firmware_config> &k) {
         .max(1)
         .note("satf: the feedback's target");
     k.number<double>("predictor.reference_read_interval_ms",
-                     [](fw_t &f) -> double & { return f.predictor.reference_interval_ms; }, "120000")
+                     [](fw_t &f) -> double & { return f.predictor.calibration.interval_ms; }, "120000")
         .min(0)
         .cap(1e9)
         .unit("ms")
-        .note("a disk idle this long gets a reference read; 0: none; Yu et al.: two minutes");
+        .note("the predictor re-calibrates on reference reads at intervals doubling from 250 ms up to this; 0: at "
+              "start-up only; Yu et al.: two minutes");
     k.boolean("delayed_writes.foreground_propagation",
               [](fw_t &f) -> bool & { return f.delayed_writes.foreground_propagation; }, "false");
     k.integer<size_t>("delayed_writes.threshold_entries",

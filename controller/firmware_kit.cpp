@@ -25,9 +25,8 @@ void add_fragment(std::vector<disk_fragment> &out, const disk_fragment &f) {
 }  // namespace
 
 firmware_kit::firmware_kit(firmware_platform &p) : platform(p), queues(p), intents(p) {
-    const double interval_ms = p.config().firmware.predictor.reference_interval_ms;
-    if (queues.predicts() && interval_ms > 0)
-        p.spawn("reference_reader", [this, interval_ms] { run_reference_reader(queues, platform, interval_ms); });
+    // The predictors' spindle calibration: start-up and periodic reference reads.
+    if (queues.predicts()) p.spawn("reference_reader", [this] { run_reference_reader(queues); });
 }
 
 firmware_kit::host_request firmware_kit::begin(const host_command &cmd) {
@@ -152,7 +151,7 @@ void firmware_kit::report(nlohmann::json &out) const {
     if (queues.predicts()) {
         // The rest of the prediction figures (predicted vs actual) are the platform's probe.
         out["prediction"]["mean_slack_sectors"] =
-            s.predictions_learned ? s.slack_sectors_sum / double(s.predictions_learned) : 0.0;
+            s.slack_samples ? s.slack_sectors_sum / double(s.slack_samples) : 0.0;
         out["prediction"]["reference_reads"] = s.reference_reads;
     }
 }

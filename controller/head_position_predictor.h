@@ -1,25 +1,25 @@
 // The firmware's prediction of where a drive's head is and how long an access will take —
 // separate from the drive's true state, which the firmware never sees. It knows the drive's
-// layout and seek profile (a disk_spec, as the paper's calibration layer measures them) and
+// layout, seek profile and overheads (a disk_spec, as the paper's calibration layer measures
+// them) and the datasheet latencies between the media and its own channel (drive_latency). It
 // believes a revolution period and a spindle phase (angle(t) = t / period + phase, in
-// revolutions). It learns from:
-//   - completions: at the end of a request's media transfer the head is on the last sector's
-//     track and just past that sector; each completion moves the phase estimate a fraction
-//     (completion_phase_gain) of the way to what it shows;
-//   - reference reads of a known sector: reset the phase, and re-measure the period from the
-//     first reference read (a whole number of revolutions plus the angle between the two). The
-//     whole number is only certain while the period is known to better than half a revolution
-//     over the interval, so, as the paper does, reference reads start close together and
-//     space out (each interval can be about 1 / (2 * relative period error) revolutions).
-// It has a configurable model error (seek times scaled or biased, period and phase off), and a
-// k-sector rotation_slack with its feedback loop; record() compares predictions with what the
-// drive did (prediction_statistics).
+// revolutions), which start unknown (the nominal period, phase 0) and come only from reference
+// reads (spindle_calibration turns their controller-side times into sector passes):
+//   - observe_reference_read: the sector's end passed under the head at pass_ms: the phase is
+//     reset, and the period re-measured from the first reference read (a whole number of
+//     revolutions plus the angle between the two). The whole number is only certain while the
+//     period is known to better than half a revolution over the interval, so, as the paper does,
+//     reference reads start close together and space out.
+// From ordinary commands it learns nothing about the spindle (the paper did not): the head is
+// believed to end on the command's last sector (command_ended_on), and the time the channel sees
+// the status against expected_status_ms tells a rotational miss (about a revolution late), which
+// drives the k-sector rotation_slack's feedback loop (record_outcome).
+// It has a configurable model error (seek times scaled or biased, period and phase off).
 //
 // Times are in ms of simulated time. The caller passes the time the drive starts positioning
-// (after its command overhead) and the time the media transfer ended; or, through
-// predict_command / at_command, the time the command reaches the drive, and the predictor adds
-// the drive's command overhead for that kind of command (the spec's read/write, hit/miss, after
-// read/after write overheads, as calibration measures them).
+// (after its command overhead); or, through predict_command / at_command, the time the command
+// reaches the drive, and the predictor adds the drive's command overhead for that kind of
+// command (the spec's read/write, hit/miss, after read/after write overheads).
 //
 // Write-back drives: a write acknowledged from the drive's cache is written to the media by the
 // drive afterwards, out of the firmware's sight; the drive starts it once its command overhead
@@ -29,8 +29,9 @@
 #pragma once
 
 #include "controller/disk_scheduler.h"
-#include "controller/prediction_statistics.h"
+#include "controller/drive_latency.h"
 #include "controller/rotation_slack.h"
+#include "controller/spindle_calibration.h"
 #include "disks/disk_layout.h"
 #include "disks/disk_spec.h"
 #include "disks/mechanics.h"
@@ -38,6 +39,7 @@
 namespace raidtlm::controller {
 
 struct access_prediction {
+    double start_ms = 0;        // positioning starts (the mechanism done with earlier work)
     double positioning_ms = 0;  // seek or head switch, plus write settle
     double rotation_ms = 0;     // then the wait for the first sector, as the drive will wait
     bool within_slack = false;  // arrives less than the slack ahead of the sector
@@ -54,18 +56,18 @@ public:
         double seek_scale = 1.0;    // multiplies every predicted seek or head switch
         double seek_bias_ms = 0;    // added to every predicted non-zero positioning
         double period_ppm = 0;      // error of the believed revolution period
-        double phase_turns = 0;     // error of the initial spindle phase
+        double phase_turns = 0;     // the phase believed before the first reference read
     };
     struct config {
-        double spindle_phase = 0;  // the drive's phase as calibration measured it
-        double completion_phase_gain = 0.25;
-        double reference_interval_ms = 120000;  // the paper re-calibrates every two minutes
+        spindle_calibration::config calibration;  // reference reads: how many, how often
         double min_revolutions_for_period = 10;
         rotation_slack::config slack;
         model_error error;
     };
 
+    // latency: the drive on the firmware's channel (default: a free bus, no phase costs).
     head_position_predictor(const disks::disk_spec &spec, const config &cfg);
+    head_position_predictor(const disks::disk_spec &spec, const config &cfg, const drive_latency &latency);
 
     disks::head_position head() const { return m_head; }
     double period_ms() const { return m_period_ms; }
@@ -74,6 +76,11 @@ public:
     double angle_at(double t_ms) const;
     double slack_sectors() const { return m_slack.sectors(); }
     const disks::disk_layout &geometry() const { return m_layout; }
+    const drive_latency &latency() const { return m_latency; }
+    // The drive acknowledges every write from its cache (Fast write level 2, from its spec).
+    bool write_back_drive() const { return m_write_back_drive; }
+    // A reference read has set the phase.
+    bool calibrated() const { return m_have_reference; }
 
     // An access to `first` whose positioning starts at start_ms from the predicted head.
     access_prediction predict(const disks::physical_address &first, bool write, double start_ms) const;
@@ -95,15 +102,24 @@ public:
     // Until then the mechanism is believed busy with expected media writes.
     double busy_until_ms() const { return m_busy_until_ms; }
 
-    // The media transfer of a request ended at media_end_ms with `last` its last sector.
-    void observe_completion(const disks::physical_address &last, double media_end_ms);
-    // A read of the reference sector ended at media_end_ms.
-    void observe_reference_read(const disks::physical_address &sector, double media_end_ms);
-    bool reference_read_due(double now_ms) const { return now_ms - m_last_reference_ms >= m_cfg.reference_interval_ms; }
-
-    // What the drive did: predicted (access_ms(), without slack) vs measured access time.
-    void record(double predicted_access_ms, double actual_access_ms);
-    const prediction_statistics &statistics() const { return m_stats; }
+    // When the channel should see the status of a command of `sectors` sectors from `first` to
+    // `last` (on the firmware's geometry) predicted as `a` (a write: write-through).
+    double expected_status_ms(const disks::physical_address &first, const disks::physical_address &last, int sectors,
+                              bool write, const access_prediction &a) const;
+    // A command that reached the media ended: the head is on its last sector's track.
+    void command_ended_on(const disks::physical_address &last);
+    // A read's last sector passed at last_sector_ms: a drive that reads ahead (its spec) goes on
+    // reading that track, and a new command's positioning waits for the end of the sector under
+    // the head unless the drive may stop mid-sector ("Stop prefetch in sector").
+    void reading_ahead_from(double last_sector_ms);
+    // The angle (revolutions) at which a sector's end passes under the head.
+    double sector_end_angle(const disks::physical_address &s) const { return end_angle(s); }
+    // The end of the reference sector `sector` passed under the head at pass_ms.
+    void observe_reference_read(const disks::physical_address &sector, double pass_ms);
+    // A command's status came (observed - expected) late: more than half a revolution is a miss.
+    bool is_miss(double late_ms) const { return late_ms > m_period_ms / 2; }
+    // One predicted command's outcome, for the slack's feedback loop.
+    void record_outcome(bool missed) { m_slack.record(missed); }
 
     // Predictions for requests that start at start_ms, for disk_scheduler.
     class oracle final : public access_time_oracle {
@@ -136,10 +152,16 @@ public:
 
 private:
     double end_angle(const disks::physical_address &last) const;
+    // When the mechanism can start positioning for work that could start at t_ms.
+    double mechanism_free_ms(double t_ms) const;
 
     config m_cfg;
+    drive_latency m_latency;
     disks::overhead_spec m_overheads;
     bool m_write_back_drive;
+    bool m_read_ahead_holds_sector;  // read-ahead, stopped only at a sector's end
+    int m_max_read_ahead_blocks;
+    double m_read_ahead_until_ms = -1e300;
     bool m_after_write = false;
     double m_busy_until_ms = -1e300;
     disks::disk_layout m_layout;
@@ -147,12 +169,10 @@ private:
     double m_period_ms;
     double m_phase;
     disks::head_position m_head;
-    double m_last_reference_ms = -1e300;
     double m_first_reference_ms = 0;
     double m_first_reference_angle = 0;
     bool m_have_reference = false;
     rotation_slack m_slack;
-    prediction_statistics m_stats;
 };
 
 }  // namespace raidtlm::controller

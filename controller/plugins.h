@@ -41,11 +41,12 @@ struct scheduler_factory {
     std::function<std::unique_ptr<disk_scheduler>(const disk_scheduler::config &)> make;
 };
 
-// A head-position predictor for one drive, from its published spec.
+// A head-position predictor for one drive, from its published spec and the datasheet latencies
+// between its media and the firmware's channel (drive_latency).
 struct predictor_factory {
     std::string help;
-    std::function<std::unique_ptr<head_position_predictor>(const disks::disk_spec &,
-                                                           const head_position_predictor::config &)>
+    std::function<std::unique_ptr<head_position_predictor>(
+        const disks::disk_spec &, const head_position_predictor::config &, const drive_latency &)>
         make;
 };
 

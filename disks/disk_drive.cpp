@@ -260,7 +260,8 @@ void disk_drive::serve(pending &p) {
     m_serve_start_ms = start;
     drive_request req{p.trans->is_write(), int64_t(cmd.lbn), int(cmd.blocks), p.connected,
                       p.trans->is_write() && cmd.read_rotate_write,
-                      p.trans->is_write() && cmd.read_rotate_write ? cmd.relocate_lbn : -1};
+                      p.trans->is_write() && cmd.read_rotate_write ? cmd.relocate_lbn : -1,
+                      !p.trans->is_write() && cmd.force_unit_access};
     const drive_result r = m_engine->serve(req, start, on_bus);
     wait_until_ms(r.complete_ms);
     if (req.read_rotate_write && cmd.old_tokens) {

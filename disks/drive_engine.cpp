@@ -341,9 +341,9 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     const int n = req.blocks;
     trace_cmd(t0, command_state::overhead);
     settle_prefetch(t0);
-    int s = find_segment(a, t0);
+    int s = req.force_media ? -1 : find_segment(a, t0);
     // "Almost read hit": the first block is still to come in the read-ahead under way.
-    const bool almost = s < 0 && c.allow_almost_read_hits && m_prefetch.active &&
+    const bool almost = s < 0 && !req.force_media && c.allow_almost_read_hits && m_prefetch.active &&
                         a >= m_segs[m_prefetch.seg].end && a < m_prefetch.limit_lbn;
     if (almost) s = m_prefetch.seg;
     const bool hit_first = s >= 0;
@@ -387,7 +387,7 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
         // sectors there and the media carries on from the head's position.
         if (m_prefetch.active) {
             abort_prefetch(t);
-            if (s < 0) s = find_segment(a, t);
+            if (s < 0 && !req.force_media) s = find_segment(a, t);
         }
         const bool cached_now = s >= 0;
         const int64_t cached = cached_now ? std::min(end, m_segs[s].end) - a : 0;

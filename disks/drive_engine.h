@@ -53,6 +53,8 @@ struct drive_request {
     bool read_rotate_write = false;
     // Read-rotate-write only: write the new data here instead of in place (>= 0).
     int64_t write_lbn = -1;
+    // A read with FUA: from the media, whatever the cache holds.
+    bool force_media = false;
 };
 
 struct drive_result {

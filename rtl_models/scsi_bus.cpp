@@ -104,6 +104,8 @@ void scsi_bus::initiator_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
         return;
     }
     select(cmd->target_id);
+    // The initiator chip sees selection and the CDB done: the command is at the target.
+    trans.get_extension<protocol::scsi_command>()->delivered_at = sc_core::sc_time_stamp();
     m_to_target[size_t(slot)]->b_transport(trans, delay);
     protocol::wait_annotated(delay);
     await_status();

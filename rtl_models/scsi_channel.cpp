@@ -21,6 +21,8 @@ void scsi_channel::execute(tlm::tlm_generic_payload &command) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     bus->b_transport(command, delay);
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    // The status phase is over: the chip's own time stamp, which firmware may read.
+    if (auto *cmd = command.get_extension<protocol::scsi_command>()) cmd->status_at = sc_core::sc_time_stamp();
     tracker.wait_all();  // the DMA has drained the data
     for (auto &a : m_active)
         if (a.first == &command) {

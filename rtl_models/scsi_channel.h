@@ -35,7 +35,9 @@ public:
     scsi_channel(sc_core::sc_module_name name, buffer_dram &buffer, int dram_port);
 
     // Selection, the command, its data phases (followed by the DMA) and status; blocks the calling
-    // SC_THREAD until all are done. The payload's response status is the target's.
+    // SC_THREAD until all are done. The payload's response status is the target's. The chip's own
+    // observations go into the payload's protocol::scsi_command: the bus stamps delivered_at
+    // (selection and CDB done), the channel status_at (status phase over, before the DMA drains).
     void execute(tlm::tlm_generic_payload &command);
     // Power loss: the commands under way are gone (their threads never come back); later data
     // phases of theirs move nothing.

@@ -25,7 +25,7 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
         m_phases.push_back(opts.spindle_phase);
         m_disks.push_back(std::make_unique<disks::disk_drive>(m_disk_names.back().c_str(), spec, opts));
         capacities.push_back(static_cast<uint64_t>(m_disks.back()->capacity_blocks()));
-        infos.push_back({capacities.back(), spec.interface.max_queue_length, &spec, opts.spindle_phase});
+        infos.push_back({capacities.back(), spec.interface.max_queue_length, &spec});
     }
     uint64_t capacity;
     if (s.controller.enabled) {

@@ -39,8 +39,8 @@ struct access_timing {
     bool write_back = false;      // write acknowledged from the drive's cache before reaching media
     uint32_t seek_distance_cyl = 0;
     // Where the media work of this command ended: the absolute time its last sector passed under
-    // the head, and that track. Firmware that predicts head positions learns from it. Zero/none
-    // when the command needed no media access (a cache hit).
+    // the head, and that track. Drive-internal: for statistics and waves, never for firmware.
+    // Zero/none when the command needed no media access (a cache hit).
     sc_core::sc_time media_end;
     bool media_accessed = false;
     uint32_t end_cylinder = 0;
@@ -63,6 +63,14 @@ struct scsi_command : tlm::tlm_extension<scsi_command> {
     // parity: read the old block, then write the new one to a free slot of the same cylinder as
     // soon as the head reaches it, in the same access). -1: in place.
     int64_t relocate_lbn = -1;
+    // READ with FUA (Force Unit Access, SCSI READ(10) byte 1 bit 3): the drive reads the media
+    // even when its cache holds the sectors. The firmware's reference reads need the media.
+    bool force_unit_access = false;
+    // The initiator's own observations (its chip's clock), stamped on the way: when selection
+    // and the CDB were done, i.e. the command was delivered to the target (the bus stamps it),
+    // and when the status phase ended (the channel stamps it). Not the drive's timing.
+    sc_core::sc_time delivered_at = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time status_at = sc_core::SC_ZERO_TIME;
     access_timing timing;
 
     tlm::tlm_extension_base *clone() const override { return new scsi_command(*this); }

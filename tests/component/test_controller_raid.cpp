@@ -436,7 +436,7 @@ struct random_read_queue {
         const uint64_t blocks = uint64_t(drive->capacity_blocks());
         ctl = std::make_unique<controller::controller_top>(sc_core::sc_gen_unique_name("controller"), c,
                                                            std::vector<controller::disk_info>{
-                                                               {blocks, 1, &cheetah(), o.spindle_phase}});
+                                                               {blocks, 1, &cheetah()}});
         ctl->disk[0].bind(drive->target);
         drive->bus.bind(ctl->disk_bus[0]);
         host = std::make_unique<host_tester>(sc_core::sc_gen_unique_name("tester"));
@@ -488,7 +488,7 @@ TEST(controller_sr_array, writes_reach_every_rotational_replica_and_rsatf_reads_
         disks::drive_options o;
         o.spindle_phase = 0.11 * i;
         drives.push_back(std::make_unique<disks::disk_drive>(sc_core::sc_gen_unique_name("srdisk"), cheetah(), o));
-        infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1, &cheetah(), o.spindle_phase});
+        infos.push_back({uint64_t(drives.back()->capacity_blocks()), 1, &cheetah()});
     }
     controller::controller_top ctl("sr_controller", c, infos);
     for (int i = 0; i < 6; ++i) {

@@ -16,6 +16,7 @@
 #include "rtl_models/controller_cpu.h"
 #include "rtl_models/host_link.h"
 #include "rtl_models/scsi_bus.h"
+#include "rtl_models/scsi_channel.h"
 #include "rtl_models/xor_engine.h"
 
 using namespace raidtlm;
@@ -162,6 +163,69 @@ TEST(scsi_bus, fairness_prevents_starvation) {
     int repeats = 0;
     for (size_t i = 1; i < turns.size(); ++i) repeats += turns[i].second == turns[i - 1].second;
     EXPECT_EQ(repeats, 0);
+}
+
+// A target that takes a command, works on it for work_us holding the bus, and answers OK; it
+// notes when the command reached it.
+struct working_target : sc_core::sc_module {
+    int id;
+    double work_us;
+    double received_us = -1;
+    tlm_utils::simple_target_socket<working_target> target{"target"};
+    tlm_utils::simple_initiator_socket<working_target> bus_port{"bus_port"};
+
+    working_target(sc_core::sc_module_name n, int scsi_id, double work) : sc_module(n), id(scsi_id), work_us(work) {
+        target.register_b_transport(this, &working_target::command);
+    }
+    void command(tlm::tlm_generic_payload &t, sc_time &) {
+        received_us = now_us();
+        sc_core::wait(sc_time(work_us, SC_US));
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+    void plug_into(scsi_bus &bus) {
+        bus.to_target(id).bind(target);
+        bus_port.bind(bus.from_target(id));
+    }
+};
+
+TEST(scsi_channel, stamps_the_delivery_and_the_status_on_its_own_clock) {
+    // What firmware may read of a drive command: the initiator chip's own observations. Target 0
+    // holds the bus for 20 us from time 0; the channel's command to target 1 is issued at 1 us,
+    // waits for the bus, arbitrates and selects; the target works 50 us on it.
+    target_user busy("busy", 0);
+    working_target worker("worker", 1, 50);
+    scsi_bus bus("bus", ultra160(), 7, {0, 1});
+    busy.plug_into(bus);
+    worker.plug_into(bus);
+    dram_config dc;
+    dc.capacity_bytes = 1 << 20;
+    buffer_dram dram("dram", dc, {{"channel", 1}});
+    scsi_channel channel("channel", dram, 0);
+    channel.bus.bind(bus.from_initiator);
+    bus.data_phases.bind(channel.data_phases);
+    channel.dram.bind(dram.port[0]);
+    use_bus(busy, 0, 20);
+    double returned_us = -1;
+    protocol::scsi_command cmd;
+    sc_core::sc_spawn([&] {
+        sc_core::wait(sc_time(1, SC_US));
+        tlm::tlm_generic_payload gp;
+        cmd.target_id = 1;
+        gp.set_extension(&cmd);
+        channel.execute(gp);
+        returned_us = now_us();
+        EXPECT_TRUE(gp.is_response_ok());
+        gp.clear_extension(&cmd);
+    });
+    sc_core::sc_start();
+    const double delivered_us = cmd.delivered_at.to_seconds() * 1e6;
+    const double status_us = cmd.status_at.to_seconds() * 1e6;
+    // Delivered when the target got the command: after the busy target let go of the bus.
+    EXPECT_NEAR(delivered_us, worker.received_us, 1e-9);
+    EXPECT_GT(delivered_us, 20.0);
+    // The status: after the target's work and the status phase; nothing of the DMA to drain.
+    EXPECT_NEAR(status_us, worker.received_us + 50 + ultra160().phases.status_us, 1e-6);
+    EXPECT_NEAR(returned_us, status_us, 1e-9);
 }
 
 TEST(scsi_bus, one_drive_and_no_phase_costs_costs_nothing) {

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "controller/head_position_predictor.h"
+#include "controller/prediction_statistics.h"
+#include "controller/spindle_calibration.h"
 #include "controller/sr_mirror_layout.h"
 #include "disk_fixtures.h"
 #include "testbench/random.h"
@@ -43,6 +45,17 @@ private:
     head_position m_head;
 };
 
+// One reference read of LBN 0 whose pass the firmware knows exactly; returns when it ended.
+double reference_pass(head_position_predictor &predictor, true_drive &drive, double start_ms) {
+    placement p;
+    p.first = p.last = predictor.geometry().to_physical(0);
+    p.sectors = 1;
+    const double pass = drive.serve(p, false, start_ms).media_end_ms;
+    predictor.observe_reference_read(p.first, pass);
+    predictor.command_ended_on(p.last);  // this true_drive does not read ahead
+    return pass;
+}
+
 struct run_result {
     prediction_statistics late;  // the second half of the run
     double final_slack = 0;
@@ -73,36 +86,52 @@ run_result run_closed_queue(const head_position_predictor::config &cfg, double s
     disk_scheduler scheduler({scheduling_policy::rsatf, 0.2, spec.cylinders});
     const double command_overhead_ms = 0.1;
     double now = 0;
-    // Calibration: one reference read of LBN 0 tells the firmware the phase.
+    // Calibration: reads of LBN 0 at start-up and on the schedule tell the firmware the phase
+    // (and the period); their status comes 0-20 us later than the datasheet says.
     const physical_address reference = predictor.geometry().to_physical(0);
-    {
+    spindle_calibration calibration(cfg.calibration, predictor.latency());
+    raidtlm::testbench::random_source jitter(3);
+    auto calibrate = [&] {
         placement p;
         p.first = p.last = reference;
         p.sectors = 1;
-        now = drive.serve(p, false, now).media_end_ms;
-        predictor.observe_reference_read(reference, now);
-    }
-    raidtlm::testbench::random_source jitter(3);
+        std::vector<double> passes;
+        for (int k = 0; k < calibration.reads_in_next_burst(); ++k) {
+            const double pass = drive.serve(p, false, now + command_overhead_ms).media_end_ms;
+            const reference_sample s{now, pass + predictor.latency().read_after_media_ms(1) + 0.02 * jitter.uniform()};
+            if (const auto seen = calibration.pass_ms(s, command_overhead_ms)) passes.push_back(*seen);
+            now = s.status_ms;
+        }
+        predictor.observe_reference_read(
+            reference, spindle_calibration::least_delayed(passes, predictor.sector_end_angle(reference), predictor.period_ms()));
+        calibration.burst_done(now);
+    };
+    calibrate();
+    prediction_statistics stats;
     for (int i = 0; i < requests; ++i) {
+        if (calibration.due(now)) calibrate();
         const double start = now + command_overhead_ms;
         const auto d = scheduler.choose(queue, predictor.at(start));
         const placement &p = queue[d->request].placements[d->placement];
-        const double predicted = predictor.predict(p.first, false, start).access_ms();
+        const access_prediction predicted = predictor.predict(p.first, false, start);
         const auto actual = drive.serve(p, false, start);
-        predictor.record(predicted, actual.access_ms);
-        predictor.observe_completion(p.last, actual.media_end_ms + 0.002 * jitter.normal());
+        stats.add(predicted.access_ms(), actual.access_ms, drive.mech().period_ms());
+        // The firmware sees only the status time, a little late now and then.
+        const double status = actual.media_end_ms + predictor.latency().read_after_media_ms(1) + 0.002 * std::fabs(jitter.normal());
+        predictor.record_outcome(predictor.is_miss(status - predictor.expected_status_ms(p.first, p.last, 1, false, predicted)));
+        predictor.command_ended_on(p.last);
         now = actual.media_end_ms;
         queue[d->request] = random_request(next_id++);
     }
-    return {predictor.statistics().since(uint64_t(requests / 2)), predictor.slack_sectors()};
+    return {stats.since(uint64_t(requests / 2)), predictor.slack_sectors()};
 }
 
 head_position_predictor::config feedback_config(bool feedback, double initial_slack) {
     head_position_predictor::config cfg;
     cfg.slack.feedback = feedback;
     cfg.slack.initial_sectors = initial_slack;
-    cfg.error.phase_turns = 0.2;  // calibration's reference read corrects this
-    cfg.error.period_ppm = 50;    // completions keep the phase from drifting
+    cfg.error.phase_turns = 0.2;  // calibration's reference reads correct this
+    cfg.error.period_ppm = 50;    // and this, as they space out
     return cfg;
 }
 
@@ -110,13 +139,12 @@ head_position_predictor::config feedback_config(bool feedback, double initial_sl
 
 TEST(head_position_predictor, an_exact_model_predicts_the_drive_exactly) {
     const auto &spec = raidtlm::test::cheetah9lp();
-    head_position_predictor::config cfg;
-    cfg.spindle_phase = 0.37;
-    head_position_predictor predictor(spec, cfg);
+    head_position_predictor predictor(spec, {});
     true_drive drive(spec, 0.37, 0.0, 1);
     raidtlm::testbench::random_source rng(2);
     const auto &geo = predictor.geometry();
-    double now = 0;
+    double now = reference_pass(predictor, drive, 0.0);
+    prediction_statistics stats;
     for (int i = 0; i < 2000; ++i) {
         placement p;
         p.first = geo.to_physical(int64_t(rng.below(uint64_t(spec.block_count))));
@@ -127,13 +155,13 @@ TEST(head_position_predictor, an_exact_model_predicts_the_drive_exactly) {
         const double predicted = predictor.predict(p.first, write, start).access_ms();
         const auto actual = drive.serve(p, write, start);
         ASSERT_NEAR(predicted, actual.access_ms, 1e-6) << i;
-        predictor.record(predicted, actual.access_ms);
-        predictor.observe_completion(p.last, actual.media_end_ms);
+        stats.add(predicted, actual.access_ms, drive.mech().period_ms());
+        predictor.command_ended_on(p.last);
         now = actual.media_end_ms;
     }
-    EXPECT_EQ(predictor.statistics().misses(), 0u);
-    EXPECT_NEAR(predictor.statistics().mean_error_ms(), 0.0, 1e-9);
-    EXPECT_NEAR(predictor.statistics().demerit_ms(), 0.0, 1e-9);
+    EXPECT_EQ(stats.misses(), 0u);
+    EXPECT_NEAR(stats.mean_error_ms(), 0.0, 1e-9);
+    EXPECT_NEAR(stats.demerit_ms(), 0.0, 1e-9);
 }
 
 // Write-back: the drive acknowledges a write from its cache and then writes it to the media; a
@@ -142,10 +170,9 @@ TEST(head_position_predictor, an_exact_model_predicts_the_drive_exactly) {
 // over many random pairs, so the check can fail).
 TEST(head_position_predictor, an_expected_write_back_media_write_predicts_the_next_read) {
     const auto &spec = raidtlm::test::cheetah9lp();
-    head_position_predictor::config cfg;
-    cfg.spindle_phase = 0.37;
-    head_position_predictor expecting(spec, cfg), blind(spec, cfg);
+    head_position_predictor expecting(spec, {}), blind(spec, {});
     true_drive drive(spec, 0.37, 0.0, 1);
+    reference_pass(blind, drive, reference_pass(expecting, drive, 0.0));
     raidtlm::testbench::random_source rng(4);
     const auto &geo = expecting.geometry();
     auto random_sector = [&] {
@@ -169,8 +196,8 @@ TEST(head_position_predictor, an_expected_write_back_media_write_predicts_the_ne
         const auto ro = drive.serve(r, false, std::max(read_start, wo.media_end_ms));
         ASSERT_NEAR(expecting.predict(r.first, false, read_start).access_ms(), ro.access_ms, 1e-6) << i;
         if (std::abs(blind.predict(r.first, false, read_start).access_ms() - ro.access_ms) > 0.1) ++blind_off;
-        expecting.observe_completion(r.last, ro.media_end_ms);
-        blind.observe_completion(r.last, ro.media_end_ms);
+        expecting.command_ended_on(r.last);
+        blind.command_ended_on(r.last);
         EXPECT_LT(expecting.busy_until_ms(), 0.0);  // the read shows the mechanism was free again
         now = ro.media_end_ms;
     }
@@ -205,23 +232,15 @@ TEST(head_position_predictor, model_error_scales_and_biases_predicted_positionin
     EXPECT_EQ(wrong.predict(same_track, false, 0).positioning_ms, 0.0);  // no motion, no error
 }
 
-TEST(head_position_predictor, completions_pull_a_wrong_phase_back) {
+TEST(head_position_predictor, knows_no_phase_until_a_reference_read) {
     const auto &spec = raidtlm::test::cheetah9lp();
-    head_position_predictor::config cfg;
-    cfg.spindle_phase = 0.37;
-    cfg.error.phase_turns = 0.3;
-    head_position_predictor predictor(spec, cfg);
+    head_position_predictor predictor(spec, {});
     true_drive drive(spec, 0.37, 0.0, 1);
-    placement p;
-    p.first = p.last = predictor.geometry().to_physical(1000);
-    p.sectors = 1;
-    double now = 0;
-    for (int i = 0; i < 40; ++i) {
-        const auto r = drive.serve(p, false, now);
-        predictor.observe_completion(p.last, r.media_end_ms);
-        now = r.media_end_ms + 1.234;
-    }
-    EXPECT_NEAR(predictor.angle_at(now), drive.mech().angle_at(now), 1e-4);
+    EXPECT_FALSE(predictor.calibrated());
+    EXPECT_GT(std::fabs(predictor.angle_at(10.0) - drive.mech().angle_at(10.0)), 0.1);
+    const double now = reference_pass(predictor, drive, 3.0);
+    EXPECT_TRUE(predictor.calibrated());
+    EXPECT_NEAR(predictor.angle_at(now + 100.0), drive.mech().angle_at(now + 100.0), 1e-9);
 }
 
 TEST(head_position_predictor, reference_reads_measure_the_period) {
@@ -235,9 +254,7 @@ TEST(head_position_predictor, reference_reads_measure_the_period) {
     placement p;
     p.first = p.last = predictor.geometry().to_physical(0);
     p.sectors = 1;
-    EXPECT_TRUE(predictor.reference_read_due(0));
     predictor.observe_reference_read(p.first, drive.serve(p, false, 0).media_end_ms);
-    EXPECT_FALSE(predictor.reference_read_due(1000));
     // Spaced out as the period becomes known: 300 ppm is half a revolution after ~1700 turns.
     for (double t : {50.0, 500.0, 5000.0, 50000.0})
         predictor.observe_reference_read(p.first, drive.serve(p, false, t).media_end_ms);
