@@ -76,4 +76,17 @@ public:
     void reset_statistics() { queues.reset_statistics(); }
 };
 
+// A firmware family built on a kit of these pieces: the kit, and maintenance access through it.
+class kit_firmware : public firmware {
+public:
+    explicit kit_firmware(firmware_platform &platform) : m_kit(platform) {}
+    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
+        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
+    }
+    const firmware_kit &kit() const { return m_kit; }
+
+protected:
+    firmware_kit m_kit;
+};
+
 }  // namespace raidtlm::controller

@@ -23,8 +23,8 @@ parity_logging_firmware::parity_logging_firmware(firmware_platform &platform)
 
 parity_logging_firmware::parity_logging_firmware(firmware_platform &platform, std::unique_ptr<layout> owned,
                                                  const parity_logging_config &config)
-    : m_platform(platform),
-      m_kit(platform),
+    : kit_firmware(platform),
+      m_platform(platform),
       m_owned_layout(std::move(owned)),
       m_layout(dynamic_cast<const parity_logging_layout &>(*m_owned_layout)),
       m_config(config),

@@ -68,7 +68,7 @@ struct parity_logging_statistics {
     uint64_t rebuilt_reads = 0;     // unit pieces rebuilt from the row's other members
 };
 
-class parity_logging_firmware final : public firmware {
+class parity_logging_firmware final : public kit_firmware {
 public:
     explicit parity_logging_firmware(firmware_platform &platform);
     ~parity_logging_firmware() override;
@@ -76,13 +76,9 @@ public:
     uint64_t capacity_sectors() const override { return uint64_t(m_layout.capacity_sectors()); }
     const layout *array_layout() const override { return &m_layout; }
     bool serve(const host_command &cmd) override;
-    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
-        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
-    }
     // Queues emptied; the logs in NVRAM are kept as they are (no log recovery modelled).
     size_t restart_after_power_loss() override;
     void report(nlohmann::json &out) const override;
-    const firmware_kit &kit() const { return m_kit; }
 
     // Host requests (the calling SC_THREAD blocks); `buffer` holds the request's sectors.
     bool write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
@@ -153,7 +149,6 @@ private:
     void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);
 
     firmware_platform &m_platform;
-    firmware_kit m_kit;
     std::unique_ptr<layout> m_owned_layout;
     const parity_logging_layout &m_layout;
     parity_logging_config m_config;

@@ -18,8 +18,8 @@ std::vector<disk_info> infos(const firmware_platform &p) {
 }  // namespace
 
 raid_firmware::raid_firmware(firmware_platform &platform)
-    : m_platform(platform),
-      m_kit(platform),
+    : kit_firmware(platform),
+      m_platform(platform),
       m_layout(make_array_layout(platform.config().firmware, infos(platform))),
       m_map(platform.config().firmware.layout, platform.config().firmware.stripe_unit_sectors, capacities(platform)) {
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());

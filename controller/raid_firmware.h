@@ -27,7 +27,7 @@ struct raid_statistics {
     uint64_t degraded_stripe_writes = 0;
 };
 
-class raid_firmware : public firmware {
+class raid_firmware : public kit_firmware {
 public:
     explicit raid_firmware(firmware_platform &platform);
     ~raid_firmware() override;
@@ -35,9 +35,6 @@ public:
     uint64_t capacity_sectors() const override;
     const layout *array_layout() const override { return m_layout.get(); }
     bool serve(const host_command &cmd) override;
-    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
-        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
-    }
     // The intent records stay in NVRAM (for a parity resync, not modelled yet).
     size_t restart_after_power_loss() override;
     void reset_statistics() override;
@@ -45,7 +42,6 @@ public:
     void trace(sc_core::sc_trace_file *, const std::string &) override {}
 
     const raid_statistics &statistics() const { return m_stats; }
-    const firmware_kit &kit() const { return m_kit; }
 
 protected:
     // One stripe's read-modify-write when the plan asks for read-rotate-write commands.
@@ -55,7 +51,6 @@ protected:
     bool m_always_read_rotate_write = false;
 
     firmware_platform &m_platform;
-    firmware_kit m_kit;
     std::unique_ptr<layout> m_layout;  // nullptr: JBOD through m_map
     host_address_map m_map;
     const parity_layout *m_parity = nullptr;  // m_layout when it is RAID 4/5

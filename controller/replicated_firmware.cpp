@@ -14,7 +14,7 @@ namespace {
 const char *msg_type = "/raidtlm/controller/replicated";
 }
 
-replicated_firmware::replicated_firmware(firmware_platform &platform) : m_platform(platform), m_kit(platform) {
+replicated_firmware::replicated_firmware(firmware_platform &platform) : kit_firmware(platform), m_platform(platform) {
     std::vector<disk_info> disks;
     for (int d = 0; d < platform.disk_count(); ++d) disks.push_back(platform.drive_info(d));
     const firmware_config &fw = platform.config().firmware;

@@ -35,7 +35,7 @@ struct replicated_statistics {
     uint64_t recovered_copies = 0;           // stale copies rewritten after a power loss
 };
 
-class replicated_firmware final : public firmware {
+class replicated_firmware final : public kit_firmware {
 public:
     explicit replicated_firmware(firmware_platform &platform);
     ~replicated_firmware() override;
@@ -43,9 +43,6 @@ public:
     uint64_t capacity_sectors() const override { return uint64_t(m_layout->capacity_sectors()); }
     const layout *array_layout() const override { return m_layout.get(); }
     bool serve(const host_command &cmd) override;
-    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
-        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
-    }
     // Returns the copies the table named stale (or, without it, the copies resynchronised).
     size_t restart_after_power_loss() override;
     void reset_statistics() override;
@@ -56,7 +53,6 @@ public:
     // The NVRAM delayed-write table (nullptr without delayed propagation).
     const delayed_write_table *delayed_writes() const { return m_table.get(); }
     const replicated_statistics &statistics() const { return m_stats; }
-    const firmware_kit &kit() const { return m_kit; }
 
 private:
     // A host write's buffer kept for its delayed copies.
@@ -90,7 +86,6 @@ private:
     void wait_turn(uint64_t ticket, uint64_t epoch);
 
     firmware_platform &m_platform;
-    firmware_kit m_kit;
     std::unique_ptr<layout> m_layout;
     bool m_replicated_reads = false;  // copies > 1: reads through replicated_read
     std::unique_ptr<delayed_write_table> m_table;

@@ -51,11 +51,11 @@ const bool keys_registered = raidtlm::config::register_plugin_keys<cache_config>
         k.integer("destagers", &cache_config::destagers, "4", 1, 256).note("cached writes destaged at once");
     });
 
-class write_back_raid5_firmware final : public rc::firmware {
+class write_back_raid5_firmware final : public rc::kit_firmware {
 public:
     explicit write_back_raid5_firmware(rc::firmware_platform &p)
-        : m_platform(p),
-          m_kit(p),
+        : kit_firmware(p),
+          m_platform(p),
           m_cfg(p.config().plugins.get<cache_config>("controller.write_back_raid5")) {
         std::vector<rc::disk_info> disks;
         for (int d = 0; d < p.disk_count(); ++d) disks.push_back(p.drive_info(d));
@@ -76,9 +76,6 @@ public:
 
     bool serve(const rc::host_command &cmd) override { return cmd.write ? write(cmd) : read(cmd); }
 
-    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, rp::buffer_block *buffer) override {
-        return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
-    }
     size_t restart_after_power_loss() override {
         m_kit.restart();
         m_cache = write_back_cache{};  // a DRAM cache without a battery is gone
@@ -286,7 +283,6 @@ private:
     }
 
     rc::firmware_platform &m_platform;
-    rc::firmware_kit m_kit;
     cache_config m_cfg;
     std::unique_ptr<rc::layout> m_layout;
     const rc::parity_layout *m_parity = nullptr;
