@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "config/plugin_keys.h"
 #include "controller/controller_keys.h"
+#include "controller/plugins.h"
 #include "testbench/distributions.h"
 
 namespace raidtlm::testbench {
@@ -16,6 +18,21 @@ void declare_controller_section(scenario_keys_t &root) {
         controller::check_firmware_keys(s.controller.config.firmware,
                                         {s.disks.count, s.controller.config.nvram.capacity_bytes},
                                         k.under("controller"));
+    });
+
+    // A firmware plug-in's own keys (controller.<its name>.*) only with that firmware running.
+    root.check([](const scenario &s, const config::key_checks &k) {
+        const controller::firmware_config &fw = s.controller.config.firmware;
+        for (const config::plugin_section &p : config::plugin_sections()) {
+            const std::string family = p.prefix.rfind("controller.", 0) == 0 ? p.prefix.substr(11) : "";
+            if (family.empty() || !controller::firmware_registry::instance().find(family)) continue;
+            const std::string running = controller::firmware_name(fw);
+            if (running == family) continue;
+            for (const auto &[key, where] : s.origin)
+                if (key.rfind(p.prefix + ".", 0) == 0)
+                    k.fail(key, fmt::format("set while controller.firmware is {}", running),
+                           fmt::format("it only with controller.firmware: {}", family));
+        }
     });
 
     config::declarations<controller_scenario> k;

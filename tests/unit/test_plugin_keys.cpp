@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config/plugin_keys.h"
+#include "controller/plugins.h"
 #include "testbench/scenario.h"
 
 using namespace raidtlm;
@@ -123,6 +124,21 @@ TEST_F(dummy_plugin, its_keys_are_listed_with_their_defaults_and_echoed) {
     EXPECT_EQ(j["controller"]["dummy_fw"]["flush"], "lazy");
     EXPECT_EQ(j["controller"]["dummy_fw"]["cache_mib"], 64);
     EXPECT_EQ(j["controller"]["dummy_fw"]["mirror_cache"], false);
+}
+
+// A firmware family's keys (controller.<family>.*) are refused while another family runs.
+TEST_F(dummy_plugin, a_firmware_s_keys_need_that_firmware) {
+    controller::register_builtin_plugins();
+    controller::firmware_registry::instance().add(
+        "dummy_fw", {"a test family", {"raid0"}, [](controller::firmware_platform &) { return nullptr; }});
+    const std::string text = minimal() + "controller:\n  dummy_fw:\n    cache_mib: 128\n";
+    const std::string m = error_of(text);
+    EXPECT_NE(m.find("s.yaml:5:16: key 'controller.dummy_fw.cache_mib': set while controller.firmware is raid; "
+                     "expected it only with controller.firmware: dummy_fw"),
+              std::string::npos)
+        << m;
+    const auto s = load_scenario(write(text), {parse_override("controller.firmware=dummy_fw")});
+    EXPECT_DOUBLE_EQ(s.plugins.get<dummy_fw_config>("controller.dummy_fw").cache_mib, 128);
 }
 
 TEST_F(dummy_plugin, a_prefix_is_registered_once) {
