@@ -73,6 +73,16 @@ unit_place adaptraid5_layout::parity_unit(int64_t stripe) const {
     return place(pattern_stripe_of(stripe).parity, stripe / m_pattern.stripes());
 }
 
+pattern_slot adaptraid5_layout::unit_at(int disk, int64_t drive_lbn) const {
+    const int64_t per_pattern = m_pattern.blocks_per_disk().at(size_t(disk));
+    const int64_t pos = drive_lbn / m_unit;
+    const int64_t repetition = pos / per_pattern;
+    if (drive_lbn < 0 || repetition >= m_repetitions) return {};
+    pattern_slot s = m_pattern.slot(disk, pos % per_pattern);
+    if (s.stripe >= 0) s.stripe += int(repetition * m_pattern.stripes());
+    return s;
+}
+
 void adaptraid5_layout::map(int64_t lbn, int32_t sectors, std::vector<chunk> &out) const {
     check_range(lbn, sectors);
     out.clear();

@@ -48,6 +48,10 @@ public:
     // Data unit j (0 .. stripe_data_units - 1) and the parity unit of a stripe.
     unit_place data_unit(int64_t stripe, int j) const;
     unit_place parity_unit(int64_t stripe) const;
+    // What the stripe unit holding drive_lbn of a disk belongs to: a stripe (numbered as above)
+    // and its data unit or pattern_slot::parity_unit; stripe -1 beyond the last repetition (or in
+    // a hole of the pattern).
+    pattern_slot unit_at(int disk, int64_t drive_lbn) const;
 
 private:
     const pattern_stripe &pattern_stripe_of(int64_t stripe) const {

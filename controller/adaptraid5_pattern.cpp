@@ -103,6 +103,13 @@ adaptraid5_pattern::adaptraid5_pattern(const std::vector<int64_t> &budget_blocks
         for (const pattern_place &p : s.data) extend(p);
         extend(s.parity);
     }
+    m_slots.resize(size_t(d_count));
+    for (int d = 0; d < d_count; ++d) m_slots[size_t(d)].resize(size_t(m_blocks_per_disk[size_t(d)]));
+    for (int si = 0; si < int(m_stripes.size()); ++si) {
+        const pattern_stripe &s = m_stripes[size_t(si)];
+        for (int j = 0; j < s.data_blocks; ++j) m_slots[size_t(s.data[size_t(j)].disk)][size_t(s.data[size_t(j)].pos)] = {si, j};
+        m_slots[size_t(s.parity.disk)][size_t(s.parity.pos)] = {si, pattern_slot::parity_unit};
+    }
 }
 
 adaptraid5_pattern adaptraid5_pattern::from_utilisation(const std::vector<double> &uf, int sip, adaptraid5_steps steps) {

@@ -40,6 +40,14 @@ struct pattern_place {
     int64_t pos = 0;
 };
 
+// What a position of a disk holds in the pattern: data unit `unit` of `stripe`, its parity
+// (unit == parity_unit), or nothing (stripe == -1, only where the pattern leaves a hole).
+struct pattern_slot {
+    static constexpr int parity_unit = -1;
+    int stripe = -1;
+    int unit = parity_unit;
+};
+
 struct pattern_stripe {
     int64_t first_data_block = 0;  // in the pattern
     int data_blocks = 0;           // width - 1
@@ -73,6 +81,9 @@ public:
     const pattern_stripe &stripe(int s) const { return m_stripes[size_t(s)]; }
     // The pattern stripe holding pattern data block b, and b's data unit index in it.
     int stripe_of_block(int64_t b) const { return m_stripe_of_block[size_t(b)]; }
+    // The inverse of the tables, for rebuilding a disk: what position pos (< blocks_per_disk) of
+    // a disk holds.
+    pattern_slot slot(int disk, int64_t pos) const { return m_slots[size_t(disk)][size_t(pos)]; }
 
     // Section 4.2's formulas over the repeated pattern, for any array block B >= 0.
     int disk_of(int64_t block) const { return m_location[size_t(block % data_blocks())].disk; }
@@ -91,6 +102,7 @@ private:
     std::vector<pattern_place> m_location;
     std::vector<int> m_stripe_of_block;
     std::vector<int64_t> m_blocks_per_disk;
+    std::vector<std::vector<pattern_slot>> m_slots;  // [disk][pos]
     int m_reference_data_blocks = 0;
 };
 

@@ -172,6 +172,15 @@ TEST(adaptraid5_pattern, every_block_has_one_place_and_every_parity_its_stripe) 
             }
             take(st.parity);
         }
+        for (int d = 0; d < disks; ++d)
+            for (int64_t pos = 0; pos < p.blocks_per_disk()[size_t(d)]; ++pos) {
+                const pattern_slot at = p.slot(d, pos);
+                ASSERT_GE(at.stripe, 0);
+                const pattern_place back =
+                    at.unit == pattern_slot::parity_unit ? p.stripe(at.stripe).parity : p.stripe(at.stripe).data[size_t(at.unit)];
+                EXPECT_EQ(back.disk, d);
+                EXPECT_EQ(back.pos, pos);
+            }
         // Pushed blocks leave no hole: every disk's share of the pattern is full.
         int64_t blocks = 0;
         for (int64_t n : p.blocks_per_disk()) blocks += n;
@@ -199,6 +208,10 @@ TEST(adaptraid5_layout, maps_through_the_pattern_tables) {
     EXPECT_EQ(l.stripe_data_units(8), 2);
     EXPECT_EQ(l.parity_unit(7).disk, 3);
     EXPECT_EQ(l.parity_unit(7).drive_lbn, 6 * unit);
+    EXPECT_EQ(l.unit_at(4, 20 * unit).stripe, -1);  // past the 10 repetitions disk 4 holds
+    EXPECT_EQ(l.unit_at(0, 55 * unit).stripe, -1);  // the unused end of a larger disk
+    EXPECT_EQ(l.describe(),
+              "AdaptRaid5, 5 disks, UF [1 1 1 1 0.4], SIP 6 (6 stripes, 16 data units per pattern), 8-sector stripe unit");
     EXPECT_THROW(l.map(l.capacity_sectors() - 1, 2, out), std::out_of_range);
 }
 
@@ -224,6 +237,9 @@ TEST(adaptraid5_layout, every_sector_in_one_place_and_each_stripe_with_its_parit
             ASSERT_EQ(e.drive_lbn % unit, 0);
             EXPECT_LE(e.drive_lbn + unit, sizes[size_t(c.replicas[0].disk)]);
             EXPECT_TRUE(owner.insert({{c.replicas[0].disk, e.drive_lbn}, c.lbn / unit}).second);
+            const pattern_slot back = l.unit_at(c.replicas[0].disk, e.drive_lbn + unit - 1);
+            EXPECT_EQ(back.stripe, l.stripe_of(c.lbn));
+            EXPECT_EQ(l.stripe_first_lbn(back.stripe) + back.unit * unit, c.lbn);
         }
         for (int64_t s = 0; s < l.stripes(); ++s) {
             const int64_t first = l.stripe_first_lbn(s);
@@ -238,6 +254,8 @@ TEST(adaptraid5_layout, every_sector_in_one_place_and_each_stripe_with_its_parit
             const unit_place par = l.parity_unit(s);
             EXPECT_TRUE(on.insert(par.disk).second) << "stripe " << s;
             EXPECT_TRUE(owner.insert({{par.disk, par.drive_lbn}, -1 - s}).second) << "stripe " << s;
+            EXPECT_EQ(l.unit_at(par.disk, par.drive_lbn).stripe, s);
+            EXPECT_EQ(l.unit_at(par.disk, par.drive_lbn).unit, pattern_slot::parity_unit);
             if (s + 1 < l.stripes()) {
                 EXPECT_EQ(l.stripe_first_lbn(s + 1), first + l.stripe_data_sectors(s));
             }
