@@ -130,6 +130,8 @@ TEST(adaptraid5_pattern, heterogeneous_nine_disks_keep_whole_reference_stripes) 
         for (int d = 0; d < fast; ++d) uf[size_t(d)] = 1.0;
         const adaptraid5_pattern p = adaptraid5_pattern::from_utilisation(uf, 19);
         EXPECT_EQ(p.data_blocks() % 8, 0) << fast << " fast disks";
+        // The tables never outgrow the sizes the paper allocates: 152 / 19 / 9 entries.
+        EXPECT_LE(p.location().size(), 152u);
         EXPECT_LE(p.stripes(), 19);
         // A slow disk holds floor(0.46 * 19) = 8 blocks at most, a fast one more.
         EXPECT_LE(p.blocks_per_disk()[8], 8);
