@@ -97,7 +97,9 @@ TEST(trace_formats, each_format_round_trips_its_sample) {
         trace_writer w(out, f, r->origin(), r->device_names());
         for (const auto &x : records) w.write(x);
         // Byte for byte where the sample is in the writer's form (blkparse's has other events).
-        if (f != trace_format::blkparse) EXPECT_EQ(out.str(), read_file(sample_path(f))) << to_string(f);
+        if (f != trace_format::blkparse) {
+            EXPECT_EQ(out.str(), read_file(sample_path(f))) << to_string(f);
+        }
         std::istringstream back(out.str());
         trace_reader again(back, "written", f);
         const auto reread = read_all(again);
