@@ -223,6 +223,9 @@ void scsi_bus::await_status() {
 
 void scsi_bus::acquire(int target_id) {
     if (m_free_running) return;
+    // A target asking for the bus it holds would wait for its own release: say so, never hang.
+    if (m_owner == target_id)
+        SC_REPORT_ERROR(msg_type, fmt::format("SCSI ID {} asked to reselect on a bus it already holds", target_id).c_str());
     requester r{target_id, target_id, false, now_s(), {}, false, 0};
     request(r);
 }
