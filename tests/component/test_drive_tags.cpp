@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "../unit/disk_fixtures.h"
 #include "disks/disk_drive.h"
@@ -96,6 +98,34 @@ int run_tagged(int drive_count, int tags, int commands, double write_fraction, u
     return ok;
 }
 
+// A target that takes a command only to disconnect at once (as a busy drive does) and that asks the
+// bus for itself through the protocol of tlm/scsi_bus_phase.h.
+struct disconnecting_target : sc_core::sc_module {
+    int id;
+    int commands = 0;
+    tlm_utils::simple_target_socket<disconnecting_target> target{"target"};
+    tlm_utils::simple_initiator_socket<disconnecting_target> bus_port{"bus_port"};
+    tlm::tlm_generic_payload trans;
+    protocol::scsi_bus_phase phase;
+
+    disconnecting_target(sc_core::sc_module_name n, int scsi_id) : sc_module(n), id(scsi_id) {
+        target.register_b_transport(this, &disconnecting_target::command);
+        trans.set_extension(&phase);
+    }
+    ~disconnecting_target() override { trans.clear_extension(&phase); }
+    void command(tlm::tlm_generic_payload &t, sc_time &) {
+        ++commands;
+        request(protocol::scsi_bus_request::disconnect);
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+    void request(protocol::scsi_bus_request r) {
+        phase.request = r;
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_time d = sc_core::SC_ZERO_TIME;
+        bus_port->b_transport(trans, d);
+    }
+};
+
 }  // namespace
 
 TEST(drive_tags, two_tags_of_writes_on_a_one_command_drive_all_complete) {
@@ -111,4 +141,58 @@ TEST(drive_tags, three_tags_of_mixed_commands_on_a_one_command_drive_all_complet
 TEST(drive_tags, two_drives_with_two_tags_each_share_the_bus_and_all_complete) {
     const int drives = 2, tags = 2, commands = 100;
     EXPECT_EQ(run_tagged(drives, tags, commands, 0.5, 37), drives * tags * commands);
+}
+
+TEST(scsi_bus_ownership, a_target_reselecting_while_the_initiator_selects_it_waits_for_the_bus) {
+    // The initiator wins the bus for target 0 at time 0; target 0 asks to reselect (for a command
+    // it already has) while that selection is under way. That is no error: it waits until the new
+    // command has arrived and it has disconnected, then wins the next round.
+    rtl_models::scsi_bus bus("bus", rtl_models::scsi_bus_config::with_preset(rtl_models::scsi_preset::ultra160),
+                             initiator_id, {0});
+    initiator host("host");
+    disconnecting_target t0("t0", 0);
+    host.socket.bind(bus.from_initiator);
+    bus.to_target(0).bind(t0.target);
+    t0.bus_port.bind(bus.from_target(0));
+    double reselected_us = -1;
+    sc_core::sc_spawn([&] { EXPECT_EQ(host.command(false, 0, 1, 0), tlm::TLM_OK_RESPONSE); });
+    sc_core::sc_spawn([&] {
+        sc_core::wait(sc_time(0.5, sc_core::SC_US));  // within arbitration + selection
+        EXPECT_EQ(bus.owner(), 0);
+        t0.request(protocol::scsi_bus_request::reselect);
+        reselected_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+        t0.request(protocol::scsi_bus_request::disconnect);
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(t0.commands, 1);
+    EXPECT_GT(reselected_us, 0.5);
+    EXPECT_EQ(bus.owner(), -1);
+}
+
+TEST(scsi_bus_ownership, a_target_reselecting_on_the_bus_it_holds_is_reported) {
+    // Such a target would wait for its own release forever; the bus names it instead.
+    rtl_models::scsi_bus bus("bus", rtl_models::scsi_bus_config::with_preset(rtl_models::scsi_preset::ultra160),
+                             initiator_id, {0, 3});
+    initiator host("host");
+    disconnecting_target t0("t0", 0), t3("t3", 3);
+    host.socket.bind(bus.from_initiator);
+    for (disconnecting_target *t : {&t0, &t3}) {
+        bus.to_target(t->id).bind(t->target);
+        t->bus_port.bind(bus.from_target(t->id));
+    }
+    static std::vector<std::string> reports;
+    reports.clear();
+    const auto previous = sc_core::sc_report_handler::get_handler();
+    sc_core::sc_report_handler::set_handler([](const sc_core::sc_report &r, const sc_core::sc_actions &) {
+        if (r.get_severity() >= sc_core::SC_ERROR) reports.push_back(r.get_msg());
+    });
+    sc_core::sc_spawn([&] {
+        t3.request(protocol::scsi_bus_request::reselect);
+        t3.request(protocol::scsi_bus_request::reselect);  // never released: reported, then it waits
+    });
+    sc_core::sc_start();
+    sc_core::sc_report_handler::set_handler(previous);
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_NE(reports[0].find("SCSI ID 3"), std::string::npos);
+    EXPECT_NE(reports[0].find("already holds"), std::string::npos);
 }
