@@ -21,7 +21,8 @@ void wait_until_ms(double t_ms) {
 struct disk_drive::pending {
     tlm::tlm_generic_payload *trans;
     protocol::scsi_command *cmd;
-    sc_core::sc_event done;
+    sc_core::sc_event admitted;  // a held command may try for a slot (one completed)
+    sc_core::sc_event done;      // its service is over
     double arrival_ms;
     bool connected;  // still connected to the initiator when the drive starts on it
 };
@@ -179,17 +180,21 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
     // On a shared bus a command the drive cannot start at once is taken into the queue (or, when
     // the queue is full, held) and the drive disconnects: it reselects when it starts on it.
     bool connected = true;
-    if (m_bus_terms.contended && (m_serving || !m_queue.empty() || m_in_drive >= capacity)) {
+    // A command that will be held disconnects too: held while connected, it would keep the bus
+    // from the drive's own reselection for the command ahead of it.
+    if (m_bus_terms.contended && (m_serving || !m_queue.empty() || m_in_drive >= capacity || !m_held.empty())) {
         connected = false;
         bus_request(protocol::scsi_bus_request::disconnect, trans);
     }
-    pending p{&trans, cmd, {}, 0.0, connected};
+    pending p{&trans, cmd, {}, {}, 0.0, connected};
     // Commands held beyond Max queue length go in in the order they were held: a client that
     // re-issues at once must not win every freed slot.
     if (m_in_drive >= capacity || !m_held.empty()) {
         m_held.push_back(&p);
-        while (m_in_drive >= capacity || m_held.front() != &p) sc_core::wait(p.done);
+        while (m_in_drive >= capacity || m_held.front() != &p) sc_core::wait(p.admitted);
         m_held.pop_front();
+        // A slot may be left for the next held command (several completions before it ran).
+        if (!m_held.empty() && m_in_drive + 1 < capacity) m_held.front()->admitted.notify(sc_core::SC_ZERO_TIME);
     }
     ++m_in_drive;
     p.arrival_ms = now_ms();
@@ -248,7 +253,7 @@ void disk_drive::service_thread() {
         m_serving = false;
         --m_in_drive;
         m_queue_depth = m_in_drive;
-        if (!m_held.empty()) m_held.front()->done.notify(sc_core::SC_ZERO_TIME);
+        if (!m_held.empty()) m_held.front()->admitted.notify(sc_core::SC_ZERO_TIME);
         p->done.notify(sc_core::SC_ZERO_TIME);
     }
 }

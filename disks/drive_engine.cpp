@@ -490,7 +490,10 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
             seg = choose_segment(true, t);
             const double space_at = m_segs[seg].valid ? m_segs[seg].dirty_until_ms : 0.0;
             if (space_at > t) {
-                if (req.connected || reselected) bus.release(t);
+                // The drive holds the bus here on every path (connected, or reselected to take the
+                // data): let it go while the segment drains. A queued command that skipped this
+                // release asked for a bus it already held and waited for itself forever.
+                bus.release(t);
                 const double want = space_at + overhead(o.other_reselect_ms);
                 const double got = reselect(bus, want);
                 res.mechanism_wait_ms += want - t;

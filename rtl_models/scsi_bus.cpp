@@ -182,6 +182,7 @@ void scsi_bus::start_round() {
     m_stats.wait_by_id[size_t(r.id & 15)].add(waited);
     (r.initiator ? m_stats.selections : m_stats.reselections) += 1;
     m_owner = r.nexus;
+    m_selecting = r.initiator;
     m_owner_since_s = now;
     // The winner wakes when it is connected; the phases on the way are traced at their times.
     const scsi_phase_costs &p = m_config.phases;
@@ -213,6 +214,7 @@ void scsi_bus::select(int target_id) {
     }
     requester r{m_initiator, target_id, true, now_s(), {}, false, 0};
     request(r);
+    m_selecting = false;  // the command is at the target, which now holds the bus
 }
 
 void scsi_bus::await_status() {
@@ -223,6 +225,11 @@ void scsi_bus::await_status() {
 
 void scsi_bus::acquire(int target_id) {
     if (m_free_running) return;
+    // A target asking for the bus it holds would wait for its own release: say so, never hang.
+    // (While the initiator is still selecting it, the owner is already the target's nexus; the
+    // target's reselection then waits for the command to arrive and the target to disconnect.)
+    if (m_owner == target_id && !m_selecting)
+        SC_REPORT_ERROR(msg_type, fmt::format("SCSI ID {} asked to reselect on a bus it already holds", target_id).c_str());
     requester r{target_id, target_id, false, now_s(), {}, false, 0};
     request(r);
 }

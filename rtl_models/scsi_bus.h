@@ -145,6 +145,7 @@ private:
     protocol::scsi_bus_phase m_data_phase;
 
     int m_owner = -1;              // nexus holding the bus (the target once selected)
+    bool m_selecting = false;      // the initiator won the bus and is still selecting m_owner
     double m_owner_since_s = 0;    // start of the round that gave it the bus
     double m_free_at_s = 0;        // the next round may start then
     bool m_round_pending = false;
