@@ -125,7 +125,13 @@ void disk_drive::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     sc_core::sc_trace(tf, m_queue_depth, prefix + ".queue_depth");
     m_tracing = true;
     m_engine->on_trace = [this](const drive_trace_event &e) {
-        m_changes.push(e.time_ms, e);
+        // The engine reports each signal's changes in the order they happen, but a command's
+        // start (now_ms(), rounded to the kernel's picoseconds) can come out a hair before the
+        // previous command's completion (a double): its "overhead" would then apply first and the
+        // completion's "idle" hide the whole next command (seen on the default scenario).
+        double &last_ms = e.mechanism ? m_last_mech_change_ms : m_last_cmd_change_ms;
+        last_ms = std::max(last_ms, e.time_ms);
+        m_changes.push(last_ms, e);
         const double d = std::max(0.0, m_changes.first_due() - now_ms());
         m_change_due.notify(sc_core::sc_time(d, sc_core::SC_MS));  // an earlier notify wins
     };

@@ -136,6 +136,8 @@ private:
     // Traced state (plain members: a trace file samples them when they change). The engine
     // reports changes ahead of time; replay_trace applies them when simulated time gets there.
     waveforms::timed_changes<double, drive_trace_event> m_changes;  // by time_ms, then as reported
+    double m_last_mech_change_ms = 0;  // latest change of each traced state scheduled so far
+    double m_last_cmd_change_ms = 0;
     sc_core::sc_event m_change_due;
     bool m_tracing = false;
     int m_mech_state = 0;

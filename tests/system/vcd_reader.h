@@ -84,9 +84,22 @@ inline vcd_dump read_vcd(const std::string &path, const std::vector<std::string>
             else c.emplace_back(now, value);
         }
     };
+    bool in_command = false;  // inside a multi-line $comment / $dumpvars ... $end
     while (std::getline(in, line)) {
         ++line_no;
-        if (line.empty() || line[0] == '$') continue;
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos) continue;
+        line = line.substr(first);
+        if (in_command) {
+            if (line.find("$end") != std::string::npos) in_command = false;
+            continue;
+        }
+        if (line[0] == '$') {
+            // $dumpvars opens the initial values (read as changes at time 0); other commands are skipped.
+            const bool opens = line.rfind("$comment", 0) == 0;
+            if (opens && line.find("$end") == std::string::npos) in_command = true;
+            continue;
+        }
         if (line[0] == '#') {
             now = std::stoull(line.substr(1));
             d.end_time = std::max(d.end_time, now);
