@@ -27,11 +27,6 @@ struct disk_drive::pending {
     bool connected;  // still connected to the initiator when the drive starts on it
 };
 
-struct disk_drive::timed_change {
-    drive_trace_event e;
-    bool operator>(const timed_change &o) const { return e.time_ms > o.e.time_ms; }
-};
-
 // The engine's bus calls, turned into waits on simulated time and transactions on the bus socket.
 class disk_drive::port final : public bus_port {
 public:
@@ -131,19 +126,21 @@ void disk_drive::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     sc_core::sc_trace(tf, m_queue_depth, prefix + ".queue_depth");
     m_tracing = true;
     m_engine->on_trace = [this](const drive_trace_event &e) {
-        m_changes.push_back({e});
-        std::push_heap(m_changes.begin(), m_changes.end(), std::greater<>());
-        const double d = std::max(0.0, m_changes.front().e.time_ms - now_ms());
+        // The engine reports each signal's changes in the order they happen, but a command's
+        // start (now_ms(), rounded to the kernel's picoseconds) can come out a hair before the
+        // previous command's completion (a double): its "overhead" would then apply first and the
+        // completion's "idle" hide the whole next command (seen on the default scenario).
+        double &last_ms = e.mechanism ? m_last_mech_change_ms : m_last_cmd_change_ms;
+        last_ms = std::max(last_ms, e.time_ms);
+        m_changes.push(last_ms, e);
+        const double d = std::max(0.0, m_changes.first_due() - now_ms());
         m_change_due.notify(sc_core::sc_time(d, sc_core::SC_MS));  // an earlier notify wins
     };
 }
 
 void disk_drive::replay_trace() {
     const double t = now_ms() + 1e-9;
-    while (!m_changes.empty() && m_changes.front().e.time_ms <= t) {
-        std::pop_heap(m_changes.begin(), m_changes.end(), std::greater<>());
-        const drive_trace_event e = m_changes.back().e;
-        m_changes.pop_back();
+    m_changes.apply_due(t, [this](const drive_trace_event &e) {
         if (e.mechanism) {
             m_mech_state = e.state;
             m_cylinder = e.cyl;
@@ -151,9 +148,9 @@ void disk_drive::replay_trace() {
         } else {
             m_cmd_state = e.state;
         }
-    }
+    });
     if (!m_changes.empty())
-        m_change_due.notify(sc_core::sc_time(std::max(0.0, m_changes.front().e.time_ms - now_ms()), sc_core::SC_MS));
+        m_change_due.notify(sc_core::sc_time(std::max(0.0, m_changes.first_due() - now_ms()), sc_core::SC_MS));
 }
 
 void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {

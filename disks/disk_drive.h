@@ -30,8 +30,10 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "disks/disk_spec.h"
+#include "disks/drive_engine.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
+#include "waveforms/timed_changes.h"
 
 namespace raidtlm::disks {
 
@@ -133,8 +135,9 @@ private:
     std::unordered_map<int64_t, uint64_t> m_tokens;
     // Traced state (plain members: a trace file samples them when they change). The engine
     // reports changes ahead of time; replay_trace applies them when simulated time gets there.
-    struct timed_change;
-    std::vector<timed_change> m_changes;  // min-heap by time
+    waveforms::timed_changes<double, drive_trace_event> m_changes;  // by time_ms, then as reported
+    double m_last_mech_change_ms = 0;  // latest change of each traced state scheduled so far
+    double m_last_cmd_change_ms = 0;
     sc_core::sc_event m_change_due;
     bool m_tracing = false;
     int m_mech_state = 0;

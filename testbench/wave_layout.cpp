@@ -48,8 +48,8 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         if (sig.values.empty()) continue;
         const fs::path f = out_dir / fmt::format("waves_{}.txt", sig.name);
         write_translate_filter(f.string(), sig.values);
-        // Absolute, so the save file works from any working directory.
-        filters[sig.name] = fs::absolute(f).lexically_normal().string();
+        // Beside waves.gtkw: the writer records both so GTKWave finds them wherever the folder goes.
+        filters[sig.name] = f.filename().string();
     }
     for (int i = 0; i < bench.disk_count(); ++i) {
         gtkw_group g;
@@ -76,7 +76,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
         auto named = [&](const std::string &sig, const std::map<int, std::string> &values) {
             const fs::path f = out_dir / fmt::format("waves_{}.txt", sig);
             write_translate_filter(f.string(), values);
-            return fs::absolute(f).lexically_normal().string();
+            return f.filename().string();
         };
         std::map<int, std::string> tasks;
         for (int k = 0; k < rtl_models::cpu_task_kinds; ++k) tasks[k] = rtl_models::to_string(rtl_models::cpu_task(k));

@@ -1,6 +1,7 @@
 #include "waveforms/gtkw_writer.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -27,12 +28,25 @@ unsigned flags_of(const gtkw_signal &s) {
     return f;
 }
 
+// `name` made absolute against the directory of the save file.
+std::string beside_save_file(const gtkw_layout &l, const std::string &name) {
+    namespace fs = std::filesystem;
+    const fs::path p(name);
+    if (p.is_absolute()) return p.lexically_normal().string();
+    if (!fs::path(l.save_file).is_absolute())
+        throw std::invalid_argument("GTKWave save file: '" + name + "' is relative but the save file's own path ('" +
+                                    l.save_file + "') is not absolute");
+    return (fs::path(l.save_file).parent_path() / p).lexically_normal().string();
+}
+
 }  // namespace
 
 std::string make_gtkw(const gtkw_layout &l) {
     std::string o;
     o += "[*]\n[*] raidtlm waveform layout; open with: gtkwave <this file>\n[*]\n";
-    o += fmt::format("[dumpfile] \"{}\"\n", l.dump_file);
+    o += fmt::format("[dumpfile] \"{}\"\n", beside_save_file(l, l.dump_file));
+    // Before any "^N" line: GTKWave relocates the filters against the save file it has read so far.
+    if (!l.save_file.empty()) o += fmt::format("[savefile] \"{}\"\n", beside_save_file(l, l.save_file));
     o += fmt::format("[timestart] {}\n", l.view_start);
     o += fmt::format("[size] {} {}\n", l.window_width_px, l.window_height_px);
     o += "[pos] -1 -1\n";
@@ -50,8 +64,9 @@ std::string make_gtkw(const gtkw_layout &l) {
         o += fmt::format("@{:x}\n-{}\n", tr_grp_begin | tr_blank | (g.closed ? tr_closed : 0u), g.name);
         for (const auto &s : g.signals) {
             if (!s.translate_file.empty()) {
-                const int n = filters.emplace(s.translate_file, static_cast<int>(filters.size()) + 1).first->second;
-                o += fmt::format("^{} {}\n", n, s.translate_file);
+                const std::string file = beside_save_file(l, s.translate_file);
+                const int n = filters.emplace(file, static_cast<int>(filters.size()) + 1).first->second;
+                o += fmt::format("^{} {}\n", n, file);
             }
             o += fmt::format("@{:x}\n{}\n", flags_of(s), s.name);
         }
@@ -62,8 +77,12 @@ std::string make_gtkw(const gtkw_layout &l) {
 }
 
 void write_gtkw(const std::string &path, const gtkw_layout &layout) {
+    gtkw_layout placed = layout;
+    // Resolved as GTKWave resolves the file it opens (realpath), so the recorded names agree with it.
+    placed.save_file = std::filesystem::weakly_canonical(std::filesystem::absolute(path)).string();
+    const std::string text = make_gtkw(placed);
     std::ofstream out(path);
-    out << make_gtkw(layout);
+    out << text;
     out.close();
     if (!out) throw std::runtime_error(path + ": cannot write the GTKWave save file");
 }

@@ -1,6 +1,15 @@
 // Writes GTKWave save files (.gtkw): which dump to open, the signals in named groups, their
 // display format, and value-to-name translations (e.g. a drive state 2 shown as "seek").
 // Plain C++.
+//
+// Opening anywhere: GTKWave resolves a relative [dumpfile] against its working directory, not the
+// save file. What it does relocate is a save file that records where it was written: given
+// [savefile] "/a/out/waves.gtkw" and [dumpfile] "/a/out/waves.vcd" (both absolute), when the dump
+// is not at the recorded place it takes the dump's path relative to the recorded save file and
+// applies it to where the save file now is (GTKWave's find_dumpfile; translate filter files "^N"
+// that follow [savefile] are relocated the same way). So the file names every path absolutely and
+// records itself: it opens from any directory, and still finds its neighbours after the folder is
+// moved or copied.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +34,11 @@ struct gtkw_group {
 };
 
 struct gtkw_layout {
-    std::string dump_file;   // as written into [dumpfile]; relative names resolve against the .gtkw
+    // The dump, and below each signal's translate filter: relative names are taken relative to the
+    // directory of save_file and written absolute.
+    std::string dump_file;
+    // Absolute path the save file is written to, recorded as [savefile] (write_gtkw sets it).
+    std::string save_file;
     // Time span (in the dump's time unit) the wave pane shows from view_start when the file opens;
     // 0 leaves GTKWave's default zoom.
     uint64_t view_time = 0;
@@ -35,9 +48,9 @@ struct gtkw_layout {
     std::vector<gtkw_group> groups;
 };
 
-// The text of a .gtkw file.
+// The text of a .gtkw file (layout.save_file must be set when a name in it is relative).
 std::string make_gtkw(const gtkw_layout &layout);
-// Writes it; throws std::runtime_error("PATH: cannot write ...") on failure.
+// Writes it to `path`, recorded as the save file; throws std::runtime_error("PATH: cannot write ...") on failure.
 void write_gtkw(const std::string &path, const gtkw_layout &layout);
 
 // Writes a GTKWave translate filter file: one "value name" line per entry (values in decimal, as

@@ -1,8 +1,5 @@
 #include "waveforms/scheduled_trace.h"
 
-#include <algorithm>
-#include <functional>
-
 namespace raidtlm::waveforms {
 
 scheduled_trace::scheduled_trace(sc_core::sc_module_name name) : sc_module(name) {
@@ -11,28 +8,22 @@ scheduled_trace::scheduled_trace(sc_core::sc_module_name name) : sc_module(name)
     dont_initialize();
 }
 
-void scheduled_trace::set_at(int &var, int value, const sc_core::sc_time &at) { push({at, m_seq++, &var, value, false}); }
+void scheduled_trace::set_at(int &var, int value, const sc_core::sc_time &at) { push(at, {&var, value, false}); }
 
-void scheduled_trace::add_at(int &var, int delta, const sc_core::sc_time &at) { push({at, m_seq++, &var, delta, true}); }
+void scheduled_trace::add_at(int &var, int delta, const sc_core::sc_time &at) { push(at, {&var, delta, true}); }
 
-void scheduled_trace::push(const change &c) {
-    m_heap.push_back(c);
-    std::push_heap(m_heap.begin(), m_heap.end(), std::greater<>());
+void scheduled_trace::push(const sc_core::sc_time &at, const change &c) {
+    m_changes.push(at, c);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time first = m_heap.front().at;
+    const sc_core::sc_time first = m_changes.first_due();
     // An earlier pending notification wins, so the method runs at the first change due.
     m_due.notify(first > now ? first - now : sc_core::SC_ZERO_TIME);
 }
 
 void scheduled_trace::apply() {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (!m_heap.empty() && m_heap.front().at <= now) {
-        std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<>());
-        const change c = m_heap.back();
-        m_heap.pop_back();
-        *c.var = c.relative ? *c.var + c.value : c.value;
-    }
-    if (!m_heap.empty()) m_due.notify(m_heap.front().at - now);
+    m_changes.apply_due(now, [](const change &c) { *c.var = c.relative ? *c.var + c.value : c.value; });
+    if (!m_changes.empty()) m_due.notify(m_changes.first_due() - now);
 }
 
 }  // namespace raidtlm::waveforms

@@ -6,9 +6,10 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include <systemc>
+
+#include "waveforms/timed_changes.h"
 
 namespace raidtlm::waveforms {
 
@@ -20,23 +21,19 @@ public:
     void set_at(int &var, int value, const sc_core::sc_time &at);
     // Adds `delta` to `var` at `at`.
     void add_at(int &var, int delta, const sc_core::sc_time &at);
-    size_t pending() const { return m_heap.size(); }
+    size_t pending() const { return m_changes.size(); }
 
 private:
     struct change {
-        sc_core::sc_time at;
-        uint64_t seq;
         int *var;
         int value;
         bool relative;
-        bool operator>(const change &o) const { return at != o.at ? at > o.at : seq > o.seq; }
     };
     SC_HAS_PROCESS(scheduled_trace);
-    void push(const change &c);
+    void push(const sc_core::sc_time &at, const change &c);
     void apply();
 
-    std::vector<change> m_heap;  // min-heap by (time, seq)
-    uint64_t m_seq = 0;
+    timed_changes<sc_core::sc_time, change> m_changes;
     sc_core::sc_event m_due;
 };
 

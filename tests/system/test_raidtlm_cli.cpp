@@ -92,15 +92,19 @@ TEST(raidtlm_run, default_scenario_writes_stats_and_waves) {
     const std::set<std::string> names = vcd_names(vcd);
     std::istringstream save(read_file(gtkw));
     int signals = 0, groups = 0;
-    bool dumpfile = false;
+    bool dumpfile = false, savefile = false;
+    const fs::path where = fs::weakly_canonical(dir / "out");
     for (std::string line; std::getline(save, line);) {
-        if (line == "[dumpfile] \"waves.vcd\"") dumpfile = true;
+        // Both recorded absolutely: GTKWave relocates the dump by its place relative to the save file.
+        if (line == "[dumpfile] \"" + (where / "waves.vcd").string() + "\"") dumpfile = true;
+        if (line == "[savefile] \"" + (where / "waves.gtkw").string() + "\"") savefile = true;
         if (line == "@800200") ++groups;
         if (line.empty() || std::string("[@-^*").find(line[0]) != std::string::npos) continue;
         ++signals;
         EXPECT_TRUE(names.count(line)) << "not in the VCD: " << line;
     }
     EXPECT_TRUE(dumpfile);
+    EXPECT_TRUE(savefile);
     EXPECT_EQ(groups, 5);  // one per disk, one for the host
     EXPECT_EQ(signals, 4 * 5 + 2);
     for (int i = 0; i < 4; ++i)
@@ -123,10 +127,26 @@ TEST(raidtlm_run, waves_open_in_gtkwave_tools) {
         EXPECT_GT(fs::file_size(dir / "waves.fst"), 0u);
         checked = true;
     }
-    const fs::path log = dir / "gtkwave.txt";
-    const int displayed = gtkwave_displayed(dir / "out", "waves.gtkw", log);
-    if (displayed != -1) {
-        EXPECT_EQ(displayed, 22) << read_file(log);
+    // As README says (`gtkwave out/waves.gtkw`): from the output folder, from its parent, and from
+    // elsewhere after the folder was copied and the original removed (nothing may lean on the
+    // original's place: the dump and the enum-name filters are found beside the save file).
+    auto gtkwave_loads = [&](const fs::path &cwd, const std::string &gtkw, const std::string &what) {
+        const fs::path log = dir / ("gtkwave_" + what + ".txt");
+        const int displayed = gtkwave_displayed(cwd, gtkw, log);
+        if (displayed == -1) return false;
+        const std::string out = read_file(log);
+        EXPECT_EQ(displayed, 22) << what << "\n" << out;
+        for (const char *bad : {"Could not", "rror", "annot", "No such file"})
+            EXPECT_EQ(out.find(bad), std::string::npos) << what << ": GTKWave said\n" << out;
+        return true;
+    };
+    if (gtkwave_loads(dir / "out", "waves.gtkw", "in_folder")) {
+        gtkwave_loads(dir, "out/waves.gtkw", "from_parent");
+        fs::create_directories(dir / "archive");
+        fs::create_directories(dir / "elsewhere");
+        fs::copy(dir / "out", dir / "archive" / "run1", fs::copy_options::recursive);
+        fs::remove_all(dir / "out");
+        gtkwave_loads(dir / "elsewhere", "../archive/run1/waves.gtkw", "copied");
         checked = true;
     }
     if (!checked) GTEST_SKIP() << "neither vcd2fst nor xvfb-run + gtkwave installed";
