@@ -12,10 +12,47 @@
 
 #include "disks/disk_spec.h"
 #include "disks/diskspec_loader.h"
+#include "rtl_models/scsi_bus.h"
 #include "tlm/payload_pool.h"
+#include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
+#include <tlm_utils/simple_target_socket.h>
 
 namespace component_test {
+
+// A target on a SCSI bus wired by its two sockets, speaking only the protocol of
+// tlm/scsi_bus_phase.h: what a command does is the test's (command()); request() asks the bus for
+// a reselect, a disconnect or a release and returns the bus's answer.
+struct bus_target_stub : sc_core::sc_module {
+    int id;
+    tlm_utils::simple_target_socket<bus_target_stub> target{"target"};
+    tlm_utils::simple_initiator_socket<bus_target_stub> bus_port{"bus_port"};
+    tlm::tlm_generic_payload trans;
+    raidtlm::protocol::scsi_bus_phase phase;
+
+    bus_target_stub(sc_core::sc_module_name n, int scsi_id) : sc_module(n), id(scsi_id) {
+        target.register_b_transport(this, &bus_target_stub::transport);
+        trans.set_extension(&phase);
+    }
+    ~bus_target_stub() override { trans.clear_extension(&phase); }
+    void plug_into(raidtlm::rtl_models::scsi_bus &bus) {
+        bus.to_target(id).bind(target);
+        bus_port.bind(bus.from_target(id));
+    }
+    tlm::tlm_response_status request(raidtlm::protocol::scsi_bus_request r) {
+        phase.request = r;
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        bus_port->b_transport(trans, d);
+        return trans.get_response_status();
+    }
+
+protected:
+    virtual void command(tlm::tlm_generic_payload &t) { t.set_response_status(tlm::TLM_OK_RESPONSE); }
+
+private:
+    void transport(tlm::tlm_generic_payload &t, sc_core::sc_time &) { command(t); }
+};
 
 inline const raidtlm::disks::disk_spec &cheetah() {
     static const raidtlm::disks::disk_spec s = raidtlm::disks::load_diskspec(

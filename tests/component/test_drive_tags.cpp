@@ -18,6 +18,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "../unit/disk_fixtures.h"
+#include "component_support.h"
 #include "disks/disk_drive.h"
 #include "rtl_models/scsi_bus.h"
 
@@ -98,31 +99,14 @@ int run_tagged(int drive_count, int tags, int commands, double write_fraction, u
     return ok;
 }
 
-// A target that takes a command only to disconnect at once (as a busy drive does) and that asks the
-// bus for itself through the protocol of tlm/scsi_bus_phase.h.
-struct disconnecting_target : sc_core::sc_module {
-    int id;
+// A target that takes a command only to disconnect at once (as a busy drive does).
+struct disconnecting_target : component_test::bus_target_stub {
     int commands = 0;
-    tlm_utils::simple_target_socket<disconnecting_target> target{"target"};
-    tlm_utils::simple_initiator_socket<disconnecting_target> bus_port{"bus_port"};
-    tlm::tlm_generic_payload trans;
-    protocol::scsi_bus_phase phase;
-
-    disconnecting_target(sc_core::sc_module_name n, int scsi_id) : sc_module(n), id(scsi_id) {
-        target.register_b_transport(this, &disconnecting_target::command);
-        trans.set_extension(&phase);
-    }
-    ~disconnecting_target() override { trans.clear_extension(&phase); }
-    void command(tlm::tlm_generic_payload &t, sc_time &) {
+    disconnecting_target(sc_core::sc_module_name n, int scsi_id) : bus_target_stub(n, scsi_id) {}
+    void command(tlm::tlm_generic_payload &t) override {
         ++commands;
         request(protocol::scsi_bus_request::disconnect);
         t.set_response_status(tlm::TLM_OK_RESPONSE);
-    }
-    void request(protocol::scsi_bus_request r) {
-        phase.request = r;
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_time d = sc_core::SC_ZERO_TIME;
-        bus_port->b_transport(trans, d);
     }
 };
 

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "component_support.h"
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -28,33 +30,12 @@ namespace {
 
 double now_us() { return sc_core::sc_time_stamp().to_seconds() * 1e6; }
 
-// A target on a bus, wired by its two sockets, that uses the bus through the protocol of
-// tlm/scsi_bus_phase.h (it takes no commands: its target socket answers OK at once).
-struct target_user : sc_core::sc_module {
-    int id;
+// A target on a bus that uses it through the protocol of tlm/scsi_bus_phase.h (it takes no
+// commands: its target socket answers OK at once).
+struct target_user : component_test::bus_target_stub {
     std::vector<double> got_us;  // when it owned the bus, per round
-    tlm_utils::simple_target_socket<target_user> target{"target"};
-    tlm_utils::simple_initiator_socket<target_user> bus_port{"bus_port"};
-    tlm::tlm_generic_payload trans;
-    protocol::scsi_bus_phase phase;
-
-    target_user(sc_core::sc_module_name n, int scsi_id) : sc_module(n), id(scsi_id) {
-        target.register_b_transport(this, &target_user::command);
-        trans.set_extension(&phase);
-    }
-    ~target_user() override { trans.clear_extension(&phase); }
-    void command(tlm::tlm_generic_payload &t, sc_time &) { t.set_response_status(tlm::TLM_OK_RESPONSE); }
-    void plug_into(scsi_bus &bus) {
-        bus.to_target(id).bind(target);
-        bus_port.bind(bus.from_target(id));
-    }
-    void request(protocol::scsi_bus_request r) {
-        phase.request = r;
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_time d = sc_core::SC_ZERO_TIME;
-        bus_port->b_transport(trans, d);
-        EXPECT_TRUE(trans.is_response_ok());
-    }
+    target_user(sc_core::sc_module_name n, int scsi_id) : bus_target_stub(n, scsi_id) {}
+    void request(protocol::scsi_bus_request r) { EXPECT_EQ(bus_target_stub::request(r), tlm::TLM_OK_RESPONSE); }
 };
 
 // The initiator's side of a bus: a controller channel that sends commands.
