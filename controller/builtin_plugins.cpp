@@ -179,6 +179,12 @@ std::unique_ptr<layout> make_array_layout(const firmware_config &fw, const std::
     return f->make(fw, disks);
 }
 
+std::unique_ptr<layout> make_array_layout(const firmware_platform &platform) {
+    std::vector<disk_info> disks;
+    for (int d = 0; d < platform.disk_count(); ++d) disks.push_back(platform.drive_info(d));
+    return make_array_layout(platform.config().firmware, disks);
+}
+
 const scheduler_factory &scheduler_plugin(const firmware_config &fw) {
     register_builtin_plugins();
     const std::string name = scheduler_name(fw);

@@ -220,20 +220,16 @@ void controller_top::xor_blocks(const std::vector<protocol::buffer_ref> &inputs,
 }
 
 void controller_top::nvram_write(uint64_t address, const void *data, unsigned bytes) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(address);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(const_cast<void *>(data)));
-    gp.set_data_length(bytes);
-    gp.set_streaming_width(bytes);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_nvram->b_transport(gp, delay);
-    check_power();
+    nvram_access(tlm::TLM_WRITE_COMMAND, address, const_cast<void *>(data), bytes);
 }
 
 void controller_top::nvram_read(uint64_t address, void *data, unsigned bytes) {
+    nvram_access(tlm::TLM_READ_COMMAND, address, data, bytes);
+}
+
+void controller_top::nvram_access(tlm::tlm_command command, uint64_t address, void *data, unsigned bytes) {
     tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_command(command);
     gp.set_address(address);
     gp.set_data_ptr(reinterpret_cast<unsigned char *>(data));
     gp.set_data_length(bytes);

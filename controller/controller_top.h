@@ -141,6 +141,8 @@ private:
     SC_HAS_PROCESS(controller_top);
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    // One timed NVRAM read or write through the NVRAM socket.
+    void nvram_access(tlm::tlm_command command, uint64_t address, void *data, unsigned bytes);
 
     // ---- firmware_platform (firmware_api.h)
     int disk_count() const override { return int(m_disks.size()); }

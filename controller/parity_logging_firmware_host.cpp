@@ -7,9 +7,7 @@
 namespace raidtlm::controller {
 
 std::unique_ptr<layout> parity_logging_firmware::make_layout(const firmware_platform &platform) {
-    std::vector<disk_info> disks;
-    for (int d = 0; d < platform.disk_count(); ++d) disks.push_back(platform.drive_info(d));
-    std::unique_ptr<layout> l = make_array_layout(platform.config().firmware, disks);
+    std::unique_ptr<layout> l = make_array_layout(platform);
     if (!dynamic_cast<const parity_logging_layout *>(l.get()))
         throw layout_error("the parity_logging firmware needs controller.layout parity_logging");
     return l;

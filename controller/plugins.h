@@ -67,6 +67,8 @@ std::string firmware_name(const firmware_config &fw);
 std::unique_ptr<firmware> make_firmware(firmware_platform &platform);
 // Throws layout_error when the layout does not fit the disks.
 std::unique_ptr<layout> make_array_layout(const firmware_config &fw, const std::vector<disk_info> &disks);
+// The same, for a firmware: controller.layout over the platform's drives.
+std::unique_ptr<layout> make_array_layout(const firmware_platform &platform);
 // The name of controller.scheduler: the plug-in's, else the built-in policy's.
 std::string scheduler_name(const firmware_config &fw);
 // The scheduler of controller.scheduler (its `make` empty for fcfs: the queue's own order);

@@ -10,17 +10,12 @@ std::vector<uint64_t> capacities(const firmware_platform &p) {
     for (int d = 0; d < p.disk_count(); ++d) c.push_back(p.drive_info(d).capacity_blocks);
     return c;
 }
-std::vector<disk_info> infos(const firmware_platform &p) {
-    std::vector<disk_info> out;
-    for (int d = 0; d < p.disk_count(); ++d) out.push_back(p.drive_info(d));
-    return out;
-}
 }  // namespace
 
 raid_firmware::raid_firmware(firmware_platform &platform)
     : kit_firmware(platform),
       m_platform(platform),
-      m_layout(make_array_layout(platform.config().firmware, infos(platform))),
+      m_layout(make_array_layout(platform)),
       m_map(platform.config().firmware.layout, platform.config().firmware.stripe_unit_sectors, capacities(platform)) {
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
 }

@@ -15,10 +15,8 @@ const char *msg_type = "/raidtlm/controller/replicated";
 }
 
 replicated_firmware::replicated_firmware(firmware_platform &platform) : kit_firmware(platform), m_platform(platform) {
-    std::vector<disk_info> disks;
-    for (int d = 0; d < platform.disk_count(); ++d) disks.push_back(platform.drive_info(d));
     const firmware_config &fw = platform.config().firmware;
-    m_layout = make_array_layout(fw, disks);
+    m_layout = make_array_layout(platform);
     if (!m_layout) SC_REPORT_FATAL(msg_type, "the replicated firmware needs an array layout");
     // Every layout with copies: reads to one holder (acquire_any), writes through the table.
     m_replicated_reads = !dynamic_cast<const parity_layout *>(m_layout.get()) && m_layout->copies() > 1;

@@ -57,9 +57,7 @@ public:
         : kit_firmware(p),
           m_platform(p),
           m_cfg(p.config().plugins.get<cache_config>("controller.write_back_raid5")) {
-        std::vector<rc::disk_info> disks;
-        for (int d = 0; d < p.disk_count(); ++d) disks.push_back(p.drive_info(d));
-        m_layout = rc::make_array_layout(p.config().firmware, disks);
+        m_layout = rc::make_array_layout(p);
         m_parity = dynamic_cast<const rc::parity_layout *>(m_layout.get());
         if (!m_parity) throw std::invalid_argument("write_back_raid5 needs a RAID 5 layout");
         const uint64_t dram = p.config().dram.capacity_bytes;
