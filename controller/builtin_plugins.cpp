@@ -9,6 +9,8 @@
 #include "controller/parity_logging_layout.h"
 #include "controller/plugins.h"
 #include "controller/raid_firmware.h"
+#include "controller/stream_engine_config.h"
+#include "controller/stream_firmware.h"
 #include "controller/replicated_firmware.h"
 
 namespace raidtlm::controller {
@@ -89,6 +91,9 @@ void register_firmware() {
                                                     {"raid1", "raid10", "sr_array"}));
     r.add("parity_logging", family<parity_logging_firmware>("parity logging (Stodolsky et al.)", {"parity_logging"}));
     r.add("floating", family<floating_firmware>("floating data and parity (Menon and Kasson)", {"floating"}));
+    r.add("streams", family<stream_firmware>("RAID 0 / JBOD with the stream engine for many sequential streams "
+                                             "(Panagiotakis; keys controller.streams.*)",
+                                             {"raid0"}));
 }
 
 scheduler_factory policy_scheduler(const std::string &help, scheduling_policy p) {
@@ -130,6 +135,7 @@ void register_builtin_plugins() {
         register_firmware();
         register_schedulers();
         register_predictors();
+        register_stream_engine_keys();
     });
 }
 

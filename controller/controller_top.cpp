@@ -187,13 +187,14 @@ void controller_top::request_table_write(uint32_t bytes) {
     check_power();
 }
 
-void controller_top::host_dma(const host_command &cmd, protocol::buffer_block *buffer) {
+void controller_top::host_dma(const host_command &cmd, protocol::buffer_block *buffer, uint64_t first_sector) {
     const auto &host_trans = *static_cast<const tlm::tlm_generic_payload *>(cmd.platform_handle);
     tlm::tlm_generic_payload &gp = m_dma_payloads.get();
     protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
     d = protocol::dma_command{};
     d.bytes = cmd.bytes();
     d.buffer = buffer;
+    d.first_sector = first_sector;
     gp.set_command(host_trans.get_command());
     gp.set_data_ptr(host_trans.get_data_ptr());
     gp.set_data_length(host_trans.get_data_length());

@@ -153,7 +153,8 @@ private:
     protocol::buffer_block *allocate_buffer(uint64_t bytes, uint64_t token_sectors) override;
     void free_buffer(protocol::buffer_block *b) override { m_dram->free(b); }
     void request_table_write(uint32_t bytes) override;
-    void host_dma(const host_command &cmd, protocol::buffer_block *buffer) override;
+    void host_dma(const host_command &cmd, protocol::buffer_block *buffer, uint64_t first_sector) override;
+    using firmware_platform::host_dma;
     void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
                     uint64_t sectors) override;
     int64_t nvram_allocate(uint64_t bytes) override { return m_nvram->allocate(bytes); }

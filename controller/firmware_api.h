@@ -133,7 +133,10 @@ public:
     virtual void request_table_write(uint32_t bytes) = 0;
 
     // ---- host link: the command's data into (write) or out of (read) `buffer`
-    virtual void host_dma(const host_command &cmd, protocol::buffer_block *buffer) = 0;
+    // `first_sector`: where in `buffer` the command's data start (a read served from a buffer
+    // that holds more than the command, such as read-ahead data).
+    virtual void host_dma(const host_command &cmd, protocol::buffer_block *buffer, uint64_t first_sector) = 0;
+    void host_dma(const host_command &cmd, protocol::buffer_block *buffer) { host_dma(cmd, buffer, 0); }
 
     // ---- XOR engine: XOR of `inputs` into `output` over `sectors` sectors
     virtual void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,

@@ -51,9 +51,10 @@ void firmware_kit::finish(const host_command &cmd, const host_request &r) {
     table_update(cmd.affinity);
 }
 
-void firmware_kit::host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity) {
+void firmware_kit::host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity,
+                            uint64_t first_sector) {
     platform.cpu_run_priced(rtl_models::cpu_task::dma_setup, affinity);
-    platform.host_dma(cmd, buffer);
+    platform.host_dma(cmd, buffer, first_sector);
 }
 
 void firmware_kit::table_update(int affinity) {

@@ -41,7 +41,7 @@ public:
     void finish(const host_command &cmd, const host_request &r);
 
     // The CPU's dma_setup and the host DMA.
-    void host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity);
+    void host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity, uint64_t first_sector = 0);
     // The CPU's table_update task and its request-table write to the DRAM.
     void table_update(int affinity);
     // The CPU's xor_setup and the XOR engine's work.

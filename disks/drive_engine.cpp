@@ -349,9 +349,13 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
     const bool hit_first = s >= 0;
     const bool full = hit_first && m_segs[s].end >= end;
     // A read that continues the stream the read-ahead is reading extends the read-ahead instead
-    // of stopping it: the media never stops between the two.
-    if (hit_first && !full && m_prefetch.active && m_prefetch.seg == s && m_prefetch.limit_lbn < end)
-        extend_prefetch(std::max(end, prefetch_limit(req, s)));
+    // of stopping it: the media never stops between the two. The limit moves on with every such
+    // read (as far ahead of it as a read that missed would prefetch), so a host that keeps up
+    // with the read-ahead never finds it stopped at the first read's limit.
+    if (hit_first && m_prefetch.active && m_prefetch.seg == s) {
+        const int64_t wanted = std::max(end, prefetch_limit(req, s));
+        if (wanted > m_prefetch.limit_lbn) extend_prefetch(wanted);
+    }
     const bool rides_prefetch = hit_first && !full && m_prefetch.active && m_prefetch.seg == s &&
                                 m_prefetch.limit_lbn >= end;
     res.cache = full ? cache_outcome::full_hit : hit_first ? cache_outcome::partial_hit : cache_outcome::miss;

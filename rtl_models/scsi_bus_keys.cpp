@@ -10,6 +10,7 @@ const config::names<scsi_preset> preset_names = {{"fast20", scsi_preset::fast20}
                                                  {"ultra2", scsi_preset::ultra2},
                                                  {"ultra160", scsi_preset::ultra160},
                                                  {"ultra320", scsi_preset::ultra320},
+                                                 {"sata150", scsi_preset::sata150},
                                                  {"custom", scsi_preset::custom}};
 }  // namespace
 
@@ -26,6 +27,7 @@ void declare_keys(config::declarations<scsi_bus_config> &k) {
                 const scsi_bus_config preset = scsi_bus_config::with_preset(p);
                 b.width_bits = preset.width_bits;
                 b.mtransfers_per_s = preset.mtransfers_per_s;
+                if (preset.point_to_point()) b.phases = preset.phases;
             }
         },
         [](const scsi_bus_config &b) { return nlohmann::json(to_string(b.preset)); });
@@ -57,7 +59,14 @@ void declare_keys(config::declarations<scsi_bus_config> &k) {
             .cap(1e6)
             .unit("us");
 
-    k.check([](const scsi_bus_config &b, const config::key_checks &c) {
+    k.check([phase_keys](const scsi_bus_config &b, const config::key_checks &c) {
+        if (b.point_to_point())
+            for (const auto &[name, field] : phase_keys)
+                if (c.given(name))
+                    c.fail(name, fmt::format("set while {} is {}", c.key("preset"), to_string(b.preset)),
+                           "no bus phase times on a point-to-point SATA link (it has no arbitration or selection)");
+        if (b.point_to_point() && c.given("fairness") && b.fairness)
+            c.fail("fairness", "set on a point-to-point SATA link", "false (nothing to arbitrate)");
         for (const char *name : {"width_bits", "mtransfers_per_s"})
             if (c.given(name) && b.preset != scsi_preset::custom)
                 c.fail(name, fmt::format("set while {} is {}", c.key("preset"), to_string(b.preset)),

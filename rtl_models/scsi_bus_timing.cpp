@@ -10,6 +10,7 @@ const char *to_string(scsi_preset p) {
     case scsi_preset::ultra2: return "ultra2";
     case scsi_preset::ultra160: return "ultra160";
     case scsi_preset::ultra320: return "ultra320";
+    case scsi_preset::sata150: return "sata150";
     case scsi_preset::custom: return "custom";
     }
     return "?";
@@ -28,6 +29,11 @@ scsi_bus_config scsi_bus_config::with_preset(scsi_preset p) {
     case scsi_preset::ultra2: c.width_bits = 16; c.mtransfers_per_s = 40; break;
     case scsi_preset::ultra160: c.width_bits = 16; c.mtransfers_per_s = 80; break;
     case scsi_preset::ultra320: c.width_bits = 16; c.mtransfers_per_s = 160; break;
+    case scsi_preset::sata150:
+        c.width_bits = 8;
+        c.mtransfers_per_s = 150;
+        c.phases = scsi_phase_costs{0, 0, 0, 0, 0, 0, 0};
+        break;
     case scsi_preset::custom: break;
     }
     return c;

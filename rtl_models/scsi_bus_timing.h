@@ -14,8 +14,12 @@ namespace raidtlm::rtl_models {
 //   ultra2    Ultra2 (SPI-2), 16-bit, 40 MT/s     =  80 MB/s
 //   ultra160  Ultra160 (SPI-3), 16-bit, 80 MT/s   = 160 MB/s (40 MHz, double transition)
 //   ultra320  Ultra320 (SPI-4), 16-bit, 160 MT/s  = 320 MB/s (80 MHz, double transition)
+//   sata150   Serial ATA 1.0 (1.5 Gb/s, 8b/10b) = 150 MB/s, a point-to-point link: one drive per
+//             channel, no arbitration, selection or bus phases (all phase times 0); the few
+//             microseconds of FIS exchange per command (Register H2D/D2H FIS, 20 bytes each) are
+//             neglected against the drive's own overheads. Timed as 8 bits x 150 MT/s.
 //   custom    width_bits and mtransfers_per_s as given (0 MT/s: a bus that moves data in no time)
-enum class scsi_preset { fast20, ultra2, ultra160, ultra320, custom };
+enum class scsi_preset { fast20, ultra2, ultra160, ultra320, sata150, custom };
 const char *to_string(scsi_preset p);
 
 // Overheads of the bus phases, in microseconds. Defaults: SCSI-2 (ANSI X3.131-1994, 5.2) timing
@@ -52,6 +56,8 @@ struct scsi_bus_config {
 
     // The preset's width and rate (custom keeps what is set).
     static scsi_bus_config with_preset(scsi_preset p);
+    // One drive per channel, nothing to arbitrate (sata150).
+    bool point_to_point() const { return preset == scsi_preset::sata150; }
     double rate_mb_per_s() const { return mtransfers_per_s * width_bits / 8.0; }
     // Time to move one 512-byte sector, microseconds (0 when unlimited).
     double sector_us() const { return mtransfers_per_s > 0 ? 512.0 / rate_mb_per_s() : 0.0; }

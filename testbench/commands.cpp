@@ -107,6 +107,13 @@ void check_parity_logging_fits(const scenario &s, const disks::disk_spec &spec) 
 }
 
 // Checks, before elaboration, that the workload fits on the disks, so the error names the key.
+// The scenario's overrides of the drive's own parameters (disks.*: interface time, cache).
+void apply_disk_overrides(const scenario &s, disks::disk_spec &spec) {
+    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    if (s.disks.cache_segments > 0) spec.cache.segments = s.disks.cache_segments;
+    if (s.disks.segment_sectors > 0) spec.cache.segment_blocks = s.disks.segment_sectors;
+}
+
 void check_fits(const scenario &s, const disks::disk_spec &spec) {
     if (spec.block_count <= 0)
         throw s.error("disks.spec", fmt::format("disk '{}' has no blocks", spec.name),
@@ -126,6 +133,11 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
                           "spares or slips; e.g. scenarios/disks/ibm0661.diskspecs with a 4-sector unit)");
         }
     }
+    if (s.controller.enabled && s.controller.config.bus.point_to_point() && s.disks.count > s.controller.config.channels)
+        throw s.error("controller.channels",
+                      fmt::format("{} channels for {} disks on {} links", s.controller.config.channels, s.disks.count,
+                                  rtl_models::to_string(s.controller.config.bus.preset)),
+                      fmt::format("at least {} (a SATA link is point-to-point: one drive per channel)", s.disks.count));
     const controller::host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
                                std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
     const uint32_t largest = size_sampler(s.workload).max_sectors();
@@ -185,7 +197,7 @@ int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.scenario_file, parse_overrides(o.overrides), o.repo_root);
     disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
-    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    apply_disk_overrides(s, spec);
     check_fits(s, spec);
 
     const fs::path out_dir = out_dir_of(o);
@@ -418,7 +430,7 @@ int run_sustainable_rate(const rate_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.run.scenario_file, parse_overrides(o.run.overrides), o.run.repo_root);
     disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
-    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    apply_disk_overrides(s, spec);
     check_fits(s, spec);
     if (s.workload.arrival == arrival_process::trace)
         throw s.error("workload.arrival", "trace: a trace fixes its own arrival times",

@@ -1,6 +1,8 @@
 // disks.*: which drive, how many, and the drive's own interface time.
 #include "testbench/scenario_sections.h"
 
+#include <fmt/format.h>
+
 namespace raidtlm::testbench {
 
 void declare_disks_section(scenario_keys_t &root) {
@@ -33,6 +35,18 @@ void declare_disks_section(scenario_keys_t &root) {
         [](const disks_config &d) {
             return d.bulk_sector_transfer_ms < 0 ? nlohmann::json("spec") : nlohmann::json(d.bulk_sector_transfer_ms);
         });
+    // The drive's segment cache (sweeps of segment count and size, paper 002 Figs 3.4-3.5).
+    auto spec_or_count = [&k](const char *name, int disks_config::*field, int hi, const char *what) {
+        k.custom(
+            name, "spec", fmt::format("spec (the spec's {}) or an integer in [1, {}]", what, hi),
+            [field, hi](disks_config &d, const value_ref &v, const key_use &u) {
+                if (config::read_scalar(v, u) == "spec") d.*field = 0;
+                else d.*field = int(config::read_integer(v, u, 1, hi));
+            },
+            [field](const disks_config &d) { return d.*field == 0 ? nlohmann::json("spec") : nlohmann::json(d.*field); });
+    };
+    spec_or_count("cache_segments", &disks_config::cache_segments, 1024, "Number of buffer segments");
+    spec_or_count("segment_sectors", &disks_config::segment_sectors, 1 << 22, "Segment size (in blks)");
     root.mount("disks", k, &scenario::disks);
 }
 

@@ -69,6 +69,9 @@ struct disks_config {
     // The drive's own per-sector interface time, ms; negative: the spec's "Bulk sector transfer
     // time". (A validation spec's value is its test host's rate, slower than a real bus.)
     double bulk_sector_transfer_ms = -1;
+    // The drive's segment cache: number of segments and blocks per segment; 0: the spec's.
+    int cache_segments = 0;
+    int segment_sectors = 0;
 };
 
 struct host_config {
