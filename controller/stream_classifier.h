@@ -14,6 +14,7 @@
 // blocks (checked where the keys are read: not here, the classifier does not know the sizes).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -25,7 +26,10 @@ struct stream_classifier_config {
     uint32_t block_sectors = 8;  // Table 3.1's blocking factor (8 sectors = 4 KB)
     uint32_t offset_blocks = 64; // "a few tens" (section 4.1); 64 blocks cover 256 KB each side
     uint32_t threshold = 3;      // distinct requests in a region within the window
-    double window_ms = 1000;     // the time interval the count looks back over
+    // The time interval the count looks back over. It must exceed (threshold - 1) times a
+    // stream's request interval on the plain path, S x a random read (~10 ms): 10 s serves ~500
+    // streams a disk.
+    double window_ms = 10000;
 };
 
 class stream_classifier {

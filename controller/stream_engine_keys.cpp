@@ -47,7 +47,7 @@ void register_stream_engine_keys() {
             .note("classifier: a bitmap covers [B - offset, B + offset]; at least a request's blocks");
         k.integer<uint32_t>("threshold", [](cfg &c) -> uint32_t & { return c.classifier.threshold; }, "3", 1, 1 << 16)
             .note("classifier: distinct requests in a bitmap within the window that mark a stream");
-        k.number<double>("window_ms", [](cfg &c) -> double & { return c.classifier.window_ms; }, "1000").above(0).cap(1e9)
+        k.number<double>("window_ms", [](cfg &c) -> double & { return c.classifier.window_ms; }, "10000").above(0).cap(1e9)
             .note("classifier: the time window");
         k.check([](const cfg &c, const config::key_checks &chk) {
             if (c.read_ahead_kib == 0 || c.read_ahead_kib % 4 != 0)

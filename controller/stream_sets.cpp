@@ -127,7 +127,8 @@ std::optional<stream_sets::disk_read> stream_sets::next_disk_read(double) {
             leave_dispatch(s, st);
             return next_disk_read(0);
         }
-        if (st.in_flight >= m_config.in_flight_per_stream) continue;
+        if (st.in_flight >= m_config.in_flight_per_stream || st.issued_this_turn >= m_config.requests_per_turn)
+            continue;
         const uint32_t sectors =
             uint32_t(std::min<uint64_t>(m_config.read_ahead_sectors, m_config.capacity_sectors - st.next_fetch_lbn));
         const uint64_t bytes = uint64_t(sectors) * m_config.sector_bytes;
@@ -150,10 +151,8 @@ std::optional<stream_sets::disk_read> stream_sets::next_disk_read(double) {
         m_stats.peak_memory_bytes = std::max(m_stats.peak_memory_bytes, m_memory_in_use);
         ++m_stats.disk_reads;
         m_stats.sectors_read_ahead += sectors;
-        m_next_in_dispatch = at + 1;
-        if (++st.issued_this_turn >= m_config.requests_per_turn) leave_dispatch(s, st);
-        if (!m_dispatch.empty()) m_next_in_dispatch %= m_dispatch.size();
-        else m_next_in_dispatch = 0;
+        ++st.issued_this_turn;
+        m_next_in_dispatch = (at + 1) % m_dispatch.size();
         return disk_read{s, id, b.lbn, sectors};
     }
     m_waiting_for_memory = false;
@@ -165,7 +164,13 @@ std::vector<stream_sets::buffer_id> stream_sets::read_done(buffer_id id, bool ok
     buffer &b = m_buffers.at(id);
     b.ready = true;
     auto sit = m_streams.find(b.stream);
-    if (sit != m_streams.end() && sit->second.in_flight > 0) --sit->second.in_flight;
+    if (sit != m_streams.end()) {
+        stream &st = sit->second;
+        if (st.in_flight > 0) --st.in_flight;
+        // A stream's turn ends when its N read-aheads are done: D bounds the reads outstanding.
+        if (st.dispatched && st.in_flight == 0 && st.issued_this_turn >= m_config.requests_per_turn)
+            leave_dispatch(b.stream, st);
+    }
     if (!ok && !b.stale && sit != m_streams.end()) {
         ++m_stats.resets;
         reset(sit->second, out);

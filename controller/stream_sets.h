@@ -7,9 +7,10 @@
 //                (next_host_lbn), where its next disk read starts (next_fetch_lbn), and its
 //                buffers of read-ahead data, in address order, in flight or staged.
 //   dispatch set at most D streams that issue disk reads, each read R sectors (the read-ahead),
-//                at most `in_flight_per_stream` at a time; a stream leaves the set once it has
-//                issued N reads this turn, and the next stream waiting (first come, first
-//                served: round robin over the streams that need data) takes its place.
+//                at most `in_flight_per_stream` at a time; a stream leaves the set once the N
+//                reads of its turn are done, and the next stream waiting (first come, first
+//                served: round robin over the streams that need data) takes its place. So at
+//                most D * in_flight_per_stream read-aheads are outstanding.
 //   buffered set the streams out of the dispatch set that still hold staged data; a buffer is
 //                freed when the host has read past its end, or when its stream has had no
 //                request for `buffer_timeout_ms` (collect_garbage); a stream with nothing staged
@@ -23,6 +24,7 @@
 // marked stale and freed when they complete).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>

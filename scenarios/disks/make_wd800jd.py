@@ -50,6 +50,9 @@ HEADER = f"""# Western Digital Caviar SE WD800JD (Serial ATA), as Panagiotakis m
 #   - cache: {SEGMENTS} read segments of {SEGMENT_BLOCKS} blocks (512 KB); read-ahead fills the segment
 #     (Buffer continuous read 3 = to segment full; Maximum read-ahead 0 = up to the segment size),
 #     and goes on after a read hit on an idle drive (Read-ahead on idle hit 1); write-back off
+#   - data phases: the drive reconnects when 1/8 of a read is buffered (High water mark 0.125 by
+#     request size): 8 KB for a 64 KB read, one maximum-size SATA Data FIS; a link faster than the
+#     media would otherwise carry one sector per connection
 #   - queue: Max queue length 32 (SATA NCQ depth), Scheduling policy 3 = CYCLE-LBN (C-LOOK),
 #     as the thesis's DiskSim model schedules at the drive
 #   - overheads: 0.1 ms per command (read miss and hit), 0.05 ms completion: firmware of a
@@ -136,7 +139,7 @@ print(f"""disksim_disk WD800JD {{
    Segment size (in blks) = {SEGMENT_BLOCKS},
    Use separate write segment = 0,
    Low (write) water mark = 0.000000,
-   High (read) water mark = 0.000000,
+   High (read) water mark = 0.125000,
    Set watermark by reqsize = 1,
    Calc sector by sector = 1,
    Enable caching in buffer = 1,

@@ -60,7 +60,8 @@ TEST(stream_classifier, requests_outside_the_window_do_not_count) {
     EXPECT_FALSE(c.classify(8000, 16, 0.0));
     EXPECT_FALSE(c.classify(8016, 16, 150.0));  // the first is older than the 100 ms window
     EXPECT_FALSE(c.classify(8032, 16, 300.0));
-    EXPECT_TRUE(c.classify(8048, 16, 310.0));
+    EXPECT_FALSE(c.classify(8048, 16, 310.0));  // 300 and 310 are in the window, 150 no longer
+    EXPECT_TRUE(c.classify(8064, 16, 320.0));
 }
 
 TEST(stream_classifier, out_of_order_requests_count_by_time_only) {
@@ -252,4 +253,20 @@ TEST(stream_engine_config, dispatch_set_defaults_to_what_memory_holds) {
     c.dispatch_streams = 3;
     EXPECT_EQ(c.effective_dispatch_streams(), 3u);
     EXPECT_EQ(c.sets(1000).read_ahead_sectors, 16384u);
+}
+
+TEST(stream_sets, the_dispatch_set_bounds_the_read_aheads_outstanding) {
+    stream_sets s(sets_config(2, 1, 100));
+    for (int i = 0; i < 4; ++i) s.cover(s.open(uint64_t(i) * 100'000, 0), uint64_t(i) * 100'000, 16, 0);
+    auto a = s.next_disk_read(0), b = s.next_disk_read(0);
+    ASSERT_TRUE(a && b);
+    EXPECT_FALSE(s.next_disk_read(0));  // D = 2 reads outstanding, memory to spare
+    EXPECT_FALSE(s.waiting_for_memory());
+    EXPECT_EQ(s.dispatch_queue_size(), 2u);
+    s.read_done(a->buffer, true, 1);  // its turn (N = 1) is over: the next stream enters
+    EXPECT_EQ(s.dispatch_set_size(), 1u);
+    auto c = s.next_disk_read(1);
+    ASSERT_TRUE(c);
+    EXPECT_NE(c->stream, a->stream);
+    EXPECT_NE(c->stream, b->stream);
 }
