@@ -25,7 +25,7 @@ struct stream_engine_config {
     uint64_t memory_bytes() const { return memory_mib << 20; }
     // D as configured, or as many as M holds.
     uint32_t effective_dispatch_streams() const;
-    stream_sets_config sets(uint64_t capacity_sectors) const;
+    stream_sets_config sets(uint64_t capacity_sectors, uint32_t disks) const;
 };
 
 // Registers controller.streams.* (called by register_builtin_plugins).

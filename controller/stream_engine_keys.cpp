@@ -12,8 +12,9 @@ uint32_t stream_engine_config::effective_dispatch_streams() const {
     return uint32_t(std::max<uint64_t>(1, memory_bytes() / per_stream));
 }
 
-stream_sets_config stream_engine_config::sets(uint64_t capacity_sectors) const {
+stream_sets_config stream_engine_config::sets(uint64_t capacity_sectors, uint32_t disks) const {
     stream_sets_config c;
+    c.disks = disks;
     c.read_ahead_sectors = read_ahead_sectors();
     c.requests_per_turn = requests_per_turn;
     c.dispatch_streams = effective_dispatch_streams();

@@ -10,7 +10,7 @@ stream_firmware::stream_firmware(firmware_platform &platform)
     : raid_firmware(platform),
       m_cfg(platform.config().plugins.get<stream_engine_config>("controller.streams")),
       m_classifier(m_cfg.classifier),
-      m_sets(m_cfg.sets(capacity_sectors())) {
+      m_sets(m_cfg.sets(capacity_sectors(), uint32_t(platform.disk_count()))) {
     if (m_parity) throw std::invalid_argument("firmware streams serves RAID 0 and JBOD only (controller.layout raid0)");
     const uint64_t dram = platform.config().dram.capacity_bytes;
     // The engine's memory is buffer DRAM: it cannot hold more than there is, and host commands
@@ -36,7 +36,7 @@ bool stream_firmware::serve(const host_command &cmd) {
     }
     const double now = m_platform.now_ms();
     std::optional<stream_sets::stream_id> s = m_sets.stream_of(cmd.lbn);
-    if (!s && m_classifier.classify(cmd.lbn, cmd.sectors, now)) s = m_sets.open(cmd.lbn, now);
+    if (!s && m_classifier.classify(cmd.lbn, cmd.sectors, now)) s = m_sets.open(cmd.lbn, now, disk_of(cmd.lbn));
     if (!s) {
         ++m_counts.bypassed_reads;
         update_waves();
@@ -78,6 +78,13 @@ bool stream_firmware::serve_stream_read(const host_command &cmd, stream_sets::st
     free_buffers(m_sets.finish_read(s, c, cmd.lbn, cmd.sectors, m_platform.now_ms()));
     update_waves();
     return true;
+}
+
+uint32_t stream_firmware::disk_of(uint64_t lbn) const {
+    std::vector<disk_fragment> pieces;
+    if (!m_layout) m_map.map(lbn, 1, pieces);
+    else m_kit.fragments_of(*m_layout, false, lbn, 1, pieces);
+    return pieces.empty() ? 0 : uint32_t(pieces.front().disk);
 }
 
 void stream_firmware::dispatcher() {
@@ -133,7 +140,7 @@ void stream_firmware::free_buffers(const std::vector<stream_sets::buffer_id> &id
 size_t stream_firmware::restart_after_power_loss() {
     // The buffer DRAM was emptied by the platform: the engine's staged data are gone with it.
     m_blocks.clear();
-    m_sets = stream_sets(m_cfg.sets(capacity_sectors()));
+    m_sets = stream_sets(m_cfg.sets(capacity_sectors(), uint32_t(platform.disk_count())));
     m_classifier = stream_classifier(m_cfg.classifier);
     return raid_firmware::restart_after_power_loss();
 }

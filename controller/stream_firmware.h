@@ -55,6 +55,8 @@ private:
     void read_ahead(stream_sets::disk_read r);
     void free_buffers(const std::vector<stream_sets::buffer_id> &ids);
     void update_waves();
+    // The disk a stream starting at `lbn` reads from (its first sector's).
+    uint32_t disk_of(uint64_t lbn) const;
 
     stream_engine_config m_cfg;
     stream_classifier m_classifier;

@@ -9,6 +9,8 @@ stream_sets::stream_sets(const stream_sets_config &c) : m_config(c) {
     if (c.read_ahead_sectors == 0 || c.requests_per_turn == 0 || c.dispatch_streams == 0 ||
         c.in_flight_per_stream == 0 || c.capacity_sectors == 0)
         throw std::invalid_argument("stream_sets: R, N, D, reads in flight and capacity must be positive");
+    if (c.disks == 0) throw std::invalid_argument("stream_sets: no disks");
+    m_dispatched_on_disk.assign(c.disks, 0);
     if (c.memory_bytes < c.read_ahead_sectors * c.sector_bytes)
         throw std::invalid_argument("stream_sets: memory smaller than one read-ahead");
 }
@@ -19,9 +21,10 @@ std::optional<stream_sets::stream_id> stream_sets::stream_of(uint64_t lbn) const
     return std::nullopt;
 }
 
-stream_sets::stream_id stream_sets::open(uint64_t lbn, double now_ms) {
+stream_sets::stream_id stream_sets::open(uint64_t lbn, double now_ms, uint32_t disk) {
     const stream_id id = m_next_stream++;
     stream &st = m_streams[id];
+    st.disk = disk < m_config.disks ? disk : 0;
     st.next_host_lbn = st.next_fetch_lbn = lbn;
     st.last_request_ms = now_ms;
     ++m_stats.streams_opened;
@@ -35,6 +38,7 @@ void stream_sets::enqueue(stream_id s, stream &st) {
 }
 
 void stream_sets::leave_dispatch(stream_id s, stream &st) {
+    if (st.dispatched) --m_dispatched_on_disk[st.disk];
     st.dispatched = false;
     st.issued_this_turn = 0;
     auto it = std::find(m_dispatch.begin(), m_dispatch.end(), s);
@@ -108,15 +112,24 @@ std::vector<stream_sets::buffer_id> stream_sets::finish_read(stream_id s, const 
 }
 
 std::optional<stream_sets::disk_read> stream_sets::next_disk_read(double) {
-    while (m_dispatch.size() < m_config.dispatch_streams && !m_queue.empty()) {
-        const stream_id s = m_queue.front();
-        m_queue.pop_front();
-        auto it = m_streams.find(s);
-        if (it == m_streams.end()) continue;
-        it->second.queued = false;
-        it->second.dispatched = true;
-        it->second.issued_this_turn = 0;
-        m_dispatch.push_back(s);
+    const uint32_t per_disk = (m_config.dispatch_streams + m_config.disks - 1) / m_config.disks;
+    for (auto q = m_queue.begin(); m_dispatch.size() < m_config.dispatch_streams && q != m_queue.end();) {
+        auto it = m_streams.find(*q);
+        if (it == m_streams.end()) {
+            q = m_queue.erase(q);
+            continue;
+        }
+        stream &st = it->second;
+        if (m_dispatched_on_disk[st.disk] >= per_disk) {
+            ++q;  // its disk is served: the first waiting stream of another disk goes first
+            continue;
+        }
+        st.queued = false;
+        st.dispatched = true;
+        st.issued_this_turn = 0;
+        ++m_dispatched_on_disk[st.disk];
+        m_dispatch.push_back(*q);
+        q = m_queue.erase(q);
     }
     for (size_t i = 0; i < m_dispatch.size(); ++i) {
         const size_t at = (m_next_in_dispatch + i) % m_dispatch.size();

@@ -10,7 +10,9 @@
 //                at most `in_flight_per_stream` at a time; a stream leaves the set once the N
 //                reads of its turn are done, and the next stream waiting (first come, first
 //                served: round robin over the streams that need data) takes its place. So at
-//                most D * in_flight_per_stream read-aheads are outstanding.
+//                most D * in_flight_per_stream read-aheads are outstanding. With several disks
+//                a disk holds at most ceil(D / disks) places: a waiting stream of another disk
+//                goes first.
 //   buffered set the streams out of the dispatch set that still hold staged data; a buffer is
 //                freed when the host has read past its end, or when its stream has had no
 //                request for `buffer_timeout_ms` (collect_garbage); a stream with nothing staged
@@ -43,6 +45,9 @@ struct stream_sets_config {
     double buffer_timeout_ms = 2000;       // staged data of a stream idle this long are dropped
     double idle_stream_timeout_ms = 10000; // a stream with nothing staged idle this long is forgotten
     uint64_t capacity_sectors = 0;         // reads stop at the end of the address space
+    // Disks the streams live on: the dispatch set holds at most ceil(D / disks) streams of one
+    // disk, so D >= disks keeps every disk reading (the thesis's D = #disks, Fig 5.5).
+    uint32_t disks = 1;
     uint32_t sector_bytes = 512;
 };
 
@@ -56,8 +61,8 @@ public:
     // The stream a host read at [lbn, lbn + sectors) continues: one whose next read position or
     // fetched range (from its host position to its next fetch) holds lbn.
     std::optional<stream_id> stream_of(uint64_t lbn) const;
-    // A stream the classifier found, whose host reads are at lbn now.
-    stream_id open(uint64_t lbn, double now_ms);
+    // A stream the classifier found, whose host reads are at lbn now, on `disk` (< config disks).
+    stream_id open(uint64_t lbn, double now_ms, uint32_t disk = 0);
 
     struct piece {
         buffer_id buffer = 0;
@@ -140,6 +145,7 @@ private:
         uint32_t issued_this_turn = 0;
         uint32_t in_flight = 0;
         double last_request_ms = 0;
+        uint32_t disk = 0;
     };
 
     void enqueue(stream_id s, stream &st);
@@ -154,6 +160,7 @@ private:
     std::unordered_map<buffer_id, buffer> m_buffers;
     std::deque<stream_id> m_queue;     // streams waiting for the dispatch set, first come first
     std::vector<stream_id> m_dispatch; // the dispatch set
+    std::vector<uint32_t> m_dispatched_on_disk;
     size_t m_next_in_dispatch = 0;     // round robin among dispatched streams when issuing
     stream_id m_next_stream = 1;
     buffer_id m_next_buffer = 1;

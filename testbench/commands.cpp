@@ -112,6 +112,7 @@ void apply_disk_overrides(const scenario &s, disks::disk_spec &spec) {
     if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     if (s.disks.cache_segments > 0) spec.cache.segments = s.disks.cache_segments;
     if (s.disks.segment_sectors > 0) spec.cache.segment_blocks = s.disks.segment_sectors;
+    if (s.disks.min_read_ahead_sectors >= 0) spec.cache.min_read_ahead_blocks = s.disks.min_read_ahead_sectors;
 }
 
 void check_fits(const scenario &s, const disks::disk_spec &spec) {

@@ -47,6 +47,15 @@ void declare_disks_section(scenario_keys_t &root) {
     };
     spec_or_count("cache_segments", &disks_config::cache_segments, 1024, "Number of buffer segments");
     spec_or_count("segment_sectors", &disks_config::segment_sectors, 1 << 22, "Segment size (in blks)");
+    k.custom(
+        "min_read_ahead_sectors", "spec", "spec (the spec's Minimum read-ahead) or an integer in [0, 4194304]",
+        [](disks_config &d, const value_ref &v, const key_use &u) {
+            if (config::read_scalar(v, u) == "spec") d.min_read_ahead_sectors = -1;
+            else d.min_read_ahead_sectors = int(config::read_integer(v, u, 0, 1 << 22));
+        },
+        [](const disks_config &d) {
+            return d.min_read_ahead_sectors < 0 ? nlohmann::json("spec") : nlohmann::json(d.min_read_ahead_sectors);
+        });
     root.mount("disks", k, &scenario::disks);
 }
 

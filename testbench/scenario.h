@@ -72,6 +72,7 @@ struct disks_config {
     // The drive's segment cache: number of segments and blocks per segment; 0: the spec's.
     int cache_segments = 0;
     int segment_sectors = 0;
+    int min_read_ahead_sectors = -1;  // "Minimum read-ahead (blks)"; negative: the spec's
 };
 
 struct host_config {

@@ -47,8 +47,11 @@ HEADER = f"""# Western Digital Caviar SE WD800JD (Serial ATA), as Panagiotakis m
 #     hold a little more than the Block count, the rest is unused at the inner edge; no spares
 #   - skews: track skew covers a {HEAD_SWITCH_MS} ms head switch, cylinder skew the {SINGLE_CYL_MS} ms single-cylinder
 #     seek, in each zone's own sectors (so a sequential run loses no revolution)
-#   - cache: {SEGMENTS} read segments of {SEGMENT_BLOCKS} blocks (512 KB); read-ahead fills the segment
-#     (Buffer continuous read 3 = to segment full; Maximum read-ahead 0 = up to the segment size),
+#   - cache: {SEGMENTS} read segments of {SEGMENT_BLOCKS} blocks (512 KB); read-ahead runs a segment's worth
+#     past every read, also past one larger than the segment (Buffer continuous read 3, Read-ahead
+#     over requested 1: the segment is a ring), and stops when the next command needs the heads
+#     (Minimum read-ahead 0; the thesis's DiskSim runs of Figs 3.3-3.5 set it to the segment size,
+#     disks.min_read_ahead_sectors),
 #     and goes on after a read hit on an idle drive (Read-ahead on idle hit 1); write-back off
 #   - data phases: the drive reconnects when 1/8 of a read is buffered (High water mark 0.125 by
 #     request size): 8 KB for a 64 KB read, one maximum-size SATA Data FIS; a link faster than the
@@ -146,7 +149,7 @@ print(f"""disksim_disk WD800JD {{
    Buffer continuous read = 3,
    Minimum read-ahead (blks) = 0,
    Maximum read-ahead (blks) = 0,
-   Read-ahead over requested = 0,
+   Read-ahead over requested = 1,
    Read-ahead on idle hit = 1,
    Read any free blocks = 0,
    Fast write level = 0,

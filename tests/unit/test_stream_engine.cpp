@@ -252,7 +252,7 @@ TEST(stream_engine_config, dispatch_set_defaults_to_what_memory_holds) {
     EXPECT_EQ(c.effective_dispatch_streams(), 4u);
     c.dispatch_streams = 3;
     EXPECT_EQ(c.effective_dispatch_streams(), 3u);
-    EXPECT_EQ(c.sets(1000).read_ahead_sectors, 16384u);
+    EXPECT_EQ(c.sets(1000, 1).read_ahead_sectors, 16384u);
 }
 
 TEST(stream_sets, the_dispatch_set_bounds_the_read_aheads_outstanding) {
@@ -269,4 +269,18 @@ TEST(stream_sets, the_dispatch_set_bounds_the_read_aheads_outstanding) {
     ASSERT_TRUE(c);
     EXPECT_NE(c->stream, a->stream);
     EXPECT_NE(c->stream, b->stream);
+}
+
+TEST(stream_sets, every_disk_gets_its_share_of_the_dispatch_set) {
+    stream_sets_config c = sets_config(2, 1, 100);
+    c.disks = 2;
+    stream_sets s(c);
+    // Three streams of disk 0 wait before one of disk 1.
+    for (int i = 0; i < 3; ++i) s.cover(s.open(uint64_t(i) * 100'000, 0, 0), uint64_t(i) * 100'000, 16, 0);
+    const auto other = s.open(900'000, 0, 1);
+    s.cover(other, 900'000, 16, 0);
+    auto a = s.next_disk_read(0), b = s.next_disk_read(0);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(b->stream, other);  // D = 2 over 2 disks: one place each
+    EXPECT_FALSE(s.next_disk_read(0));
 }
