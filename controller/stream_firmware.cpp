@@ -140,7 +140,7 @@ void stream_firmware::free_buffers(const std::vector<stream_sets::buffer_id> &id
 size_t stream_firmware::restart_after_power_loss() {
     // The buffer DRAM was emptied by the platform: the engine's staged data are gone with it.
     m_blocks.clear();
-    m_sets = stream_sets(m_cfg.sets(capacity_sectors(), uint32_t(platform.disk_count())));
+    m_sets = stream_sets(m_cfg.sets(capacity_sectors(), uint32_t(m_platform.disk_count())));
     m_classifier = stream_classifier(m_cfg.classifier);
     return raid_firmware::restart_after_power_loss();
 }
