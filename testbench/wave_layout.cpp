@@ -10,6 +10,7 @@
 #include "testbench/commands.h"
 #include "controller/replicated_firmware.h"
 #include "controller/parity_logging_firmware.h"
+#include "controller/stream_firmware.h"
 #include "waveforms/gtkw_writer.h"
 #include "waveforms/vcd_tracer.h"
 
@@ -116,6 +117,12 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, double e
                     g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + ".cmd_state"),
                                          gtkw_format::decimal, filters["cmd_state"]});
             layout.groups.insert(layout.groups.begin() + 6 + ch, g);
+        }
+        if (ctl->firmware_as<controller::stream_firmware>()) {
+            // The stream engine beside the controller: who reads ahead, what is staged, the memory.
+            gtkw_group eng{"stream_engine", {sig("dispatch_set"), sig("buffered_set"), sig("streams"), sig("memory_kib"),
+                                             sig("hits"), sig("waits"), sig("bypassed")}};
+            layout.groups.insert(layout.groups.begin() + 1, eng);
         }
         if (const auto *pl = ctl->firmware_as<controller::parity_logging_firmware>()) {
             // Open on the first reintegration (from 50 ms before) when there was one: 1.5 s wide,
