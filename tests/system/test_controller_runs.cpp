@@ -170,7 +170,7 @@ TEST(controller_runs, bad_controller_settings_are_one_line_errors) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
     EXPECT_NE(r.err.find(s.string() + ":6:13: key 'controller.bus.preset': 'ultra640' is not a valid choice; expected "
-                                      "fast20, ultra2, ultra160, ultra320 or custom"),
+                                      "fast20, ultra2, ultra160, ultra320, sata150 or custom"),
               std::string::npos)
         << r.err;
     const result help = raidtlm("run --help", dir);
