@@ -66,6 +66,7 @@ void raid_firmware::reset_statistics() {
 void raid_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     if (m_layout) out["layout"] = m_layout->describe();
+    out["capacity_sectors"] = capacity_sectors();  // what the array exports to the host
     if (!m_stripes) return;
     nlohmann::json paths;
     for (auto p : {write_path::full_stripe, write_path::reconstruct_write, write_path::read_modify_write})
