@@ -37,7 +37,9 @@ TEST(adaptraid5_run, the_papers_array_serves_reads_and_writes_with_zero_integrit
         EXPECT_EQ(j["controller"]["firmware"]["layout"].get<std::string>().rfind("AdaptRaid5, 9 disks", 0), 0u);
         EXPECT_EQ(j["controller"]["integrity_errors"], 0);
         EXPECT_GT(j["controller"]["reads_checked"].get<uint64_t>(), 0u);
-        if (!extra.empty()) EXPECT_GT(j["controller"]["firmware"]["rebuilt_reads"].get<uint64_t>(), 0u);
+        if (!extra.empty()) {
+            EXPECT_GT(j["controller"]["firmware"]["rebuilt_reads"].get<uint64_t>(), 0u);
+        }
     }
 }
 
