@@ -30,7 +30,10 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
         opts.scsi_id = i;
         m_disk_names.push_back(fmt::format("disk{}", i));
         m_phases.push_back(opts.spindle_phase);
-        const disks::disk_spec &drive = m_specs.at(size_t(i));
+        // Disks of one model share one spec object: the firmware tells models apart by it.
+        size_t model = 0;
+        while (m_specs[model].name != m_specs.at(size_t(i)).name) ++model;
+        const disks::disk_spec &drive = m_specs[model];
         m_disks.push_back(std::make_unique<disks::disk_drive>(m_disk_names.back().c_str(), drive, opts));
         capacities.push_back(static_cast<uint64_t>(m_disks.back()->capacity_blocks()));
         infos.push_back({capacities.back(), drive.interface.max_queue_length, &drive});
