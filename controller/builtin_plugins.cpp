@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "controller/adaptraid5_keys.h"
 #include "controller/floating_firmware.h"
 #include "controller/make_layout.h"
 #include "controller/parity_logging_firmware.h"
@@ -37,12 +38,13 @@ layout_config common_layout(const firmware_config &fw, const std::string &kind) 
 
 // A layout make_layout builds under `kind`.
 layout_factory standard(const std::string &help, const std::string &kind) {
-    return {help, [kind](const firmware_config &fw, const std::vector<disk_info> &disks) {
-                return make_layout(common_layout(fw, kind), disk_sizes(disks), disks.front().geometry);
+    return {help, [kind](const controller_config &c, const std::vector<disk_info> &disks) {
+                return make_layout(common_layout(c.firmware, kind), disk_sizes(disks), disks.front().geometry);
             }};
 }
 
-std::unique_ptr<layout> parity_logging_array(const firmware_config &fw, const std::vector<disk_info> &disks) {
+std::unique_ptr<layout> parity_logging_array(const controller_config &cc, const std::vector<disk_info> &disks) {
+    const firmware_config &fw = cc.firmware;
     const parity_logging_config &c = fw.parity_logging;
     parity_logging_params p;
     p.track_sectors = c.track_sectors;
@@ -59,9 +61,9 @@ std::unique_ptr<layout> parity_logging_array(const firmware_config &fw, const st
 void register_layouts() {
     layout_registry &r = layout_registry::instance();
     r.add("raid0", {"striping (host.layout jbod: the disks concatenated, no array map)",
-                    [](const firmware_config &fw, const std::vector<disk_info> &disks) -> std::unique_ptr<layout> {
-                        if (fw.layout == host_layout::jbod) return nullptr;  // host_address_map does it
-                        return make_layout(common_layout(fw, "raid0"), disk_sizes(disks), disks.front().geometry);
+                    [](const controller_config &c, const std::vector<disk_info> &disks) -> std::unique_ptr<layout> {
+                        if (c.firmware.layout == host_layout::jbod) return nullptr;  // host_address_map does it
+                        return make_layout(common_layout(c.firmware, "raid0"), disk_sizes(disks), disks.front().geometry);
                     }});
     r.add("raid1", standard("every disk a full copy", "raid1"));
     r.add("raid10", standard("striped mirrors (controller.mirror_copies)", "raid10"));
@@ -69,12 +71,21 @@ void register_layouts() {
     r.add("raid5", standard("striping with rotating parity (controller.parity_rotation)", "raid5"));
     r.add("sr_array", standard("SR-Mirror Ds x Dr x Dm (Yu et al.)", "sr-mirror"));
     r.add("floating", {"RAID 5 over what floating data and parity leave: one track per cylinder free",
-                       [](const firmware_config &fw, const std::vector<disk_info> &disks) {
+                       [](const controller_config &c, const std::vector<disk_info> &disks) {
                            std::vector<int64_t> sizes = disk_sizes(disks);
-                           for (auto &s : sizes) s = floating_logical_sectors(disks.front(), int(fw.stripe_unit_sectors));
-                           return make_layout(common_layout(fw, "raid5"), sizes, disks.front().geometry);
+                           for (auto &s : sizes)
+                               s = floating_logical_sectors(disks.front(), int(c.firmware.stripe_unit_sectors));
+                           return make_layout(common_layout(c.firmware, "raid5"), sizes, disks.front().geometry);
                        }});
     r.add("parity_logging", {"parity logging regions and sublogs (Stodolsky et al.)", parity_logging_array});
+    r.add("adaptraid5", {"heterogeneous RAID 5 (Cortes and Labarta): controller.adaptraid5.uf and .sip",
+                         [](const controller_config &c, const std::vector<disk_info> &disks) -> std::unique_ptr<layout> {
+                             std::vector<std::string> names;
+                             for (const auto &d : disks) names.push_back(d.geometry ? d.geometry->name : std::string());
+                             return make_adaptraid5_layout(adaptraid5_settings(c.plugins),
+                                                           int64_t(c.firmware.stripe_unit_sectors), disk_sizes(disks),
+                                                           names);
+                         }});
 }
 
 template <class F>
@@ -84,8 +95,9 @@ firmware_factory family(const std::string &help, std::vector<std::string> layout
 
 void register_firmware() {
     firmware_registry &r = firmware_registry::instance();
-    r.add("raid", family<raid_firmware>("RAID 0 / JBOD, RAID 4, RAID 5: degraded paths, read-rotate-write",
-                                        {"raid0", "raid4", "raid5"}));
+    r.add("raid", family<raid_firmware>("RAID 0 / JBOD, RAID 4, RAID 5, AdaptRaid5: degraded paths, "
+                                        "read-rotate-write",
+                                        {"raid0", "raid4", "raid5", "adaptraid5"}));
     r.add("replicated", family<replicated_firmware>("RAID 1, RAID 10, SR-Array: mirror reads, delayed writes, "
                                                     "power-loss recovery",
                                                     {"raid1", "raid10", "sr_array"}));
@@ -136,6 +148,7 @@ void register_builtin_plugins() {
         register_schedulers();
         register_predictors();
         register_stream_engine_keys();
+        register_adaptraid5_keys();
     });
 }
 
@@ -175,20 +188,20 @@ std::unique_ptr<firmware> make_firmware(firmware_platform &platform) {
     return firmware_registry::instance().find(name)->make(platform);
 }
 
-std::unique_ptr<layout> make_array_layout(const firmware_config &fw, const std::vector<disk_info> &disks) {
+std::unique_ptr<layout> make_array_layout(const controller_config &c, const std::vector<disk_info> &disks) {
     register_builtin_plugins();
-    const std::string name = layout_name(fw);
+    const std::string name = layout_name(c.firmware);
     const layout_factory *f = layout_registry::instance().find(name);
     if (!f)
         throw layout_error("unknown layout '" + name + "'; expected one of " +
                            join_names(layout_registry::instance().names()));
-    return f->make(fw, disks);
+    return f->make(c, disks);
 }
 
 std::unique_ptr<layout> make_array_layout(const firmware_platform &platform) {
     std::vector<disk_info> disks;
     for (int d = 0; d < platform.disk_count(); ++d) disks.push_back(platform.drive_info(d));
-    return make_array_layout(platform.config().firmware, disks);
+    return make_array_layout(platform.config(), disks);
 }
 
 const scheduler_factory &scheduler_plugin(const firmware_config &fw) {

@@ -12,6 +12,7 @@ const char *to_string(array_kind k) {
     case array_kind::sr_array: return "sr_array";
     case array_kind::floating: return "floating";
     case array_kind::parity_logging: return "parity_logging";
+    case array_kind::adaptraid5: return "adaptraid5";
     }
     return "?";
 }

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/layout.h"
+#include "controller/parity_stripe_layout.h"
 
 namespace raidtlm::controller {
 
@@ -29,7 +29,7 @@ enum class parity_placement { dedicated, left_symmetric, left_asymmetric, right_
 std::string to_string(parity_placement p);
 parity_placement parse_parity_placement(const std::string &name);
 
-class parity_layout final : public layout {
+class parity_layout final : public parity_stripe_layout {
 public:
     // RAID 5 with the given rotation, or RAID 4 with parity_placement::dedicated. At least 3
     // disks; each contributes the same whole number of units (of the smallest disk).
@@ -43,10 +43,16 @@ public:
     void map(int64_t lbn, int32_t sectors, std::vector<chunk> &out) const override;
 
     parity_placement placement() const { return m_placement; }
-    int64_t unit_sectors() const { return m_unit; }
+    int64_t unit_sectors() const override { return m_unit; }
     int data_units_per_stripe() const { return m_disks - 1; }
     int64_t stripe_data_sectors() const { return m_unit * (m_disks - 1); }
     int64_t stripes() const { return m_stripes; }
+
+    // parity_stripe_layout: stripe s is row s of every disk.
+    int64_t stripe_first_lbn(int64_t stripe) const override { return stripe * stripe_data_sectors(); }
+    int stripe_data_units(int64_t) const override { return m_disks - 1; }
+    unit_place data_unit(int64_t stripe, int j) const override { return {data_disk(stripe, j), stripe * m_unit}; }
+    unit_place parity_unit(int64_t stripe) const override { return {parity_disk(stripe), stripe * m_unit}; }
 
     int parity_disk(int64_t stripe) const;
     // The disk holding data unit j (0 .. D-2) of the stripe.
@@ -54,7 +60,7 @@ public:
     // Which data unit of its stripe a disk holds, or -1 for the parity disk.
     int data_unit_on_disk(int64_t stripe, int disk) const;
     // The stripe and the drive LBN (on every disk of the stripe) of logical sector lbn.
-    int64_t stripe_of(int64_t lbn) const { return lbn / stripe_data_sectors(); }
+    int64_t stripe_of(int64_t lbn) const override { return lbn / stripe_data_sectors(); }
     int64_t drive_lbn_of(int64_t lbn) const { return stripe_of(lbn) * m_unit + lbn % m_unit; }
     int64_t logical_lbn(int64_t stripe, int j, int64_t offset_in_unit) const {
         return stripe * stripe_data_sectors() + j * m_unit + offset_in_unit;

@@ -26,13 +26,12 @@ struct unit_range {
     int64_t lo, hi;  // offsets within the unit
 };
 
-stripe_write_plan plan_stripe(const parity_layout &l, int64_t stripe, int64_t a, int64_t b,
+stripe_write_plan plan_stripe(const parity_stripe_layout &l, int64_t stripe, int64_t a, int64_t b,
                               const parity_write_policy &policy) {
     const int64_t unit = l.unit_sectors();
-    const int data_units = l.data_units_per_stripe();
-    const int64_t base = stripe * l.stripe_data_sectors();
-    const int64_t row0 = stripe * unit;  // drive LBN of the stripe's first row on every disk
-    const int parity = l.parity_disk(stripe);
+    const int data_units = l.stripe_data_units(stripe);
+    const int64_t base = l.stripe_first_lbn(stripe);
+    const unit_place parity = l.parity_unit(stripe);
 
     std::vector<unit_range> written;
     for (int64_t at = a; at < b;) {
@@ -49,11 +48,13 @@ stripe_write_plan plan_stripe(const parity_layout &l, int64_t stripe, int64_t a,
     plan.stripe = stripe;
     plan.lbn = a;
     plan.sectors = int32_t(b - a);
-    auto op = [&](disk_op_kind k, int disk, int64_t from, int64_t to, bool is_parity) {
-        if (to > from) plan.ops.push_back({k, disk, row0 + from, int32_t(to - from), is_parity});
+    // [from, to) within the unit at `u`.
+    auto op = [&](disk_op_kind k, const unit_place &u, int64_t from, int64_t to, bool is_parity) {
+        if (to > from) plan.ops.push_back({k, u.disk, u.drive_lbn + from, int32_t(to - from), is_parity});
     };
+    auto data = [&](int j) { return l.data_unit(stripe, j); };
 
-    if (b - a == l.stripe_data_sectors()) {
+    if (b - a == data_units * unit) {
         plan.path = write_path::full_stripe;
     } else if (double(written.size()) >= policy.reconstruct_write_fraction * data_units) {
         plan.path = write_path::reconstruct_write;
@@ -67,35 +68,35 @@ stripe_write_plan plan_stripe(const parity_layout &l, int64_t stripe, int64_t a,
     case write_path::reconstruct_write: {
         size_t w = 0;
         for (int j = 0; j < data_units; ++j) {
-            const int disk = l.data_disk(stripe, j);
+            const unit_place u = data(j);
             if (w < written.size() && written[w].j == j) {
-                op(disk_op_kind::read, disk, lo, written[w].lo, false);
-                op(disk_op_kind::read, disk, written[w].hi, hi, false);
+                op(disk_op_kind::read, u, lo, written[w].lo, false);
+                op(disk_op_kind::read, u, written[w].hi, hi, false);
                 ++w;
             } else {
-                op(disk_op_kind::read, disk, lo, hi, false);
+                op(disk_op_kind::read, u, lo, hi, false);
             }
         }
         break;
     }
     case write_path::read_modify_write:
         if (policy.read_rotate_write) {
-            for (const auto &w : written) op(disk_op_kind::read_rotate_write, l.data_disk(stripe, w.j), w.lo, w.hi, false);
+            for (const auto &w : written) op(disk_op_kind::read_rotate_write, data(w.j), w.lo, w.hi, false);
             op(disk_op_kind::read_rotate_write, parity, lo, hi, true);
             return plan;
         }
-        for (const auto &w : written) op(disk_op_kind::read, l.data_disk(stripe, w.j), w.lo, w.hi, false);
+        for (const auto &w : written) op(disk_op_kind::read, data(w.j), w.lo, w.hi, false);
         op(disk_op_kind::read, parity, lo, hi, true);
         break;
     }
-    for (const auto &w : written) op(disk_op_kind::write, l.data_disk(stripe, w.j), w.lo, w.hi, false);
+    for (const auto &w : written) op(disk_op_kind::write, data(w.j), w.lo, w.hi, false);
     op(disk_op_kind::write, parity, lo, hi, true);
     return plan;
 }
 
 }  // namespace
 
-void plan_degraded_read(const parity_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
+void plan_degraded_read(const parity_stripe_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
                         std::vector<disk_op> &out) {
     std::vector<chunk> chunks;
     layout.map(lbn, sectors, chunks);
@@ -107,20 +108,22 @@ void plan_degraded_read(const parity_layout &layout, int64_t lbn, int32_t sector
             out.push_back({disk_op_kind::read, data.disk, e.drive_lbn, e.sectors, false});
             continue;
         }
-        const int parity = layout.parity_disk(e.drive_lbn / layout.unit_sectors());
-        for (int d = 0; d < layout.disks(); ++d)
-            if (d != failed_disk) out.push_back({disk_op_kind::read, d, e.drive_lbn, e.sectors, d == parity});
+        const int64_t stripe = layout.stripe_of(c.lbn);
+        const int64_t offset = layout.offset_in_unit(e.drive_lbn);
+        const int parity = layout.parity_unit(stripe).disk;
+        for (const unit_place &u : layout.units_by_disk(stripe))
+            if (u.disk != failed_disk)
+                out.push_back({disk_op_kind::read, u.disk, u.drive_lbn + offset, e.sectors, u.disk == parity});
     }
 }
 
-void plan_parity_write(const parity_layout &layout, int64_t lbn, int32_t sectors, const parity_write_policy &policy,
-                       std::vector<stripe_write_plan> &out) {
+void plan_parity_write(const parity_stripe_layout &layout, int64_t lbn, int32_t sectors,
+                       const parity_write_policy &policy, std::vector<stripe_write_plan> &out) {
     layout.check_range(lbn, sectors);
     out.clear();
-    const int64_t per_stripe = layout.stripe_data_sectors();
     for (int64_t at = lbn, end = lbn + sectors; at < end;) {
-        const int64_t stripe = at / per_stripe;
-        const int64_t stop = std::min(end, (stripe + 1) * per_stripe);
+        const int64_t stripe = layout.stripe_of(at);
+        const int64_t stop = std::min(end, layout.stripe_first_lbn(stripe) + layout.stripe_data_sectors_of(stripe));
         out.push_back(plan_stripe(layout, stripe, at, stop, policy));
         at = stop;
     }

@@ -1,4 +1,5 @@
-// The disk operations of a write to a RAID 4/5 layout, stripe by stripe. Three write paths:
+// The disk operations of a write to a parity layout (RAID 4/5, AdaptRaid5: parity_stripe_layout.h),
+// stripe by stripe. Three write paths:
 //
 //   full_stripe        every data unit of the stripe is written: write data and parity, no reads
 //   reconstruct_write  read the stripe's data the write does not replace (over the rows it
@@ -22,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "controller/parity_layout.h"
+#include "controller/parity_stripe_layout.h"
 
 namespace raidtlm::controller {
 
@@ -57,14 +58,14 @@ struct stripe_write_plan {
 
 // The reads of logical [lbn, lbn + sectors) with `failed_disk` lost (-1: none), into `out`
 // (cleared): data on surviving disks is read directly; data on the lost disk is read from every
-// other disk of its stripe at the same drive LBNs (data and parity), and each lost sector is the
+// other unit of its stripe at the same offset within the unit (data and parity), and each lost sector is the
 // XOR of those tokens (reconstruct_token).
-void plan_degraded_read(const parity_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
+void plan_degraded_read(const parity_stripe_layout &layout, int64_t lbn, int32_t sectors, int failed_disk,
                         std::vector<disk_op> &out);
 
 // Clears `out` and fills it with one plan per stripe the logical write [lbn, lbn + sectors)
 // touches, in logical order. Throws std::out_of_range beyond the array.
-void plan_parity_write(const parity_layout &layout, int64_t lbn, int32_t sectors, const parity_write_policy &policy,
+void plan_parity_write(const parity_stripe_layout &layout, int64_t lbn, int32_t sectors, const parity_write_policy &policy,
                        std::vector<stripe_write_plan> &out);
 
 }  // namespace raidtlm::controller

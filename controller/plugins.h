@@ -28,7 +28,7 @@ struct firmware_factory {
 // An array layout over the disks; nullptr when the host address map alone does (JBOD).
 struct layout_factory {
     std::string help;
-    std::function<std::unique_ptr<layout>(const firmware_config &, const std::vector<disk_info> &)> make;
+    std::function<std::unique_ptr<layout>(const controller_config &, const std::vector<disk_info> &)> make;
 };
 
 // A per-disk scheduler. `needs_predictor`: it ranks by predicted access time (the firmware
@@ -66,7 +66,7 @@ std::string layout_name(const firmware_config &fw);
 std::string firmware_name(const firmware_config &fw);
 std::unique_ptr<firmware> make_firmware(firmware_platform &platform);
 // Throws layout_error when the layout does not fit the disks.
-std::unique_ptr<layout> make_array_layout(const firmware_config &fw, const std::vector<disk_info> &disks);
+std::unique_ptr<layout> make_array_layout(const controller_config &c, const std::vector<disk_info> &disks);
 // The same, for a firmware: controller.layout over the platform's drives.
 std::unique_ptr<layout> make_array_layout(const firmware_platform &platform);
 // The name of controller.scheduler: the plug-in's, else the built-in policy's.

@@ -17,6 +17,7 @@ raid_firmware::raid_firmware(firmware_platform &platform)
       m_platform(platform),
       m_layout(make_array_layout(platform)),
       m_map(platform.config().firmware.layout, platform.config().firmware.stripe_unit_sectors, capacities(platform)) {
+    m_stripes = dynamic_cast<const parity_stripe_layout *>(m_layout.get());
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
 }
 
@@ -33,9 +34,9 @@ bool raid_firmware::serve(const host_command &cmd) {
     if (!m_layout) {
         m_map.map(cmd.lbn, cmd.sectors, pieces);
         ok = m_kit.run_fragments(cmd.write, pieces, r.buffer);
-    } else if (m_parity && cmd.write) {
+    } else if (m_stripes && cmd.write) {
         ok = parity_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
-    } else if (m_parity && m_platform.failed_disk() >= 0) {
+    } else if (m_stripes && m_platform.failed_disk() >= 0) {
         ok = degraded_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     } else {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
@@ -65,7 +66,8 @@ void raid_firmware::reset_statistics() {
 void raid_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     if (m_layout) out["layout"] = m_layout->describe();
-    if (!m_parity) return;
+    out["capacity_sectors"] = capacity_sectors();  // what the array exports to the host
+    if (!m_stripes) return;
     nlohmann::json paths;
     for (auto p : {write_path::full_stripe, write_path::reconstruct_write, write_path::read_modify_write})
         paths[to_string(p)] = m_stats.stripe_writes[size_t(p)];

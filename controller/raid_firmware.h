@@ -1,6 +1,7 @@
 // The RAID firmware family (controller.firmware: raid): RAID 0 (striped, or JBOD through the host
-// address map), RAID 4 and RAID 5, with degraded reads and writes when a disk is lost and
-// read-modify-write either as separate reads and writes or as read-rotate-write commands.
+// address map), RAID 4, RAID 5 and AdaptRaid5 (any parity_stripe_layout), with degraded reads and
+// writes when a disk is lost and read-modify-write either as separate reads and writes or as
+// read-rotate-write commands.
 //
 //   host command -> CPU: host_command -> buffer (DRAM) -> write: intent record, host DMA in
 //   RAID 0: one drive command per piece, in parallel
@@ -53,7 +54,8 @@ protected:
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;  // nullptr: JBOD through m_map
     host_address_map m_map;
-    const parity_layout *m_parity = nullptr;  // m_layout when it is RAID 4/5
+    const parity_stripe_layout *m_stripes = nullptr;  // m_layout when it has parity (RAID 4/5, AdaptRaid5)
+    const parity_layout *m_parity = nullptr;          // m_layout when it is RAID 4/5
     raid_statistics m_stats;
 
 private:

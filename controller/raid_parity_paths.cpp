@@ -1,4 +1,5 @@
-// RAID 4/5 writes and degraded reads: stripe plans, XOR engine, stripe locks.
+// RAID 4/5 and AdaptRaid5 writes and degraded reads (any parity_stripe_layout): stripe plans, XOR
+// engine, stripe locks.
 #include "controller/raid_firmware.h"
 
 #include <algorithm>
@@ -13,38 +14,47 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
     parity_write_policy policy = m_platform.config().firmware.parity_writes;
     if (m_always_read_rotate_write) policy.read_rotate_write = true;  // floating's commands
     if (m_platform.failed_disk() >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
-    plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), policy, plans);
+    plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
         return m_platform.failed_disk() >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
                              : stripe_write(plans[i], lbn, buffer, affinity);
     });
 }
 
-// A stripe write with a disk lost. Lost parity: the data are written, nothing else. Lost data:
-// the parity rows the write touches are read from every surviving disk (data and parity), the
-// lost unit's old rows rebuilt by one XOR, the new data laid over the old in each unit's slot,
-// and a second XOR over the D-1 data slots gives the new parity; the lost disk is not written.
+// A stripe write with a disk lost. A stripe without a unit on the lost disk (a narrower AdaptRaid5
+// stripe) is written as usual. Lost parity: the data are written, nothing else. Lost data: the
+// parity rows the write touches are read from every surviving unit of the stripe (data and
+// parity), the lost unit's old rows rebuilt by one XOR, the new data laid over the old in each
+// unit's slot, and a second XOR over the data slots gives the new parity; the lost disk is not
+// written.
 bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                            protocol::buffer_block *buffer, int affinity) {
-    const parity_layout &l = *m_parity;
+    const parity_stripe_layout &l = *m_stripes;
+    const int failed = m_platform.failed_disk();
+    if (l.unit_on_disk(plan.stripe, failed) == -2) return stripe_write(plan, host_lbn, buffer, affinity);
     const bool data = !buffer->tokens.empty();
-    const int64_t row0 = plan.stripe * l.unit_sectors();
     const disk_op &pw = plan.parity_write();
-    const int64_t lo = pw.drive_lbn;
+    const int64_t lo = l.offset_in_unit(pw.drive_lbn);  // the first row, within the unit
     const uint64_t rows = uint64_t(pw.sectors);
-    const int parity_disk = l.parity_disk(plan.stripe);
+    const int parity_disk = pw.disk;
+    // The stripe's units in disk order; unit k's rows go to slot k + 1.
+    const std::vector<unit_place> units = l.units_by_disk(plan.stripe);
+    auto unit_index = [&](int disk) {
+        size_t k = 0;
+        while (units[k].disk != disk) ++k;
+        return k;
+    };
     auto host_offset = [&](const disk_op &op) {
-        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
-        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+        return uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
     };
     std::vector<const disk_op *> writes;
     for (const disk_op &op : plan.ops)
-        if (op.kind == disk_op_kind::write && !op.parity && op.disk != m_platform.failed_disk()) writes.push_back(&op);
+        if (op.kind == disk_op_kind::write && !op.parity && op.disk != failed) writes.push_back(&op);
     auto write_all = [&](protocol::buffer_block *work) {
         const bool with_parity = work != nullptr;
         return m_kit.parallel(writes.size() + (with_parity ? 1 : 0), [&](size_t i) {
             if (i == writes.size())
-                return m_kit.disk_io(true, parity_disk, uint64_t(lo), uint32_t(rows), work, 0);
+                return m_kit.disk_io(true, parity_disk, uint64_t(pw.drive_lbn), uint32_t(rows), work, 0);
             const disk_op &op = *writes[i];
             return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                            host_offset(op));
@@ -53,35 +63,35 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
     ++m_stats.degraded_stripe_writes;
     m_kit.locks.lock(plan.stripe);
     bool ok;
-    if (parity_disk == m_platform.failed_disk()) {
+    if (parity_disk == failed) {
         ok = write_all(nullptr);
     } else {
-        // Slots of `rows`: 0 the new parity, 1 + disk each disk's rows (the lost disk's rebuilt).
-        const int d_count = l.disks();
-        const uint64_t slots = uint64_t(d_count) + 1;
+        // Slots of `rows`: 0 the new parity, 1 + k unit k's rows (the lost unit's rebuilt).
+        const uint64_t slots = uint64_t(units.size()) + 1;
         protocol::buffer_block *work = m_platform.allocate_buffer(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
-        auto slot = [&](int disk) { return protocol::buffer_ref{work, (uint64_t(disk) + 1) * rows}; };
-        std::vector<int> survivors;
-        for (int d = 0; d < d_count; ++d)
-            if (d != m_platform.failed_disk()) survivors.push_back(d);
+        auto slot = [&](size_t k) { return protocol::buffer_ref{work, (uint64_t(k) + 1) * rows}; };
+        std::vector<size_t> survivors;
+        for (size_t k = 0; k < units.size(); ++k)
+            if (units[k].disk != failed) survivors.push_back(k);
         ok = m_kit.parallel(survivors.size(), [&](size_t i) {
-            return m_kit.disk_io(false, survivors[i], uint64_t(lo), uint32_t(rows), work,
+            const unit_place &u = units[survivors[i]];
+            return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + lo), uint32_t(rows), work,
                            slot(survivors[i]).first_sector);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
-            for (int d : survivors) inputs.push_back(slot(d));
-            m_kit.xor_blocks(inputs, slot(m_platform.failed_disk()), rows, affinity);  // the lost unit's old rows
+            for (size_t k : survivors) inputs.push_back(slot(k));
+            m_kit.xor_blocks(inputs, slot(unit_index(failed)), rows, affinity);  // the lost unit's old rows
             if (data)
                 for (const disk_op &op : plan.ops) {
                     if (op.kind != disk_op_kind::write || op.parity) continue;
                     const uint64_t *from = buffer->tokens.data() + host_offset(op);
-                    std::copy(from, from + op.sectors,
-                              work->tokens.begin() + int64_t(slot(op.disk).first_sector + uint64_t(op.drive_lbn - lo)));
+                    const int64_t at = int64_t(slot(unit_index(op.disk)).first_sector) + l.offset_in_unit(op.drive_lbn) - lo;
+                    std::copy(from, from + op.sectors, work->tokens.begin() + at);
                 }
             inputs.clear();
-            for (int d = 0; d < d_count; ++d)
-                if (d != parity_disk) inputs.push_back(slot(d));
+            for (size_t k = 0; k < units.size(); ++k)
+                if (units[k].disk != parity_disk) inputs.push_back(slot(k));
             m_kit.xor_blocks(inputs, {work, 0}, rows, affinity);
             ok = write_all(work);
         }
@@ -96,22 +106,21 @@ namespace {
 // What both stripe-write paths read off a plan: the parity rows the write touches and where a
 // data op's sectors sit in the host's buffer.
 struct stripe_rows {
-    stripe_rows(const parity_layout &layout, const stripe_write_plan &p, uint64_t host)
+    stripe_rows(const parity_stripe_layout &layout, const stripe_write_plan &p, uint64_t host)
         : l(layout),
           plan(p),
           host_lbn(host),
-          row0(p.stripe * layout.unit_sectors()),
-          lo(p.parity_write().drive_lbn),
+          lo(layout.offset_in_unit(p.parity_write().drive_lbn)),
           rows(uint64_t(p.parity_write().sectors)) {}
     uint64_t host_offset(const disk_op &op) const {
-        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
-        return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+        return uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
     }
-    const parity_layout &l;
+    // Where an op's first sector falls among the parity rows.
+    uint64_t row_of(const disk_op &op) const { return uint64_t(l.offset_in_unit(op.drive_lbn) - lo); }
+    const parity_stripe_layout &l;
     const stripe_write_plan &plan;
     uint64_t host_lbn;
-    int64_t row0;   // first drive LBN of the stripe's rows
-    int64_t lo;     // first parity row the write touches
+    int64_t lo;     // first parity row the write touches, within the unit
     uint64_t rows;  // parity rows the write touches
 };
 
@@ -127,7 +136,7 @@ struct stripe_rows {
 // own, beside the old data and the old parity). A full-stripe write XORs the host buffer directly.
 bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                   int affinity) {
-    const stripe_rows r(*m_parity, plan, host_lbn);
+    const stripe_rows r(*m_stripes, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
     const bool full = plan.path == write_path::full_stripe;
@@ -160,7 +169,7 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
         return m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
-                       slot_of(op.disk, 0) * r.rows + uint64_t(op.drive_lbn - r.lo));
+                       slot_of(op.disk, 0) * r.rows + r.row_of(op));
     });
     if (ok) {
         if (data && !full)
@@ -168,7 +177,7 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
                 if (op->parity) continue;
                 const uint64_t *from = buffer->tokens.data() + r.host_offset(*op);
                 std::copy(from, from + op->sectors,
-                          work->tokens.begin() + int64_t(slot_of(op->disk, new_role) * r.rows + uint64_t(op->drive_lbn - r.lo)));
+                          work->tokens.begin() + int64_t(slot_of(op->disk, new_role) * r.rows + r.row_of(*op)));
             }
         m_kit.xor_blocks(inputs, {work, 0}, r.rows, affinity);
         ok = m_kit.parallel(writes.size(), [&](size_t i) {
@@ -197,7 +206,7 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
 // transport). Timing-only runs skip the tokens but charge the same XOR.
 bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                       int affinity) {
-    const stripe_rows r(*m_parity, plan, host_lbn);
+    const stripe_rows r(*m_stripes, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
     const size_t n = plan.ops.size();  // the data ops, then the parity op last
@@ -222,7 +231,7 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
         std::vector<protocol::buffer_ref> inputs;
         for (size_t k = 0; k < n; ++k) {
             const disk_op &op = plan.ops[k];
-            const uint64_t at = uint64_t(op.drive_lbn - r.lo);
+            const uint64_t at = r.row_of(op);
             inputs.push_back({work, (1 + k) * r.rows});
             if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((1 + k) * r.rows + at));
             if (op.parity) continue;
@@ -234,7 +243,7 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
         }
         m_kit.xor_blocks(inputs, {work, 0}, r.rows, affinity);
         if (data) {
-            ok = m_platform.install_untimed(pw.disk, uint64_t(r.lo), work->tokens.data(), uint32_t(r.rows));
+            ok = m_platform.install_untimed(pw.disk, uint64_t(pw.drive_lbn), work->tokens.data(), uint32_t(r.rows));
         }
     }
     m_platform.free_buffer(work);
@@ -243,21 +252,21 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
 }
 
 // A read with a disk lost: data on the survivors read directly; each lost piece rebuilt by the XOR
-// engine from the same rows of every other disk of its stripe (data and parity).
+// engine from the same rows of every other unit of its stripe (data and parity).
 bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<chunk> chunks;
-    m_parity->map(int64_t(lbn), int32_t(sectors), chunks);
+    m_stripes->map(int64_t(lbn), int32_t(sectors), chunks);
     const bool data = !buffer->tokens.empty();
     return m_kit.parallel(chunks.size(), [&](size_t i) {
         const chunk &c = chunks[i];
         const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
         std::vector<disk_op> ops;
-        plan_degraded_read(*m_parity, c.lbn, c.sectors, m_platform.failed_disk(), ops);
+        plan_degraded_read(*m_stripes, c.lbn, c.sectors, m_platform.failed_disk(), ops);
         if (ops.size() == 1)
             return m_kit.disk_io(false, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
                            buffer, offset);
         const uint64_t n = uint64_t(c.sectors);
-        const int64_t stripe = ops[0].drive_lbn / m_parity->unit_sectors();
+        const int64_t stripe = m_stripes->stripe_of(c.lbn);
         ++m_stats.rebuilt_reads;
         m_kit.locks.lock(stripe);  // not while a degraded write of the stripe is half done
         protocol::buffer_block *work =

@@ -39,6 +39,9 @@
 #include "testbench/scenario.h"
 #include "testbench/stats_report.h"
 #include "testbench/wave_layout.h"
+#include <algorithm>
+
+#include "controller/adaptraid5_keys.h"
 #include "controller/parity_logging_layout.h"
 #include "waveforms/gtkw_writer.h"
 #include "waveforms/vcd_tracer.h"
@@ -54,6 +57,56 @@ disks::disk_spec load_drive_spec(const std::string &path, const std::string &nam
     disks::check_supported(spec, use);  // refuse what the drive does not model before elaborating
     return spec;
 }
+
+namespace {
+
+// Every disk's drive: disks.specs, else disks.spec for each; disks.bulk_sector_transfer_ms for all.
+// The scenario's overrides of the drive's own parameters (disks.*: interface time, cache).
+void apply_disk_overrides(const scenario &s, disks::disk_spec &spec) {
+    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    if (s.disks.cache_segments > 0) spec.cache.segments = s.disks.cache_segments;
+    if (s.disks.segment_sectors > 0) spec.cache.segment_blocks = s.disks.segment_sectors;
+    if (s.disks.min_read_ahead_sectors >= 0) spec.cache.min_read_ahead_blocks = s.disks.min_read_ahead_sectors;
+}
+
+std::vector<disks::disk_spec> load_array_specs(const scenario &s) {
+    std::vector<disks::disk_spec> specs;
+    const auto use = disks::drive_use::queued_commands;
+    if (s.disks.spec_paths.empty())
+        specs.assign(size_t(s.disks.count), load_drive_spec(s.disks.spec_path, s.disks.spec_name, use));
+    for (const std::string &path : s.disks.spec_paths) specs.push_back(load_drive_spec(path, "", use));
+    for (auto &spec : specs) apply_disk_overrides(s, spec);
+    return specs;
+}
+
+// "A, B" for the report: the array's drive models, each once.
+std::string drive_models(const std::vector<disks::disk_spec> &specs) {
+    std::vector<std::string> names;
+    for (const auto &spec : specs)
+        if (std::find(names.begin(), names.end(), spec.name) == names.end()) names.push_back(spec.name);
+    std::string out;
+    for (const auto &n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+// AdaptRaid5 over these disks, built as the controller will, so that an error names its key.
+void check_adaptraid5_fits(const scenario &s, const std::vector<disks::disk_spec> &specs) {
+    if (!s.controller.enabled || s.controller.config.firmware.array != controller::array_kind::adaptraid5) return;
+    std::vector<int64_t> sizes;
+    std::vector<std::string> names;
+    for (const auto &spec : specs) sizes.push_back(spec.block_count), names.push_back(spec.name);
+    try {
+        controller::make_adaptraid5_layout(controller::adaptraid5_settings(s.controller.config.plugins),
+                                           int64_t(s.host.stripe_unit_sectors), sizes, names);
+    } catch (const controller::adaptraid5_key_error &e) {
+        const std::string what = e.what();
+        const size_t cut = what.find("; expected ");
+        throw s.error(e.key(), what.substr(0, cut),
+                      cut == std::string::npos ? "an AdaptRaid5 layout that fits the disks" : what.substr(cut + 11));
+    }
+}
+
+}  // namespace
 
 
 namespace {
@@ -107,15 +160,10 @@ void check_parity_logging_fits(const scenario &s, const disks::disk_spec &spec) 
 }
 
 // Checks, before elaboration, that the workload fits on the disks, so the error names the key.
-// The scenario's overrides of the drive's own parameters (disks.*: interface time, cache).
-void apply_disk_overrides(const scenario &s, disks::disk_spec &spec) {
-    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
-    if (s.disks.cache_segments > 0) spec.cache.segments = s.disks.cache_segments;
-    if (s.disks.segment_sectors > 0) spec.cache.segment_blocks = s.disks.segment_sectors;
-    if (s.disks.min_read_ahead_sectors >= 0) spec.cache.min_read_ahead_blocks = s.disks.min_read_ahead_sectors;
-}
-
-void check_fits(const scenario &s, const disks::disk_spec &spec) {
+void check_fits(const scenario &s, const std::vector<disks::disk_spec> &specs) {
+    // The smallest drive bounds what the host map and a homogeneous layout can use.
+    const disks::disk_spec &spec = *std::min_element(
+        specs.begin(), specs.end(), [](const auto &a, const auto &b) { return a.block_count < b.block_count; });
     if (spec.block_count <= 0)
         throw s.error("disks.spec", fmt::format("disk '{}' has no blocks", spec.name),
                       "a disk spec with a positive block count");
@@ -151,6 +199,7 @@ void check_fits(const scenario &s, const disks::disk_spec &spec) {
                                   map.capacity_sectors()),
                       fmt::format("requests of at most {} sectors", map.capacity_sectors()));
     check_parity_logging_fits(s, spec);
+    check_adaptraid5_fits(s, specs);
 }
 
 std::vector<scenario_override> parse_overrides(const std::vector<std::string> &texts) {
@@ -197,9 +246,8 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir);
 int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.scenario_file, parse_overrides(o.overrides), o.repo_root);
-    disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
-    apply_disk_overrides(s, spec);
-    check_fits(s, spec);
+    const std::vector<disks::disk_spec> specs = load_array_specs(s);
+    check_fits(s, specs);
 
     const fs::path out_dir = out_dir_of(o);
     prepare_out_dir(out_dir);
@@ -227,7 +275,7 @@ int run_scenario(const run_options &o) {
     bench_options bopts;
     bopts.progress = &progress;
     if (s.output.requests_csv) bopts.requests_csv = (out_dir / "requests.csv").string();
-    run_bench bench("bench", s, spec, measurement, bopts);
+    run_bench bench("bench", s, specs, measurement, bopts);
     std::unique_ptr<waveforms::vcd_tracer> vcd;
     if (s.output.waves) {
         vcd = std::make_unique<waveforms::vcd_tracer>((out_dir / "waves.vcd").string());
@@ -262,7 +310,7 @@ int run_scenario(const run_options &o) {
     run_report report;
     report.config = &s;
     report.measurement = &measurement;
-    report.disk_model = spec.name;
+    report.disk_model = drive_models(specs);
     for (int i = 0; i < bench.disk_count(); ++i)
         report.disks.push_back({bench.disk_name(i), bench.spindle_phase(i),
                                 difference(bench.disk(i).statistics(), bench.warmup_snapshot()[i])});
@@ -430,9 +478,9 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
 int run_sustainable_rate(const rate_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.run.scenario_file, parse_overrides(o.run.overrides), o.run.repo_root);
-    disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
-    apply_disk_overrides(s, spec);
-    check_fits(s, spec);
+    const std::vector<disks::disk_spec> specs = load_array_specs(s);
+    const disks::disk_spec &spec = specs.front();
+    check_fits(s, specs);
     if (s.workload.arrival == arrival_process::trace)
         throw s.error("workload.arrival", "trace: a trace fixes its own arrival times",
                       "open or closed (the search drives open-loop Poisson arrivals)");

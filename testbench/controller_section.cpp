@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "config/plugin_keys.h"
+#include "controller/adaptraid5_keys.h"
 #include "controller/controller_keys.h"
 #include "controller/plugins.h"
 #include "testbench/distributions.h"
@@ -33,6 +34,16 @@ void declare_controller_section(scenario_keys_t &root) {
                     k.fail(key, fmt::format("set while controller.firmware is {}", running),
                            fmt::format("it only with controller.firmware: {}", family));
         }
+    });
+
+    // A layout's own keys (controller.adaptraid5.*) only with that layout.
+    root.check([](const scenario &s, const config::key_checks &k) {
+        const controller::array_kind array = s.controller.config.firmware.array;
+        if (array == controller::array_kind::adaptraid5) return;
+        for (const auto &[key, where] : s.origin)
+            if (key.rfind(controller::adaptraid5_prefix + ".", 0) == 0)
+                k.fail(key, fmt::format("set while controller.layout is {}", controller::to_string(array)),
+                       "it only with controller.layout: adaptraid5");
     });
 
     config::declarations<controller_scenario> k;

@@ -23,7 +23,25 @@ void declare_disks_section(scenario_keys_t &root) {
             d.spec_name = v.node.IsNull() ? std::string() : config::read_scalar(v, short_form);
         },
         [](const disks_config &d) { return nlohmann::json(d.spec_name); });
-    k.integer("count", &disks_config::count, "4", 1, 256);
+    k.custom(
+        "specs", "[]",
+        "a list of DiskSim .diskspecs paths, one per disk in disk order (each file's first disk block); [] = "
+        "disks.spec for every disk",
+        [](disks_config &d, const value_ref &v, const key_use &u) {
+            d.spec_paths.clear();
+            for (const YAML::Node &item : config::read_list(v, u)) {
+                const value_ref one = config::part_of(v, item);
+                d.spec_paths.push_back(config::read_file_path(config::read_scalar(one, u), one, u));
+            }
+        },
+        [](const disks_config &d) { return nlohmann::json(d.spec_paths); });
+    k.integer("count", &disks_config::count, "4", 1, 256).note("with disks.specs: its length");
+    k.check([](const disks_config &d, const config::key_checks &c) {
+        if (!d.spec_paths.empty() && c.given("count") && size_t(d.count) != d.spec_paths.size())
+            c.fail("count", fmt::format("{} while disks.specs names {} disks", d.count, d.spec_paths.size()),
+                   "the length of disks.specs (or leave disks.count out)");
+        if (d.spec_paths.size() > 256) c.fail("specs", fmt::format("{} disks", d.spec_paths.size()), "at most 256 disks");
+    });
     k.boolean("spindle_sync", &disks_config::spindle_sync, "false");
     k.custom(
         "bulk_sector_transfer_ms", "spec",

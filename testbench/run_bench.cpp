@@ -8,10 +8,17 @@ namespace raidtlm::testbench {
 
 run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disks::disk_spec &spec,
                      run_measurement &measurement, const bench_options &options)
-    : sc_module(name) {
-    if (spec.block_count <= 0)
-        throw s.error("disks.spec", fmt::format("disk '{}' has no blocks", spec.name),
-                      "a disk spec with a positive block count");
+    : run_bench(name, s, std::vector<disks::disk_spec>(size_t(s.disks.count), spec), measurement, options) {}
+
+run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vector<disks::disk_spec> specs,
+                     run_measurement &measurement, const bench_options &options)
+    : sc_module(name), m_specs(std::move(specs)) {
+    for (const disks::disk_spec &one : m_specs)
+        if (one.block_count <= 0)
+            throw s.error(s.disks.spec_paths.empty() ? "disks.spec" : "disks.specs",
+                          fmt::format("disk '{}' has no blocks", one.name), "a disk spec with a positive block count");
+    // Disk 0's drive sets what a host track spans.
+    const disks::disk_spec &spec = m_specs.front();
     // Spindle phases: one seeded phase for all (synchronized spindles) or one per disk.
     random_source phase_rng(s.workload.seed ^ 0x5eedf00dULL);
     const double common_phase = phase_rng.uniform();
@@ -23,9 +30,13 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, const disk
         opts.scsi_id = i;
         m_disk_names.push_back(fmt::format("disk{}", i));
         m_phases.push_back(opts.spindle_phase);
-        m_disks.push_back(std::make_unique<disks::disk_drive>(m_disk_names.back().c_str(), spec, opts));
+        // Disks of one model share one spec object: the firmware tells models apart by it.
+        size_t model = 0;
+        while (m_specs[model].name != m_specs.at(size_t(i)).name) ++model;
+        const disks::disk_spec &drive = m_specs[model];
+        m_disks.push_back(std::make_unique<disks::disk_drive>(m_disk_names.back().c_str(), drive, opts));
         capacities.push_back(static_cast<uint64_t>(m_disks.back()->capacity_blocks()));
-        infos.push_back({capacities.back(), spec.interface.max_queue_length, &spec});
+        infos.push_back({capacities.back(), drive.interface.max_queue_length, &drive});
     }
     uint64_t capacity;
     if (s.controller.enabled) {

@@ -38,6 +38,9 @@ public:
     // trace cannot be opened.
     run_bench(sc_core::sc_module_name name, const scenario &s, const disks::disk_spec &spec,
               run_measurement &measurement, const bench_options &options = {});
+    // A heterogeneous array: specs[i] is disk i's drive (disks.count of them).
+    run_bench(sc_core::sc_module_name name, const scenario &s, std::vector<disks::disk_spec> specs,
+              run_measurement &measurement, const bench_options &options = {});
 
     int disk_count() const { return static_cast<int>(m_disks.size()); }
     const disks::disk_drive &disk(int i) const { return *m_disks.at(i); }
@@ -69,6 +72,7 @@ private:
     std::vector<std::unique_ptr<disks::disk_drive>> m_disks;
     std::vector<std::string> m_disk_names;
     std::vector<double> m_phases;
+    std::vector<disks::disk_spec> m_specs;  // the firmware's geometry pointers refer to these
     std::unique_ptr<workload_generator> m_generator;
     std::unique_ptr<think_time_source> m_think;
     std::unique_ptr<trace_source> m_trace;

@@ -84,6 +84,8 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     fw.layout = s.host.layout;
     fw.stripe_unit_sectors = s.host.stripe_unit_sectors;
     fw.parity_logging.steady_state_seed = s.workload.seed;
+    // A heterogeneous array has as many disks as disks.specs names.
+    if (!s.disks.spec_paths.empty() && !s.origin.count("disks.count")) s.disks.count = int(s.disks.spec_paths.size());
     // A firmware plug-in reads its own keys from the controller's configuration.
     s.controller.config.plugins = s.plugins;
 

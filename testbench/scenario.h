@@ -64,6 +64,9 @@ struct rate_step {
 struct disks_config {
     std::string spec_path;   // resolved, usable as is
     std::string spec_name;   // disk block name inside the spec file; empty: the file's first disk
+    // Heterogeneous arrays: one spec file per disk (resolved; each file's only or first disk
+    // block); empty: every disk is spec_path.
+    std::vector<std::string> spec_paths;
     int count = 4;
     bool spindle_sync = false;
     // The drive's own per-sector interface time, ms; negative: the spec's "Bulk sector transfer

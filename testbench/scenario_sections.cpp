@@ -1,10 +1,12 @@
 #include "testbench/scenario_sections.h"
 
 #include "config/plugin_keys.h"
+#include "controller/plugins.h"
 
 namespace raidtlm::testbench {
 
 scenario_keys_t scenario_declarations() {
+    controller::register_builtin_plugins();  // their keys (controller.adaptraid5.*) before the sections
     scenario_keys_t k;
     declare_disks_section(k);
     declare_host_section(k);

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "controller/data_token.h"
+#include "controller/parity_layout.h"
 #include "controller/parity_tokens.h"
 #include "controller/parity_write_plan.h"
 #include "controller/scoreboard.h"
