@@ -1,4 +1,6 @@
 #include "disks/disk_drive.h"
+
+#include "disks/lbn_queue_policy.h"
 #include "tlm/annotated_delay.h"
 
 
@@ -186,12 +188,17 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
     pending p{&trans, cmd, {}, {}, 0.0, connected};
     // Commands held beyond Max queue length go in in the order they were held: a client that
     // re-issues at once must not win every freed slot.
+    // Which held command goes in next is the initiator queue's policy (arrival order unless a
+    // DiskSim iodriver queue says otherwise: interface_spec::held_scheduling).
     if (m_in_drive >= capacity || !m_held.empty()) {
         m_held.push_back(&p);
-        while (m_in_drive >= capacity || m_held.front() != &p) sc_core::wait(p.admitted);
-        m_held.pop_front();
+        if (m_in_drive < capacity) admit_next_held();
+        while (m_in_drive >= capacity || m_admitting != &p) sc_core::wait(p.admitted);
+        m_held.erase(std::find(m_held.begin(), m_held.end(), &p));
+        m_admitting = nullptr;
+        m_held_position = int64_t(cmd->lbn + cmd->blocks);
         // A slot may be left for the next held command (several completions before it ran).
-        if (!m_held.empty() && m_in_drive + 1 < capacity) m_held.front()->admitted.notify(sc_core::SC_ZERO_TIME);
+        if (m_in_drive + 1 < capacity) admit_next_held();
     }
     ++m_in_drive;
     p.arrival_ms = now_ms();
@@ -203,42 +210,21 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
 
 disk_drive::pending *disk_drive::next_pending() {
     // The drive's own queue policy (DiskSim ioqueue numbering), by LBN.
-    auto pick = m_queue.begin();
-    switch (m_engine->spec().interface.scheduling) {
-    case drive_scheduling::fcfs: break;
-    case drive_scheduling::sstf_lbn:
-        pick = std::min_element(m_queue.begin(), m_queue.end(), [this](pending *a, pending *b) {
-            return std::llabs(int64_t(a->cmd->lbn) - m_last_lbn) < std::llabs(int64_t(b->cmd->lbn) - m_last_lbn);
-        });
-        break;
-    case drive_scheduling::elevator_lbn:
-    case drive_scheduling::cycle_lbn: {
-        const bool cyclic = m_engine->spec().interface.scheduling == drive_scheduling::cycle_lbn;
-        auto ahead = [&](pending *p) { return m_ascending ? int64_t(p->cmd->lbn) >= m_last_lbn : int64_t(p->cmd->lbn) <= m_last_lbn; };
-        auto closer = [&](pending *a, pending *b) {
-            return std::llabs(int64_t(a->cmd->lbn) - m_last_lbn) < std::llabs(int64_t(b->cmd->lbn) - m_last_lbn);
-        };
-        auto best = m_queue.end();
-        for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
-            if (ahead(*it) && (best == m_queue.end() || closer(*it, *best))) best = it;
-        if (best == m_queue.end()) {
-            if (cyclic) {
-                // C-LOOK: wrap to the lowest LBN and sweep upwards again.
-                best = std::min_element(m_queue.begin(), m_queue.end(),
-                                        [](pending *a, pending *b) { return a->cmd->lbn < b->cmd->lbn; });
-            } else {
-                m_ascending = !m_ascending;
-                for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
-                    if (best == m_queue.end() || closer(*it, *best)) best = it;
-            }
-        }
-        pick = best;
-        break;
-    }
-    }
-    pending *p = *pick;
-    m_queue.erase(pick);
+    const size_t i = pick_by_policy(
+        m_queue.size(), [this](size_t k) { return int64_t(m_queue[k]->cmd->lbn); },
+        m_engine->spec().interface.scheduling, m_last_lbn, m_ascending);
+    pending *p = m_queue[i];
+    m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(i));
     return p;
+}
+
+void disk_drive::admit_next_held() {
+    if (m_held.empty() || m_admitting) return;
+    const size_t i = pick_by_policy(
+        m_held.size(), [this](size_t k) { return int64_t(m_held[k]->cmd->lbn); },
+        m_engine->spec().interface.held_scheduling, m_held_position, m_held_ascending);
+    m_admitting = m_held[i];
+    m_admitting->admitted.notify(sc_core::SC_ZERO_TIME);
 }
 
 void disk_drive::service_thread() {
@@ -250,7 +236,7 @@ void disk_drive::service_thread() {
         m_serving = false;
         --m_in_drive;
         m_queue_depth = m_in_drive;
-        if (!m_held.empty()) m_held.front()->admitted.notify(sc_core::SC_ZERO_TIME);
+        admit_next_held();
         p->done.notify(sc_core::SC_ZERO_TIME);
     }
 }

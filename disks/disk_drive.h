@@ -106,6 +106,8 @@ private:
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     void service_thread();
     pending *next_pending();
+    // Lets the held command the initiator's queue policy picks try for the free slot.
+    void admit_next_held();
     void serve(pending &p);
     void move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks);
     // Untimed token access (TLM debug transport): address = LBN * 512, data_length = blocks * 8
@@ -119,6 +121,9 @@ private:
     std::deque<pending *> m_queue;
     sc_core::sc_event m_arrival;
     std::deque<pending *> m_held;  // commands beyond Max queue length, in arrival order
+    pending *m_admitting = nullptr;  // the held command told to take the next free slot
+    int64_t m_held_position = 0;     // LBN after the last command admitted from m_held
+    bool m_held_ascending = true;
     int m_in_drive = 0;  // queued + in service
     bool m_serving = false;
     // What negotiate on the bus socket answered (rate, contention, whether it wants data phases).

@@ -193,6 +193,10 @@ struct interface_spec {
     int preseeking_level = 0;
     int max_queue_length = 1;
     drive_scheduling scheduling = drive_scheduling::fcfs;
+    // The initiator's queue in front of the drive (DiskSim's iodriver queue with "Use queueing in
+    // subsystem" 1): commands beyond Max queue length wait there and go in in this order when a
+    // slot frees. Not a drive parameter: set by the scenario (disks.host_queue_policy).
+    drive_scheduling held_scheduling = drive_scheduling::fcfs;
 };
 
 struct disk_spec {

@@ -331,6 +331,21 @@ private:
             if (t.type == token::kind::end || t.is('}') || t.is('=') || entry_starts_at(0))
                 throw unclosed(t);
             v.list.push_back(parse_value(key));
+            // `devices = [ disk0 .. disk8 ]` (logorgs, syncsets): a range of names, as in instantiate.
+            if (peek().is_word() && peek().text == ".." && v.list.back().type == param_value::kind::word) {
+                const source_location range_at = at(next());
+                if (!peek().is_word())
+                    throw spec_error(range_at, "'..' without a name on each side", "`NAME0 .. NAME9`");
+                param_value first = v.list.back();
+                v.list.pop_back();
+                std::vector<std::string> names{first.text};
+                expand_range(first.text, next().text, range_at, names);
+                for (auto &n : names) {
+                    param_value w = first;
+                    w.text = n;
+                    v.list.push_back(w);
+                }
+            }
             const token &after = peek();
             if (after.is(',')) {
                 next();

@@ -32,6 +32,7 @@
 #include "testbench/child_runs.h"
 #include "testbench/confidence.h"
 #include "testbench/distributions.h"
+#include "testbench/parv_scenario.h"
 #include "testbench/rate_search.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_bench.h"
@@ -60,15 +61,16 @@ disks::disk_spec load_drive_spec(const std::string &path, const std::string &nam
 
 namespace {
 
-// Every disk's drive: disks.specs, else disks.spec for each; disks.bulk_sector_transfer_ms for all.
 // The scenario's overrides of the drive's own parameters (disks.*: interface time, cache).
 void apply_disk_overrides(const scenario &s, disks::disk_spec &spec) {
     if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
     if (s.disks.cache_segments > 0) spec.cache.segments = s.disks.cache_segments;
     if (s.disks.segment_sectors > 0) spec.cache.segment_blocks = s.disks.segment_sectors;
     if (s.disks.min_read_ahead_sectors >= 0) spec.cache.min_read_ahead_blocks = s.disks.min_read_ahead_sectors;
+    spec.interface.held_scheduling = s.disks.host_queue_policy;
 }
 
+// Every disk's drive: disks.specs, else disks.spec for each; the disks.* overrides for all.
 std::vector<disks::disk_spec> load_array_specs(const scenario &s) {
     std::vector<disks::disk_spec> specs;
     const auto use = disks::drive_use::queued_commands;
@@ -243,9 +245,40 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir);
 
 }  // namespace
 
+// A DiskSim system configuration runs as the scenario it translates to, written to
+// OUT/scenario_from_parv.yaml so the user sees (and can copy) what was simulated.
+static std::string scenario_file_of(const run_options &o, parv_translation &parv) {
+    if (fs::path(o.scenario_file).extension() != ".parv") return o.scenario_file;
+    parv = translate_parv(o.scenario_file);
+    const fs::path out_dir = out_dir_of(o);
+    prepare_out_dir(out_dir);
+    const fs::path file = out_dir / "scenario_from_parv.yaml";
+    write_text(file, parv.yaml);
+    for (const auto &n : parv.notes) std::cerr << "raidtlm: " << o.scenario_file << ": " << n << "\n";
+    return file.string();
+}
+
+// DiskSim's names for the figures it prints, beside raidtlm's own (DiskSim's "Overall I/O System
+// Response time average" is per logical request, "IOdriver Response time average" per request
+// the driver sends to a device).
+static std::string disksim_figures(const parv_translation &parv, const run_measurement &m) {
+    const double mean = m.all().mean_ms();
+    std::string t = fmt::format("\nDiskSim's figures, as raidtlm measured them:\n"
+                                "  Overall I/O System Response time average  {:.3f} ms (per logical request)\n",
+                                mean);
+    if (parv.per_device_equals_logical)
+        t += fmt::format("  IOdriver Response time average            {:.3f} ms (one device request each)\n", mean);
+    else
+        t += "  IOdriver Response time average            not measured (a striped request is several device "
+             "requests; raidtlm times the logical ones)\n";
+    return t;
+}
+
 int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
-    const scenario s = load_scenario(o.scenario_file, parse_overrides(o.overrides), o.repo_root);
+    parv_translation parv;
+    const std::string scenario_file = scenario_file_of(o, parv);
+    const scenario s = load_scenario(scenario_file, parse_overrides(o.overrides), o.repo_root);
     const std::vector<disks::disk_spec> specs = load_array_specs(s);
     check_fits(s, specs);
 
@@ -337,7 +370,8 @@ int run_scenario(const run_options &o) {
     }
     report.wall_s = seconds_since(wall_start);
     write_text(out_dir / "stats.json", make_stats_json(report).dump(2) + "\n");
-    std::cout << summary_table(report) << std::flush;
+    std::cout << summary_table(report) << (parv.yaml.empty() ? std::string() : disksim_figures(parv, measurement))
+              << std::flush;
     return measurement.errors() ? 1 : 0;
 }
 

@@ -74,6 +74,12 @@ void declare_disks_section(scenario_keys_t &root) {
         [](const disks_config &d) {
             return d.min_read_ahead_sectors < 0 ? nlohmann::json("spec") : nlohmann::json(d.min_read_ahead_sectors);
         });
+    static const config::names<disks::drive_scheduling> policies = {
+        {"fcfs", disks::drive_scheduling::fcfs},
+        {"elevator_lbn", disks::drive_scheduling::elevator_lbn},
+        {"cycle_lbn", disks::drive_scheduling::cycle_lbn},
+        {"sstf_lbn", disks::drive_scheduling::sstf_lbn}};
+    k.choice("host_queue_policy", &disks_config::host_queue_policy, "fcfs", policies);
     root.mount("disks", k, &scenario::disks);
 }
 

@@ -85,6 +85,20 @@ size_sampler::size_sampler(const workload_config &c) : m_kind(c.size_distributio
         m_cdf.back() = 1.0;
         break;
     }
+    case size_dist::exponential: {
+        m_unit = c.alignment_sectors ? c.alignment_sectors : 1;
+        m_exp_mean = c.size_mean_sectors;
+        m_max = c.size_max_sectors / m_unit * m_unit;
+        if (m_max < m_unit) throw std::invalid_argument("size_sampler: size_max_sectors is below one alignment unit");
+        m_min = m_unit;
+        // k units has probability e^-(k-1)u - e^-ku (u = unit / mean), renormalised to 1..max/unit.
+        const double u = m_unit / m_exp_mean;
+        const uint32_t units = m_max / m_unit;
+        const double kept = 1.0 - std::exp(-u * units);
+        for (uint32_t k = 1; k <= units; ++k)
+            m_mean += double(k) * m_unit * (std::exp(-u * (k - 1)) - std::exp(-u * k)) / kept;
+        break;
+    }
     }
 }
 
@@ -104,6 +118,12 @@ uint32_t size_sampler::draw(random_source &rng, int &direction) const {
         return m_sizes[i];
     }
     case size_dist::zipf: return m_sizes[pick(rng.uniform())];
+    case size_dist::exponential:
+        for (;;) {
+            const double x = -m_exp_mean * std::log(1.0 - rng.uniform());
+            const double units = std::ceil(x / m_unit);
+            if (units >= 1 && units * m_unit <= m_max) return static_cast<uint32_t>(units) * m_unit;
+        }
     }
     return m_constant;
 }

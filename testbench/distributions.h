@@ -17,6 +17,10 @@ namespace raidtlm::testbench {
 //   table     rows of (weight, sectors[, direction]) drawn in proportion to their weights
 //   zipf      k in 1..size_max_sectors with P(k) proportional to k^-s, s chosen so that the mean
 //             is size_mean_sectors (the D-SPTF thesis: "Zipf ... with a 4KB average")
+//   exponential  DiskSim 4.0's synthetic sizes: x drawn exponential with mean size_mean_sectors,
+//             rounded up to whole alignment_sectors units (its "Blocking factor"); a draw of 0
+//             units or above size_max_sectors is drawn again (disksim_synthio.c). The mean is
+//             therefore above size_mean_sectors: with mean 8 and units of 8, 1/(1-e^-1) units.
 class size_sampler {
 public:
     explicit size_sampler(const workload_config &config);
@@ -42,6 +46,8 @@ private:
     std::vector<double> m_cdf;             // table, zipf
     std::vector<uint32_t> m_sizes;         // table, zipf
     std::vector<int> m_directions;         // table
+    uint32_t m_unit = 1;                   // exponential
+    double m_exp_mean = 0;                 // exponential
 };
 
 // Think times of a closed loop. The mean is think_time_ms, or, with target_iops > 0, tuned as the

@@ -107,7 +107,7 @@ int sc_main(int argc, char **argv) {
         "Workloads: closed loop (N clients, think time constant/exponential/gaussian, or tuned to reach\n"
         "workload.target_iops), open loop (Poisson, or workload.rate_schedule), or a trace replayed\n"
         "(workload.arrival trace; trace.format disksim, spc, msr or blkparse). Sizes: constant, uniform,\n"
-        "table (airline = the parity-logging paper's Fig 26 mix), zipf. Addresses: uniform, sequential,\n"
+        "table (airline = the parity-logging paper's Fig 26 mix), zipf, exponential. Addresses: uniform, sequential,\n"
         "local, streams, tracks, hot_cold; random_fraction < 1 mixes sequential runs in (Iometer).\n"
         "Measurement: warm-up excluded; measurement.ci_target > 0 stops the run when the 95% confidence\n"
         "interval of the mean response time (batch means, so autocorrelated responses are handled) is\n"

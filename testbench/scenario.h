@@ -27,6 +27,7 @@
 #include "config/plugin_keys.h"
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
+#include "disks/disk_spec.h"
 #include "testbench/trace_config.h"
 
 namespace raidtlm::testbench {
@@ -34,7 +35,7 @@ namespace raidtlm::testbench {
 using controller::host_layout;
 enum class arrival_process { open, closed, trace };
 enum class address_pattern { uniform, sequential, local, streams, tracks, hot_cold };
-enum class size_dist { constant, uniform, table, zipf };
+enum class size_dist { constant, uniform, table, zipf, exponential };
 enum class think_dist { constant, exponential, gaussian };
 
 using controller::to_string;
@@ -76,6 +77,9 @@ struct disks_config {
     int cache_segments = 0;
     int segment_sectors = 0;
     int min_read_ahead_sectors = -1;  // "Minimum read-ahead (blks)"; negative: the spec's
+    // The order in which the host's queue passes commands the drive's "Max queue length" does not
+    // take yet (DiskSim's iodriver queue policy); FCFS = arrival order.
+    disks::drive_scheduling host_queue_policy = disks::drive_scheduling::fcfs;
 };
 
 struct host_config {

@@ -269,6 +269,10 @@ std::string workload_text(const scenario &s) {
     case size_dist::uniform: size = fmt::format("{}-{} sectors", w.size_min_sectors, w.size_max_sectors); break;
     case size_dist::table: size = "sizes from a table"; break;
     case size_dist::zipf: size = fmt::format("Zipf sizes, mean {} sectors", w.size_mean_sectors); break;
+    case size_dist::exponential:
+        size = fmt::format("exponential sizes ({} sectors mean, in units of {})", w.size_mean_sectors,
+                           w.alignment_sectors ? w.alignment_sectors : 1);
+        break;
     }
     bool table_directions = w.size_distribution == size_dist::table;
     for (const auto &row : w.size_table) table_directions = table_directions && row.direction >= 0;

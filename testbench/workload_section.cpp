@@ -19,7 +19,8 @@ const config::names<address_pattern> address_names = {
 const config::names<size_dist> size_names = {{"constant", size_dist::constant},
                                              {"uniform", size_dist::uniform},
                                              {"table", size_dist::table},
-                                             {"zipf", size_dist::zipf}};
+                                             {"zipf", size_dist::zipf},
+                                             {"exponential", size_dist::exponential}};
 const config::names<think_dist> think_names = {
     {"constant", think_dist::constant}, {"exponential", think_dist::exponential}, {"gaussian", think_dist::gaussian}};
 

@@ -137,3 +137,28 @@ TEST(arrival_schedule, steps_give_their_rates_and_a_zero_rate_ends_arrivals) {
     EXPECT_DOUBLE_EQ(a.rate_at(15000), 400);
     EXPECT_DOUBLE_EQ(a.rate_at(25000), 0);
 }
+
+TEST(size_sampler, exponential_rounds_up_to_whole_units_as_disksim_synthgen) {
+    workload_config c;
+    c.size_distribution = size_dist::exponential;
+    c.size_mean_sectors = 8;
+    c.alignment_sectors = 8;
+    c.size_max_sectors = 4096;
+    size_sampler s(c);
+    // ceil(Exp(1)) units of 8 sectors: geometric with p = 1 - e^-1, mean 8 / (1 - e^-1) = 12.66.
+    EXPECT_NEAR(s.mean_sectors(), 8.0 / (1.0 - std::exp(-1.0)), 1e-6);
+    random_source rng(7);
+    double sum = 0;
+    int ones = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+        int direction = 0;
+        const uint32_t x = s.draw(rng, direction);
+        ASSERT_EQ(x % 8, 0u);
+        ASSERT_GE(x, 8u);
+        sum += x;
+        ones += x == 8;
+    }
+    EXPECT_NEAR(sum / n, s.mean_sectors(), 0.1);
+    EXPECT_NEAR(double(ones) / n, 1.0 - std::exp(-1.0), 0.005);
+}
