@@ -32,6 +32,7 @@
 #include "testbench/child_runs.h"
 #include "testbench/confidence.h"
 #include "testbench/distributions.h"
+#include "testbench/drive_interface_time.h"
 #include "testbench/rate_search.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_bench.h"
@@ -39,6 +40,7 @@
 #include "testbench/scenario.h"
 #include "testbench/stats_report.h"
 #include "testbench/wave_layout.h"
+#include "testbench/wave_output.h"
 #include "controller/parity_logging_layout.h"
 #include "waveforms/gtkw_writer.h"
 #include "waveforms/vcd_tracer.h"
@@ -179,13 +181,20 @@ namespace {
 
 int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir);
 
+// The drive's interface time for this run (drive_interface_time.h), with its warning if any.
+void apply_drive_interface_time(const scenario &s, disks::disk_spec &spec) {
+    const drive_interface_time t = choose_drive_interface_time(s, spec.interface.bulk_sector_transfer_ms);
+    spec.interface.bulk_sector_transfer_ms = t.bulk_sector_transfer_ms;
+    if (!t.warning.empty()) std::cerr << "raidtlm: warning: " << t.warning << "\n";
+}
+
 }  // namespace
 
 int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.scenario_file, parse_overrides(o.overrides), o.repo_root);
     disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
-    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    apply_drive_interface_time(s, spec);
     check_fits(s, spec);
 
     const fs::path out_dir = out_dir_of(o);
@@ -217,14 +226,23 @@ int run_scenario(const run_options &o) {
     run_bench bench("bench", s, spec, measurement, bopts);
     std::unique_ptr<waveforms::vcd_tracer> vcd;
     if (s.output.waves) {
-        vcd = std::make_unique<waveforms::vcd_tracer>((out_dir / "waves.vcd").string());
-        bench.trace(vcd->file());
+        vcd = std::make_unique<waveforms::vcd_tracer>(
+            (out_dir / "waves.vcd").string(), sc_core::sc_time(s.output.waves_from_ms, sc_core::SC_MS),
+            sc_core::sc_time(s.output.waves_to_ms, sc_core::SC_MS));
+        bench.trace(vcd->file(), waveforms::wave_groups(s.output.wave_groups));
     }
 
     sc_core::sc_start();
     const double end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
     progress.finish(end_ms, measurement.completed_total());
-    if (vcd) vcd->close();
+    const double time_unit_s = vcd ? vcd->time_unit_s() : 1e-12;
+    if (vcd) {
+        try {
+            vcd->close();
+        } catch (const std::runtime_error &e) {
+            throw output_error(std::string(e.what()) + "; expected a writable output directory");
+        }
+    }
 
     if (!bench.workload().error().empty()) throw trace_error(bench.workload().error());
     if (bench.workload().overloaded())
@@ -262,8 +280,9 @@ int run_scenario(const run_options &o) {
     report.samples = bench.samples();
     report.outputs.push_back((out_dir / "stats.json").string());
     if (vcd) {
-        write_wave_layout(out_dir, bench, end_ms);
-        report.outputs.push_back((out_dir / "waves.vcd").string());
+        const wave_files waves = finish_waves(out_dir, out_dir / "waves.vcd", s.output, end_ms);
+        write_wave_layout(out_dir, bench, waves, waveforms::wave_groups(s.output.wave_groups), time_unit_s);
+        report.outputs.push_back((out_dir / waves.dump).string());
         report.outputs.push_back((out_dir / "waves.gtkw").string());
     }
     if (bench.log()) {
@@ -375,6 +394,7 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
     for (const auto &j : jobs) stats.push_back(read_json(fs::path(j.dir) / "stats.json"));
 
     nlohmann::json out;
+    out["raidtlm"] = build_json();
     out["scenario"] = s.to_json();
     out["seeds"] = seeds;
     out["runs"] = nlohmann::json::array();
@@ -418,7 +438,7 @@ int run_sustainable_rate(const rate_options &o) {
     const auto wall_start = clock_type::now();
     const scenario s = load_scenario(o.run.scenario_file, parse_overrides(o.run.overrides), o.run.repo_root);
     disks::disk_spec spec = load_drive_spec(s.disks.spec_path, s.disks.spec_name, disks::drive_use::queued_commands);
-    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    apply_drive_interface_time(s, spec);
     check_fits(s, spec);
     if (s.workload.arrival == arrival_process::trace)
         throw s.error("workload.arrival", "trace: a trace fixes its own arrival times",
@@ -499,6 +519,7 @@ int run_sustainable_rate(const rate_options &o) {
 
     std::vector<double> rates;
     nlohmann::json out;
+    out["raidtlm"] = build_json();
     out["scenario"] = s.to_json();
     out["threshold_ms"] = o.threshold_ms;
     out["precision"] = o.precision;
