@@ -110,7 +110,8 @@ TEST(waves_options, a_window_holds_the_values_at_its_start_and_nothing_outside) 
         std::vector<std::pair<uint64_t, int64_t>> in_full;
         for (const auto &c : ca)
             if (c.first > from && c.first <= to) in_full.push_back(c);
-        EXPECT_EQ(std::vector<std::pair<uint64_t, int64_t>>(cb.begin() + 1, cb.end()), in_full) << name;
+        const std::vector<std::pair<uint64_t, int64_t>> in_window(cb.begin() + 1, cb.end());
+        EXPECT_EQ(in_window, in_full) << name;
     }
     // The time a signal holds a value in the window is the same in both.
     for (const char *s : {"SystemC.controller.ch0.phase", "SystemC.disk0.mech_state"}) {
