@@ -37,7 +37,7 @@ const std::vector<drive_signal> &drive_signals() {
 }
 
 // Where the view opens and how wide: from the first wait for a bus or a tag (where contention
-// starts; the window's start when nothing waited), about two requests' lives wide (the mean
+// starts; the window's start when nothing waited), about one request's life wide (the mean
 // response), so single transfers and arbitrations are readable rather than a hash.
 void place_view(waveforms::gtkw_layout &layout, const run_bench &bench, const wave_files &waves, double time_unit_s) {
     double first_wait_ms = -1;
@@ -50,7 +50,7 @@ void place_view(waveforms::gtkw_layout &layout, const run_bench &bench, const wa
     }
     const double mean_response_ms =
         bench.workload().completed() ? bench.workload().response_sum_ms() / double(bench.workload().completed()) : 10.0;
-    const double span_ms = std::clamp(2.0 * mean_response_ms, 0.5, 200.0);
+    const double span_ms = std::clamp(mean_response_ms, 0.5, 200.0);
     double start_ms = waves.from_ms;
     if (first_wait_ms > start_ms && first_wait_ms < waves.to_ms) start_ms = std::max(start_ms, first_wait_ms - 0.1 * span_ms);
     layout.view_start = static_cast<uint64_t>(start_ms * 1e-3 / time_unit_s);
@@ -185,6 +185,16 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
         }
     }
     layout.groups.insert(layout.groups.end(), disk_groups.begin(), disk_groups.end());
+    // Every row says whose it is: GTKWave shows only a signal's leaf name ("queue_depth"), so
+    // each row is labelled with its path below the controller ("fw disk0 queue_depth").
+    for (auto &g : layout.groups)
+        for (auto &s : g.signals) {
+            std::string path = s.name.substr(0, s.name.find('['));
+            for (const char *prefix : {"SystemC.", "controller."})
+                if (path.rfind(prefix, 0) == 0) path = path.substr(std::string(prefix).size());
+            std::replace(path.begin(), path.end(), '.', ' ');
+            s.alias = path;
+        }
     try {
         write_gtkw((out_dir / "waves.gtkw").string(), layout);
     } catch (const std::runtime_error &e) {
