@@ -64,6 +64,18 @@ void vcd_file::add(const void *object, kind type, int bits, const std::string &n
     if (m_header_written)
         SC_REPORT_ERROR(msg_type, fmt::format("{}: traced after the simulation started", name).c_str());
     m_vars.push_back({object, type, bits, name, identifier(m_vars.size()), 0});
+    const size_t index = m_vars.size() - 1;
+    if (type == kind::int32 || type == kind::uint32) {
+        m_int_objects.push_back(static_cast<const int32_t *>(object));
+        m_int_last.push_back(0);
+        m_int_var.push_back(index);
+    } else if (type == kind::boolean) {
+        m_bool_objects.push_back(static_cast<const bool *>(object));
+        m_bool_last.push_back(0);
+        m_bool_var.push_back(index);
+    } else {
+        m_other_var.push_back(index);
+    }
 }
 
 void vcd_file::unsupported(const std::string &name) {
@@ -141,15 +153,18 @@ void vcd_file::write_value(const variable &v, uint64_t value) {
         m_buffer += fmt::format("r{:.17g} {}\n", d, v.id);
         return;
     }
+    // One append per line: "0id", "1id" or "b<binary> id".
+    char line[80];
+    size_t n = 0;
     if (v.bits == 1) {
-        m_buffer += value ? '1' : '0';
+        line[n++] = value ? '1' : '0';
     } else {
-        m_buffer += 'b';
-        int top = 63;
-        while (top > 0 && !((value >> top) & 1)) --top;
-        for (int i = top; i >= 0; --i) m_buffer += ((value >> i) & 1) ? '1' : '0';
-        m_buffer += ' ';
+        line[n++] = 'b';
+        const int top = value ? 63 - __builtin_clzll(value) : 0;
+        for (int i = top; i >= 0; --i) line[n++] = ((value >> i) & 1) ? '1' : '0';
+        line[n++] = ' ';
     }
+    m_buffer.append(line, n);
     m_buffer += v.id;
     m_buffer += '\n';
 }
@@ -161,8 +176,11 @@ void vcd_file::cycle(bool delta_cycle) {
     if (m_to > 0 && now > m_to) return;  // past the window
     if (!m_started) {
         // Before the window only the values are followed; at its start they are the initial ones.
-        if (now <= m_from)
+        if (now <= m_from) {
             for (auto &v : m_vars) v.last = value_of(v);
+            for (size_t i = 0; i < m_int_objects.size(); ++i) m_int_last[i] = *m_int_objects[i];
+            for (size_t i = 0; i < m_bool_objects.size(); ++i) m_bool_last[i] = char(*m_bool_objects[i]);
+        }
         if (now < m_from) return;
         write_time(m_from);
         m_buffer += "$dumpvars\n";
@@ -172,17 +190,31 @@ void vcd_file::cycle(bool delta_cycle) {
         if (now == m_from) return;
     }
     bool stamped = false;
-    for (auto &v : m_vars) {
-        const uint64_t value = value_of(v);
-        if (value == v.last) continue;
-        if (!stamped) {
-            write_time(now);
-            stamped = true;
+    for (size_t i = 0; i < m_int_objects.size(); ++i)
+        if (*m_int_objects[i] != m_int_last[i]) {
+            m_int_last[i] = *m_int_objects[i];
+            compare_and_write(m_int_var[i], uint32_t(m_int_last[i]), now, stamped);
         }
-        write_value(v, value);
-        v.last = value;
+    for (size_t i = 0; i < m_bool_objects.size(); ++i)
+        if (char(*m_bool_objects[i]) != m_bool_last[i]) {
+            m_bool_last[i] = char(*m_bool_objects[i]);
+            compare_and_write(m_bool_var[i], m_bool_last[i] ? 1u : 0u, now, stamped);
+        }
+    for (size_t i : m_other_var) {
+        const uint64_t value = value_of(m_vars[i]);
+        if (value != m_vars[i].last) compare_and_write(i, value, now, stamped);
     }
     if (m_buffer.size() > (1u << 20)) flush();
+}
+
+void vcd_file::compare_and_write(size_t var, uint64_t value, uint64_t now, bool &stamped) {
+    variable &v = m_vars[var];
+    if (!stamped) {
+        write_time(now);
+        stamped = true;
+    }
+    write_value(v, value);
+    v.last = value;
 }
 
 void vcd_file::flush() {

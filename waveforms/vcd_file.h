@@ -85,6 +85,7 @@ private:
     void add(const void *object, kind type, int bits, const std::string &name);
     static void unsupported(const std::string &name);
     uint64_t value_of(const variable &v) const;
+    void compare_and_write(size_t var, uint64_t value, uint64_t now, bool &stamped);
     void write_header();
     void write_value(const variable &v, uint64_t value);
     void write_time(uint64_t t);
@@ -93,6 +94,15 @@ private:
     std::string m_path;
     std::FILE *m_file = nullptr;
     std::vector<variable> m_vars;
+    // The 32-bit integers and the flags (nearly every signal) compared in tight loops: their
+    // objects, their last values and their index in m_vars; the others go through value_of().
+    std::vector<const int32_t *> m_int_objects;
+    std::vector<int32_t> m_int_last;
+    std::vector<size_t> m_int_var;
+    std::vector<const bool *> m_bool_objects;
+    std::vector<char> m_bool_last;  // not vector<bool>: a byte each, compared in a tight loop
+    std::vector<size_t> m_bool_var;
+    std::vector<size_t> m_other_var;
     std::string m_buffer;
     std::vector<std::string> m_comments;
     uint64_t m_from = 0, m_to = 0;  // in kernel resolution units; m_to 0: no end
