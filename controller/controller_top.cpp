@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -383,15 +384,25 @@ void controller_top::reset_statistics() {
     m_stats = fresh;
 }
 
-void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix,
+                           const std::vector<std::string> &disk_names, const waveforms::wave_groups &groups) {
     sc_core::sc_trace(tf, m_outstanding, prefix + ".outstanding");
-    m_cpu->trace(tf, prefix + ".cpu");
-    m_dram->trace(tf, prefix + ".dram");
-    m_nvram->trace(tf, prefix + ".nvram");
-    m_xor->trace(tf, prefix + ".xor");
-    m_link->trace(tf, prefix + ".host_link");
-    for (size_t c = 0; c < m_buses.size(); ++c) m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c));
-    m_firmware->trace(tf, prefix);
+    if (groups.has("cpu")) m_cpu->trace(tf, prefix + ".cpu");
+    if (groups.has("dram")) m_dram->trace(tf, prefix + ".dram");
+    if (groups.has("nvram")) m_nvram->trace(tf, prefix + ".nvram");
+    if (groups.has("xor")) m_xor->trace(tf, prefix + ".xor");
+    if (groups.has("host_link")) m_link->trace(tf, prefix + ".host_link");
+    // Each device's waiting flag on its bus is named after it: the drive's name, "ctrl" for us.
+    std::vector<std::map<int, std::string>> labels(m_buses.size());
+    for (size_t i = 0; i < m_channel.size(); ++i)
+        labels[size_t(m_channel[i])][m_target[i]] = i < disk_names.size() ? disk_names[i] : fmt::format("disk{}", i);
+    for (size_t c = 0; c < m_buses.size() && groups.has("channels"); ++c) {
+        labels[c][m_config.initiator_id] = "ctrl";
+        m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c), labels[c]);
+    }
+    // The family's own signals (parity logging's, the delayed-write table beside the NVRAM).
+    if (groups.has("parity_logging") || groups.has("nvram")) m_firmware->trace(tf, prefix);
+    if (groups.has("queues")) m_firmware->trace_queues(tf, prefix + ".fw");
 }
 
 }  // namespace raidtlm::controller

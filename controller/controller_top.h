@@ -46,6 +46,7 @@
 #include "rtl_models/scsi_channel.h"
 #include "rtl_models/xor_engine.h"
 #include "tlm/payload_pool.h"
+#include "waveforms/wave_groups.h"
 
 namespace raidtlm::controller {
 
@@ -135,7 +136,10 @@ public:
     // Adds every block's signals under `prefix`: <prefix>.outstanding, <prefix>.cpu.*,
     // <prefix>.dram.*, <prefix>.nvram.*, <prefix>.xor.*, <prefix>.host_link.*, <prefix>.chN.*,
     // and the firmware's (replicated: <prefix>.nvram.delayed_entries; parity logging: <prefix>.plog.*).
-    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+    // `disk_names`: the drives' names, for the per-device waiting flags of each bus; `groups`: the
+    // blocks traced (cpu, dram, host_link, xor, nvram, channels, queues, parity_logging).
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix, const std::vector<std::string> &disk_names = {},
+               const waveforms::wave_groups &groups = {});
 
 private:
     SC_HAS_PROCESS(controller_top);

@@ -1,6 +1,7 @@
 #include "controller/disk_queues.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -63,6 +64,7 @@ void disk_queues::restart() {
     for (disk_state &ds : m_disk) {
         ds.queue.clear();
         ds.in_use = 0;
+        note_traced(ds);
     }
     m_dups = duplicate_request_tracker{};
 }
@@ -73,6 +75,7 @@ uint64_t disk_queues::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool wr
     const bool several = choices && choices->size() > 1;
     if (ds.in_use < ds.tags && ds.queue.empty() && !(ds.scheduler && several)) {
         ++ds.in_use;
+        note_traced(ds);
         m_stats.tag_wait.add(0);
         if (chosen) *chosen = 0;
         return 1;
@@ -96,6 +99,7 @@ uint64_t disk_queues::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool wr
     }
     if (ds.in_use < ds.tags && ds.queue.empty()) {
         ++ds.in_use;
+        note_traced(ds);
         m_stats.tag_wait.add(0);
         if (chosen) *chosen = 0;
         if (several) {
@@ -107,7 +111,9 @@ uint64_t disk_queues::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool wr
         }
         return 1;
     }
+    w.queued_s = t0;
     ds.queue.push_back(&w);
+    note_traced(ds);
     while (!w.granted) sc_core::wait(w.go);
     m_stats.tag_wait.add(m_platform.now_s() - t0);
     if (chosen) *chosen = w.placement;
@@ -125,6 +131,7 @@ void disk_queues::release_tag(int d) {
     disk_state &ds = m_disk[size_t(d)];
     if (ds.queue.empty()) {
         --ds.in_use;
+        note_traced(ds);
         if (on_idle) on_idle(d);  // the foreground queue is empty: delayed work may have the tag
         return;
     }
@@ -153,6 +160,7 @@ void disk_queues::release_tag(int d) {
             for (auto it = q.begin(); it != q.end(); ++it)
                 if ((*it)->dup == w->dup) {
                     q.erase(it);
+                    note_traced(m_disk[size_t(other)]);
                     ++m_stats.cancelled_duplicates;
                     break;
                 }
@@ -164,8 +172,33 @@ void disk_queues::release_tag(int d) {
         p->granted_holder = w->holder;
         w = p;
     }
+    note_traced(ds);
     w->granted = true;
     w->go.notify(sc_core::SC_ZERO_TIME);
+}
+
+void disk_queues::note_traced(disk_state &ds) {
+    if (!m_traced) return;
+    ds.traced_queue_depth = int(ds.queue.size());
+    ds.traced_tags_in_use = ds.in_use;
+    ds.traced_tag_wait = !ds.queue.empty();
+    if (ds.traced_tag_wait && m_first_tag_wait_s < 0) m_first_tag_wait_s = m_platform.now_s();
+    double oldest_s = m_platform.now_s();
+    for (const waiter *w : ds.queue) oldest_s = std::min(oldest_s, w->queued_s);
+    ds.traced_oldest_wait_us = int(std::lround((m_platform.now_s() - oldest_s) * 1e6));
+}
+
+void disk_queues::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    m_traced = true;
+    for (size_t i = 0; i < m_disk.size(); ++i) {
+        disk_state &ds = m_disk[i];
+        const std::string p = fmt::format("{}.disk{}.", prefix, i);
+        sc_core::sc_trace(tf, ds.traced_queue_depth, p + "queue_depth");
+        sc_core::sc_trace(tf, ds.traced_tags_in_use, p + "tags_in_use");
+        sc_core::sc_trace(tf, ds.traced_oldest_wait_us, p + "oldest_wait_us");
+        sc_core::sc_trace(tf, ds.traced_tag_wait, p + "tag_wait");
+        note_traced(ds);
+    }
 }
 
 void disk_queues::holders_of(const chunk &c, int failed, std::vector<holder> &out) const {
@@ -251,7 +284,9 @@ disk_queues::grant disk_queues::acquire_any(const std::vector<holder> &hs, bool 
         w.dup = dup;
         w.holder = i;
         w.primary = &ws[0];
+        w.queued_s = t0;
         ds.queue.push_back(&w);
+        note_traced(ds);
         disks.push_back(hs[i].disk);
     }
     m_dups.add(dup, disks);

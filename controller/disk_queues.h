@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -62,6 +63,7 @@ public:
         size_t holder = 0;
         waiter *primary = nullptr;
         size_t granted_holder = 0;
+        double queued_s = 0;  // when it joined the queue (traced: the oldest waiter's age)
     };
     // The firmware's idea of the head without a predictor: where the disk's last command ended.
     struct head_oracle final : access_time_oracle {
@@ -92,6 +94,10 @@ public:
         reference_sample last_reference;
         std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
         uint64_t next_id = 0;
+        // Traced (trace()): commands queued, tags in use, the oldest waiter's age when the queue
+        // last changed, and whether a command waits for a tag.
+        int traced_queue_depth = 0, traced_tags_in_use = 0, traced_oldest_wait_us = 0;
+        bool traced_tag_wait = false;
     };
 
     explicit disk_queues(firmware_platform &platform);
@@ -125,12 +131,18 @@ public:
 
     // After a power loss: nothing queued, no tag in use.
     void restart();
+    // Per disk: <prefix>.disk<i>.queue_depth, .tags_in_use, .oldest_wait_us (sampled at each
+    // change of the queue), .tag_wait (1 bit: a command waits for a tag).
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+    // When a command first waited for a tag while traced (-1: never).
+    double first_tag_wait_s() const { return m_first_tag_wait_s; }
     const disk_queue_statistics &statistics() const { return m_stats; }
     disk_queue_statistics &statistics() { return m_stats; }
     void reset_statistics() { m_stats = disk_queue_statistics{}; }
 
 private:
     scheduling_decision choose(disk_state &ds);
+    void note_traced(disk_state &ds);  // after the queue or the tags in use changed
 
     firmware_platform &m_platform;
     std::vector<disk_state> m_disk;
@@ -139,6 +151,8 @@ private:
     uint64_t m_next_dup = 1;
     sc_core::sc_event m_activity;
     disk_queue_statistics m_stats;
+    bool m_traced = false;
+    double m_first_tag_wait_s = -1;
 };
 
 }  // namespace raidtlm::controller

@@ -199,6 +199,8 @@ public:
     // Its statistics into stats.json's controller.firmware object.
     virtual void report(nlohmann::json &out) const = 0;
     virtual void trace(sc_core::sc_trace_file *tf, const std::string &prefix) = 0;
+    // A family's per-disk command queues, when it has them (<prefix>.disk<i>.queue_depth, ...).
+    virtual void trace_queues(sc_core::sc_trace_file *, const std::string &) {}
 };
 
 }  // namespace raidtlm::controller

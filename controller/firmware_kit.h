@@ -84,6 +84,7 @@ public:
         return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
     }
     const firmware_kit &kit() const { return m_kit; }
+    void trace_queues(sc_core::sc_trace_file *tf, const std::string &prefix) override { m_kit.queues.trace(tf, prefix); }
 
 protected:
     firmware_kit m_kit;

@@ -63,9 +63,14 @@ void controller_cpu::reset_statistics() {
     m_stats = fresh;
 }
 
+double controller_cpu::core_busy_s(int core) const {
+    // A core's work beyond now is one stretch up to its free time (routines start when it frees).
+    return m_stats.core_busy_s[size_t(core)] - std::max(0.0, m_dispatch.free_at(core) - now_s());
+}
+
 double controller_cpu::busy_s() const {
     double b = 0;
-    for (double x : m_stats.core_busy_s) b += x;
+    for (int c = 0; c < m_dispatch.cores(); ++c) b += core_busy_s(c);
     return b;
 }
 

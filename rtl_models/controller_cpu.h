@@ -27,7 +27,7 @@ class scheduled_trace;
 namespace raidtlm::rtl_models {
 
 struct cpu_statistics {
-    std::vector<double> core_busy_s;                  // per core
+    std::vector<double> core_busy_s;                  // per core, work booked ahead of now included
     std::array<uint64_t, cpu_task_kinds> tasks{};     // steps run, per kind
     std::array<uint64_t, cpu_task_kinds> cycles{};    // cycles charged, per kind
     wait_stats wait;                                  // ready -> start, per routine
@@ -55,7 +55,9 @@ public:
 
     const cpu_statistics &statistics() const { return m_stats; }
     void reset_statistics();
-    // Busy core time up to now (tasks booked beyond now are counted when they end).
+    // Busy time of a core, and of all, within the window up to now (work booked beyond now is
+    // counted once it has run).
+    double core_busy_s(int core) const;
     double busy_s() const;
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 

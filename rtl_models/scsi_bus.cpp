@@ -26,6 +26,7 @@ const char *to_string(scsi_phase p) {
     case scsi_phase::connected: return "connected";
     case scsi_phase::data: return "data";
     case scsi_phase::closing: return "closing";
+    case scsi_phase::bus_free_delay: return "bus_free_delay";
     }
     return "?";
 }
@@ -152,6 +153,7 @@ void scsi_bus::trace_at(int &var, int value, double t_s) {
 void scsi_bus::request(requester &r) {
     m_waiting.push_back(&r);
     m_trace_waiting = int(m_waiting.size());
+    m_trace_id_waiting[size_t(r.id & 15)] = ++m_waiting_by_id[size_t(r.id & 15)] > 0;
     if (m_owner < 0 && !m_round_pending) schedule_round();
     while (!r.won) sc_core::wait(r.granted);
     // A round started from this very call has not waited for the connection phases yet.
@@ -177,13 +179,15 @@ void scsi_bus::start_round() {
     requester &r = **it;
     m_waiting.erase(it);
     m_trace_waiting = int(m_waiting.size());
+    // The initiator may wait with several commands at once (one per target it selects).
+    m_trace_id_waiting[size_t(r.id & 15)] = --m_waiting_by_id[size_t(r.id & 15)] > 0;
     const double waited = now - r.since_s;
+    if (waited > 0 && m_first_wait_s < 0) m_first_wait_s = r.since_s;
     m_stats.wait.add(waited);
     m_stats.wait_by_id[size_t(r.id & 15)].add(waited);
     (r.initiator ? m_stats.selections : m_stats.reselections) += 1;
     m_owner = r.nexus;
     m_selecting = r.initiator;
-    m_owner_since_s = now;
     // The winner wakes when it is connected; the phases on the way are traced at their times.
     const scsi_phase_costs &p = m_config.phases;
     double t = now;
@@ -200,6 +204,9 @@ void scsi_bus::start_round() {
     }
     trace_at(m_trace_owner, r.nexus, t);
     trace_at(m_trace_phase, int(scsi_phase::connected), t);
+    m_held.book(no_owner, now, now + p.arbitration_us * us, now);
+    m_held.book(r.id, now + p.arbitration_us * us, t, now);
+    m_held.open(r.nexus, t);
     r.won = true;
     r.connected_s = t;
     r.granted.notify(span_s(t - now));
@@ -241,13 +248,16 @@ void scsi_bus::release(int target_id) {
                                               m_owner)
                                       .c_str());
     const double now = now_s();
-    const double tail = m_config.release_tail_us() * us;
-    m_stats.busy_s += now + tail - m_owner_since_s;
+    const double status_end = now + m_config.phases.status_us * us, free_at = now + m_config.release_tail_us() * us;
     m_owner = -1;
-    m_free_at_s = now + tail;
+    m_free_at_s = free_at;
+    m_held.close(target_id, status_end, now);
+    m_held.book(no_owner, status_end, free_at, now);
     trace_at(m_trace_phase, int(scsi_phase::closing), now);
-    trace_at(m_trace_owner, no_owner, now + m_config.phases.status_us * us);
-    trace_at(m_trace_phase, int(scsi_phase::bus_free), now + m_config.phases.status_us * us);
+    trace_at(m_trace_owner, no_owner, status_end);
+    trace_at(m_trace_phase, int(free_at > status_end ? scsi_phase::bus_free_delay : scsi_phase::bus_free), status_end);
+    // Left as set when a round starts at free_at (its arbitration is traced at that instant).
+    if (free_at > status_end) trace_at(m_trace_phase, int(scsi_phase::bus_free), free_at);
     if (!m_waiting.empty()) schedule_round();
 }
 
@@ -257,7 +267,7 @@ void scsi_bus::data_phase(int target_id, const tlm::tlm_generic_payload &command
     m_stats.data_s += e - s;
     m_stats.data_bytes += double(sectors) * protocol::sector_bytes;
     if (m_free_running) {
-        m_stats.busy_s += e - s;
+        m_held.book(target_id, s, e, now_s());
         trace_at(m_trace_owner, target_id, s);
         trace_at(m_trace_phase, int(scsi_phase::data), s);
         trace_at(m_trace_owner, no_owner, e);
@@ -284,17 +294,27 @@ void scsi_bus::reset_statistics() {
     scsi_bus_statistics fresh;
     fresh.since_s = now;
     m_stats = fresh;
-    // The current owner's time counts from now in the new window.
-    if (m_owner >= 0) m_owner_since_s = std::max(m_owner_since_s, now);
+    m_held.restart(now);
 }
 
-double scsi_bus::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
+double scsi_bus::busy_s() const { return m_held.total_s(now_s()); }
 
-void scsi_bus::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+double scsi_bus::owned_s(int id) const { return id >= 0 && id < no_owner ? m_held.held_s(id, now_s()) : 0.0; }
+
+double scsi_bus::utilisation() const { return fraction_since(busy_s(), m_stats.since_s); }
+
+void scsi_bus::trace(sc_core::sc_trace_file *tf, const std::string &prefix, const std::map<int, std::string> &labels) {
     if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(sc_core::sc_gen_unique_name("bus_trace"));
     sc_core::sc_trace(tf, m_trace_owner, prefix + ".owner");
     sc_core::sc_trace(tf, m_trace_phase, prefix + ".phase");
     sc_core::sc_trace(tf, m_trace_waiting, prefix + ".waiting");
+    std::vector<int> ids = m_targets;
+    ids.insert(ids.begin(), m_initiator);
+    for (int id : ids) {
+        const auto it = labels.find(id);
+        const std::string label = it != labels.end() ? it->second : fmt::format("id{}", id);
+        sc_core::sc_trace(tf, m_trace_id_waiting[size_t(id)], prefix + "." + label + "_waiting");
+    }
 }
 
 }  // namespace raidtlm::rtl_models

@@ -25,11 +25,18 @@
 // costs nothing): contended() is then false, negotiate tells the targets so and they send no
 // reselect or disconnect, select() returns at once and the bus costs no kernel events. Every other bus is contended.
 //
-// Traced: <prefix>.owner (SCSI ID holding the bus, no_owner = 16 when free), <prefix>.phase (scsi_phase),
-// <prefix>.waiting (devices waiting to arbitrate).
+// Busy: from the start of arbitration to the end of the bus free delay after the release. Owned
+// by an ID: the arbitration winner from the end of arbitration to the end of its (re)selection and
+// messages (the initiator's ID while it selects), then the target the connection serves until
+// status has crossed. Both are counted exactly within the measured window (holding_time).
+//
+// Traced: <prefix>.owner (SCSI ID holding the bus, no_owner = 16 when nobody does), <prefix>.phase
+// (scsi_phase; bus_free exactly when the bus is not busy), <prefix>.waiting (devices waiting to
+// arbitrate), and one 1-bit flag per device, <prefix>.<label>_waiting (trace()'s labels).
 #pragma once
 
 #include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +46,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "rtl_models/holding_time.h"
 #include "rtl_models/resource_stats.h"
 #include "rtl_models/scsi_bus_timing.h"
 #include "tlm/scsi_bus_phase.h"
@@ -60,11 +68,12 @@ enum class scsi_phase : int {
     connected = 6,  // a target holds the bus: command processing, waiting for data, status
     data = 7,
     closing = 8,  // status / disconnect messages
+    bus_free_delay = 9,  // released, but nobody may arbitrate yet (counts as busy)
 };
+constexpr int scsi_phase_count = 10;
 const char *to_string(scsi_phase p);
 
 struct scsi_bus_statistics {
-    double busy_s = 0;       // arbitration to the end of the bus free delay after the release
     double data_s = 0;       // data phases
     double data_bytes = 0;
     uint64_t selections = 0;    // by the initiator
@@ -113,10 +122,16 @@ public:
                     const sc_core::sc_time &end, uint32_t sectors);
 
     int owner() const { return m_owner; }
+    // When a device first had to wait for the bus (-1: never), over the whole run.
+    double first_wait_s() const { return m_first_wait_s; }
     const scsi_bus_statistics &statistics() const { return m_stats; }
     void reset_statistics();
     double utilisation() const;
-    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+    // Within the measured window, up to now: the bus busy, and owned by SCSI ID `id`.
+    double busy_s() const;
+    double owned_s(int id) const;
+    // `labels`: a name per SCSI ID for its waiting flag (IDs without one are called id<N>).
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix, const std::map<int, std::string> &labels = {});
 
 private:
     struct requester;
@@ -146,18 +161,22 @@ private:
 
     int m_owner = -1;              // nexus holding the bus (the target once selected)
     bool m_selecting = false;      // the initiator won the bus and is still selecting m_owner
-    double m_owner_since_s = 0;    // start of the round that gave it the bus
     double m_free_at_s = 0;        // the next round may start then
+    double m_first_wait_s = -1;
     bool m_round_pending = false;
     sc_core::sc_event m_round;
     std::vector<requester *> m_waiting;
     std::vector<int> m_ids;  // scratch
     scsi_bus_statistics m_stats;
+    // Holders 0..15 are SCSI IDs; no_owner holds the busy bus nobody owns (arbitration, bus free delay).
+    holding_time m_held{no_owner + 1};
 
     std::unique_ptr<waveforms::scheduled_trace> m_trace;
     int m_trace_owner = no_owner;
     int m_trace_phase = 0;
     int m_trace_waiting = 0;
+    std::array<int, 16> m_waiting_by_id{};
+    std::array<bool, 16> m_trace_id_waiting{};  // m_waiting_by_id > 0
 };
 
 }  // namespace raidtlm::rtl_models

@@ -33,6 +33,7 @@
 #include "testbench/confidence.h"
 #include "testbench/distributions.h"
 #include "testbench/parv_scenario.h"
+#include "testbench/drive_interface_time.h"
 #include "testbench/rate_search.h"
 #include "testbench/progress_meter.h"
 #include "testbench/run_bench.h"
@@ -41,8 +42,10 @@
 #include "testbench/stats_report.h"
 #include "testbench/wave_layout.h"
 #include <algorithm>
+#include <set>
 
 #include "controller/adaptraid5_keys.h"
+#include "testbench/wave_output.h"
 #include "controller/parity_logging_layout.h"
 #include "waveforms/gtkw_writer.h"
 #include "waveforms/vcd_tracer.h"
@@ -63,7 +66,8 @@ namespace {
 
 // The scenario's overrides of the drive's own parameters (disks.*: interface time, cache).
 void apply_disk_overrides(const scenario &s, disks::disk_spec &spec) {
-    if (s.disks.bulk_sector_transfer_ms >= 0) spec.interface.bulk_sector_transfer_ms = s.disks.bulk_sector_transfer_ms;
+    spec.interface.bulk_sector_transfer_ms =
+        choose_drive_interface_time(s, spec.interface.bulk_sector_transfer_ms).bulk_sector_transfer_ms;
     if (s.disks.cache_segments > 0) spec.cache.segments = s.disks.cache_segments;
     if (s.disks.segment_sectors > 0) spec.cache.segment_blocks = s.disks.segment_sectors;
     if (s.disks.min_read_ahead_sectors >= 0) spec.cache.min_read_ahead_blocks = s.disks.min_read_ahead_sectors;
@@ -77,7 +81,12 @@ std::vector<disks::disk_spec> load_array_specs(const scenario &s) {
     if (s.disks.spec_paths.empty())
         specs.assign(size_t(s.disks.count), load_drive_spec(s.disks.spec_path, s.disks.spec_name, use));
     for (const std::string &path : s.disks.spec_paths) specs.push_back(load_drive_spec(path, "", use));
-    for (auto &spec : specs) apply_disk_overrides(s, spec);
+    std::set<std::string> warned;  // a heterogeneous array's drives may each contradict the bus
+    for (auto &spec : specs) {
+        const std::string warning = choose_drive_interface_time(s, spec.interface.bulk_sector_transfer_ms).warning;
+        if (!warning.empty() && warned.insert(warning).second) std::cerr << "raidtlm: warning: " << warning << "\n";
+        apply_disk_overrides(s, spec);
+    }
     return specs;
 }
 
@@ -243,6 +252,7 @@ namespace {
 
 int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir);
 
+
 }  // namespace
 
 // A DiskSim system configuration runs as the scenario it translates to, written to
@@ -311,14 +321,23 @@ int run_scenario(const run_options &o) {
     run_bench bench("bench", s, specs, measurement, bopts);
     std::unique_ptr<waveforms::vcd_tracer> vcd;
     if (s.output.waves) {
-        vcd = std::make_unique<waveforms::vcd_tracer>((out_dir / "waves.vcd").string());
-        bench.trace(vcd->file());
+        vcd = std::make_unique<waveforms::vcd_tracer>(
+            (out_dir / "waves.vcd").string(), sc_core::sc_time(s.output.waves_from_ms, sc_core::SC_MS),
+            sc_core::sc_time(s.output.waves_to_ms, sc_core::SC_MS));
+        bench.trace(vcd->file(), waveforms::wave_groups(s.output.wave_groups));
     }
 
     sc_core::sc_start();
     const double end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
     progress.finish(end_ms, measurement.completed_total());
-    if (vcd) vcd->close();
+    const double time_unit_s = vcd ? vcd->time_unit_s() : 1e-12;
+    if (vcd) {
+        try {
+            vcd->close();
+        } catch (const std::runtime_error &e) {
+            throw output_error(std::string(e.what()) + "; expected a writable output directory");
+        }
+    }
 
     if (!bench.workload().error().empty()) throw trace_error(bench.workload().error());
     if (bench.workload().overloaded())
@@ -356,8 +375,9 @@ int run_scenario(const run_options &o) {
     report.samples = bench.samples();
     report.outputs.push_back((out_dir / "stats.json").string());
     if (vcd) {
-        write_wave_layout(out_dir, bench, end_ms);
-        report.outputs.push_back((out_dir / "waves.vcd").string());
+        const wave_files waves = finish_waves(out_dir, out_dir / "waves.vcd", s.output, end_ms);
+        write_wave_layout(out_dir, bench, waves, waveforms::wave_groups(s.output.wave_groups), time_unit_s);
+        report.outputs.push_back((out_dir / waves.dump).string());
         report.outputs.push_back((out_dir / "waves.gtkw").string());
     }
     if (bench.log()) {
@@ -470,6 +490,7 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
     for (const auto &j : jobs) stats.push_back(read_json(fs::path(j.dir) / "stats.json"));
 
     nlohmann::json out;
+    out["raidtlm"] = build_json();
     out["scenario"] = s.to_json();
     out["seeds"] = seeds;
     out["runs"] = nlohmann::json::array();
@@ -594,6 +615,7 @@ int run_sustainable_rate(const rate_options &o) {
 
     std::vector<double> rates;
     nlohmann::json out;
+    out["raidtlm"] = build_json();
     out["scenario"] = s.to_json();
     out["threshold_ms"] = o.threshold_ms;
     out["precision"] = o.precision;

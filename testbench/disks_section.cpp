@@ -44,14 +44,19 @@ void declare_disks_section(scenario_keys_t &root) {
     });
     k.boolean("spindle_sync", &disks_config::spindle_sync, "false");
     k.custom(
-        "bulk_sector_transfer_ms", "spec",
-        "spec (the spec's Bulk sector transfer time) or a number >= 0 (ms per sector)",
+        "bulk_sector_transfer_ms", "auto",
+        "auto (behind a controller: the SCSI bus's rate; else the spec's), spec (the spec's Bulk sector transfer "
+        "time) or a number >= 0 (ms per sector)",
         [](disks_config &d, const value_ref &v, const key_use &u) {
-            if (config::read_scalar(v, u) == "spec") d.bulk_sector_transfer_ms = -1;
+            const std::string given = config::read_scalar(v, u);
+            if (given == "spec") d.bulk_sector_transfer_ms = disks_config::interface_spec;
+            else if (given == "auto") d.bulk_sector_transfer_ms = disks_config::interface_auto;
             else d.bulk_sector_transfer_ms = config::read_number(v, u, 0, false, 1e6, false);
         },
         [](const disks_config &d) {
-            return d.bulk_sector_transfer_ms < 0 ? nlohmann::json("spec") : nlohmann::json(d.bulk_sector_transfer_ms);
+            if (d.bulk_sector_transfer_ms == disks_config::interface_spec) return nlohmann::json("spec");
+            if (d.bulk_sector_transfer_ms == disks_config::interface_auto) return nlohmann::json("auto");
+            return nlohmann::json(d.bulk_sector_transfer_ms);
         });
     // The drive's segment cache (sweeps of segment count and size, paper 002 Figs 3.4-3.5).
     auto spec_or_count = [&k](const char *name, int disks_config::*field, int hi, const char *what) {

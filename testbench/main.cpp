@@ -14,6 +14,7 @@
 
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
+#include "testbench/build_info.h"
 #include "testbench/commands.h"
 #include "testbench/plog_model_command.h"
 #include "testbench/scenario.h"
@@ -61,6 +62,8 @@ int sc_main(int argc, char **argv) {
 
     CLI::App app{"raidtlm: a SystemC/TLM-2.0 model of a hardware RAID controller and its disks.", "raidtlm"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", fmt::format("raidtlm {} (commit {})", raidtlm::testbench::raidtlm_version(),
+                                                   raidtlm::testbench::build_commit()));
     app.footer("Run 'raidtlm <command> --help' for the options of a command.\n"
                "Exit status: 0 success, 1 simulation failure, 2 bad input (errors are one line on stderr).");
 
@@ -275,6 +278,8 @@ int sc_main(int argc, char **argv) {
     } catch (const CLI::CallForHelp &e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
         const CLI::App *sub = run_cmd->parsed()    ? run_cmd

@@ -75,8 +75,12 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
         d.trace = m_trace.get();
     }
     if (s.output.timeline) {
-        m_timeline = std::make_unique<timeline>(m_disk_names);
-        m_busy.resize(m_disks.size());
+        std::vector<std::string> resources = m_disk_names;
+        if (m_controller) {
+            m_shared = std::make_unique<shared_resources>(*m_controller);
+            resources.insert(resources.end(), m_shared->names().begin(), m_shared->names().end());
+        }
+        m_timeline = std::make_unique<timeline>(resources);
         d.samples = m_timeline.get();
         d.sample = [this](double now_ms) { sample(now_ms); };
         measurement.on_warmup_end([this](double t) { m_timeline->note_warmup_end(t); });
@@ -101,6 +105,7 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
     m_snapshot.assign(m_disks.size(), disks::drive_statistics{});
     measurement.on_warmup_end([this](double) {
         for (size_t i = 0; i < m_disks.size(); ++i) m_snapshot[i] = m_disks[i]->statistics();
+        if (m_shared) m_shared->carry_over();
         if (m_controller) m_controller->reset_statistics();
     });
 }
@@ -114,7 +119,9 @@ uint64_t run_bench::disk_commands() const {
 }
 
 void run_bench::sample(double now_ms) {
-    for (size_t i = 0; i < m_disks.size(); ++i) m_busy[i] = m_disks[i]->busy_ms_at(now_ms);
+    m_busy.clear();
+    for (const auto &d : m_disks) m_busy.push_back(d->busy_ms_at(now_ms));
+    if (m_shared) m_shared->append_busy_ms(m_busy);
     m_timeline->sample(now_ms, m_busy, m_workload->completed(), m_workload->response_sum_ms());
 }
 
@@ -122,10 +129,10 @@ void run_bench::close_timeline(double now_ms) {
     if (m_timeline) sample(now_ms);
 }
 
-void run_bench::trace(sc_core::sc_trace_file *tf) {
-    for (size_t i = 0; i < m_disks.size(); ++i) m_disks[i]->trace(tf, m_disk_names[i]);
-    if (m_controller) m_controller->trace(tf, "controller");
-    else m_host->trace(tf, "host");
+void run_bench::trace(sc_core::sc_trace_file *tf, const waveforms::wave_groups &groups) {
+    for (size_t i = 0; i < m_disks.size() && groups.has("disks"); ++i) m_disks[i]->trace(tf, m_disk_names[i]);
+    if (m_controller) m_controller->trace(tf, "controller", m_disk_names, groups);
+    else if (groups.has("host")) m_host->trace(tf, "host");
     m_workload->trace(tf, "workload");
 }
 

@@ -20,10 +20,12 @@
 #include "testbench/request_log.h"
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
+#include "testbench/shared_resources.h"
 #include "testbench/timeline.h"
 #include "testbench/trace_formats.h"
 #include "testbench/workload_driver.h"
 #include "testbench/workload_generator.h"
+#include "waveforms/wave_groups.h"
 
 namespace raidtlm::testbench {
 
@@ -63,8 +65,8 @@ public:
     // Takes a last timeline sample at the end of the run.
     void close_timeline(double now_ms);
 
-    // Adds every traced signal under names "<disk_name>.state", "host.outstanding", ...
-    void trace(sc_core::sc_trace_file *tf);
+    // Adds the signals of `groups` under names "<disk_name>.mech_state", "host.outstanding", ...
+    void trace(sc_core::sc_trace_file *tf, const waveforms::wave_groups &groups = {});
 
 private:
     void sample(double now_ms);
@@ -83,6 +85,7 @@ private:
     std::unique_ptr<workload_driver> m_workload;
     std::vector<disks::drive_statistics> m_snapshot;
     std::vector<double> m_busy;  // scratch for samples
+    std::unique_ptr<shared_resources> m_shared;  // with the controller, for the timeline
 };
 
 }  // namespace raidtlm::testbench

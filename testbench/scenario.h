@@ -70,9 +70,12 @@ struct disks_config {
     std::vector<std::string> spec_paths;
     int count = 4;
     bool spindle_sync = false;
-    // The drive's own per-sector interface time, ms; negative: the spec's "Bulk sector transfer
-    // time". (A validation spec's value is its test host's rate, slower than a real bus.)
-    double bulk_sector_transfer_ms = -1;
+    // The drive's own per-sector interface time, ms, or interface_spec: the spec's "Bulk sector
+    // transfer time" (a validation spec's value is its test host's rate, slower than a real bus),
+    // or interface_auto: behind a controller the bus's rate, else the spec's
+    // (drive_interface_time.h).
+    static constexpr double interface_spec = -1, interface_auto = -2;
+    double bulk_sector_transfer_ms = interface_auto;
     // The drive's segment cache: number of segments and blocks per segment; 0: the spec's.
     int cache_segments = 0;
     int segment_sectors = 0;
@@ -131,10 +134,17 @@ struct measurement_config {
     int seeds = 1;              // > 1: that many runs, seeds seed .. seed + seeds - 1
 };
 
+enum class wave_file_format { vcd, fst };
+
 struct output_config {
     double histogram_bucket_ms = 0.5;
     double histogram_max_ms = 200.0;
     bool waves = true;
+    // The waves' time window (to 0: the end of the run), signal groups (waveforms::wave_group_names
+    // or "all") and file format.
+    double waves_from_ms = 0, waves_to_ms = 0;
+    std::vector<std::string> wave_groups{"all"};
+    wave_file_format wave_format = wave_file_format::vcd;
     bool requests_csv = false;  // OUT/requests.csv: one line per completed request
     bool timeline = true;       // stats.json "timeline": utilisation and throughput over time
 };

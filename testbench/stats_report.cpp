@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "testbench/build_info.h"
+
 namespace raidtlm::testbench {
 
 disks::drive_statistics difference(const disks::drive_statistics &a, const disks::drive_statistics &b) {
@@ -85,7 +87,7 @@ nlohmann::json controller_json(const controller::controller_top &c) {
         const auto &st = cpu.statistics();
         const double window = now - st.since_s;
         nlohmann::json per_core = nlohmann::json::array();
-        for (double b : st.core_busy_s) per_core.push_back(ratio(b, window));
+        for (int core = 0; core < cpu.config().cores; ++core) per_core.push_back(ratio(cpu.core_busy_s(core), window));
         nlohmann::json tasks;
         for (int k = 1; k < rtl_models::cpu_task_kinds; ++k)
             tasks[rtl_models::to_string(rtl_models::cpu_task(k))] = {{"count", st.tasks[size_t(k)]},
@@ -160,12 +162,17 @@ nlohmann::json controller_json(const controller::controller_top &c) {
         const auto &st = bus.statistics();
         const double window = now - st.since_s;
         nlohmann::json by_id;
-        for (int id = 0; id < 16; ++id)
+        nlohmann::json owned = nlohmann::json::object();  // ms each SCSI ID held the bus (the initiator while it selects)
+        for (int id = 0; id < 16; ++id) {
             if (st.wait_by_id[size_t(id)].count) by_id[std::to_string(id)] = wait_json(st.wait_by_id[size_t(id)]);
+            if (bus.owned_s(id) > 0) owned[std::to_string(id)] = bus.owned_s(id) * 1e3;
+        }
         j["channels"].push_back({{"name", fmt::format("ch{}", ch)},
                                  {"rate_mb_per_s", bus.config().rate_mb_per_s()},
                                  {"targets", bus.targets()},
                                  {"utilisation", bus.utilisation()},
+                                 {"busy_ms", bus.busy_s() * 1e3},
+                                 {"owned_ms_by_scsi_id", owned},
                                  {"data_utilisation", ratio(st.data_s, window)},
                                  {"data_mb_per_s", ratio(st.data_bytes, window) / 1e6},
                                  {"selections", st.selections},
@@ -199,9 +206,14 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     return j;
 }
 
+nlohmann::json build_json() {
+    return {{"version", raidtlm_version()}, {"commit", build_commit()}};
+}
+
 nlohmann::json make_stats_json(const run_report &r) {
     const run_measurement &m = *r.measurement;
     nlohmann::json j;
+    j["raidtlm"] = build_json();
     j["scenario"] = r.config->to_json();
     j["disk_model"] = r.disk_model;
     j["requests"] = {{"measured", m.measured()},
@@ -374,7 +386,20 @@ std::string summary_table(const run_report &r) {
         for (const auto &ch : c["channels"])
             row(fmt::format("{} bus ({})", ch["name"].get<std::string>(), mbs(ch["rate_mb_per_s"].get<double>())),
                 ch["utilisation"], ch["arbitration_wait"]);
+        // Where requests wait before a drive sees them: the firmware's per-disk queues (tags).
+        const nlohmann::json &fw = c["firmware"];
+        if (fw.contains("tag_wait"))
+            line(fmt::format("  {:<22}{:>8}{:>14.4f}{:>12.4f}", "firmware tag wait", "",
+                             fw["tag_wait"]["mean_ms"].get<double>(), fw["tag_wait"]["max_ms"].get<double>()));
         line(fmt::format("  (dram bandwidth wait: host port; per-port waits in stats.json)"));
+        // The firmware's own counters (every number it reports at the top level of its object).
+        std::string counters;
+        for (const auto &[key, value] : fw.items())
+            if (value.is_number())
+                counters += fmt::format("{}{} {}", counters.empty() ? "" : ", ", key,
+                                        value.is_number_integer() ? fmt::format("{}", value.get<int64_t>())
+                                                                  : fmt::format("{:.4g}", value.get<double>()));
+        if (!counters.empty()) line("  firmware: " + counters);
     }
     line("");
     line(fmt::format("  wall {:.2f} s, {:.0f} requests/s", r.wall_s,

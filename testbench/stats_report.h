@@ -83,6 +83,8 @@ struct run_report {
     std::vector<std::string> outputs;  // files written, for the summary
 };
 
+// This build: {"version", "commit"} (stats.json's "raidtlm").
+nlohmann::json build_json();
 nlohmann::json make_stats_json(const run_report &r);
 // The "controller" object of stats.json.
 nlohmann::json controller_json(const controller::controller_top &c);

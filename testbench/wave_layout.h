@@ -5,10 +5,15 @@
 #include <filesystem>
 
 #include "testbench/run_bench.h"
+#include "testbench/wave_output.h"
+#include "waveforms/wave_groups.h"
 
 namespace raidtlm::testbench {
 
-// `end_ms`: the run's simulated length (the view opens on its first 200 ms at most).
-void write_wave_layout(const std::filesystem::path &out_dir, const run_bench &bench, double end_ms);
+// `waves`: the dump and the window it holds (the view opens on its first 200 ms at most, from
+// the first wait for a bus or a tag when that comes later); `groups`: the groups traced;
+// `time_unit_s`: the dump's time unit.
+void write_wave_layout(const std::filesystem::path &out_dir, const run_bench &bench, const wave_files &waves,
+                       const waveforms::wave_groups &groups, double time_unit_s);
 
 }  // namespace raidtlm::testbench

@@ -68,7 +68,8 @@ std::string make_gtkw(const gtkw_layout &l) {
                 const int n = filters.emplace(file, static_cast<int>(filters.size()) + 1).first->second;
                 o += fmt::format("^{} {}\n", n, file);
             }
-            o += fmt::format("@{:x}\n{}\n", flags_of(s), s.name);
+            if (s.alias.empty()) o += fmt::format("@{:x}\n{}\n", flags_of(s), s.name);
+            else o += fmt::format("@{:x}\n+{{{}}} {}\n", flags_of(s), s.alias, s.name);
         }
         o += fmt::format("@{:x}\n-{}\n", tr_grp_end | tr_blank | (g.closed ? tr_closed : 0u), g.name);
     }

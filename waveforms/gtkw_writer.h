@@ -25,6 +25,8 @@ struct gtkw_signal {
     std::string name;  // as GTKWave shows it, e.g. "SystemC.disk0.state[31:0]"
     gtkw_format format = gtkw_format::decimal;
     std::string translate_file;  // a GTKWave translate filter file ("value name" lines), or empty
+    // The row's label in GTKWave ("disk0 mech_state"); empty: GTKWave's own (the leaf name only).
+    std::string alias;
 };
 
 struct gtkw_group {

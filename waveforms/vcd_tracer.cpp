@@ -1,30 +1,19 @@
 #include "waveforms/vcd_tracer.h"
 
+#include "waveforms/vcd_file.h"
+
 namespace raidtlm::waveforms {
 
-vcd_tracer::vcd_tracer(const std::string &path) {
-    std::string base = path;
-    const std::string suffix = ".vcd";
-    if (base.size() >= suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
-        base.resize(base.size() - suffix.size());
-    m_path = base + suffix;
-    m_file = sc_core::sc_create_vcd_trace_file(base.c_str());
-    m_file->set_time_unit(1, sc_core::SC_NS);
-    // Models compute times finer than 1 ns (the kernel resolution is 1 ps); the VCD shows them to
-    // the nanosecond, which is what a waveform needs. Without this SystemC warns at every such
-    // change (W713).
-    sc_core::sc_report_handler::set_actions("current kernel time is not representable in VCD time units",
-                                            sc_core::SC_DO_NOTHING);
-}
+vcd_tracer::vcd_tracer(const std::string &path, const sc_core::sc_time &from, const sc_core::sc_time &to)
+    : m_file(std::make_unique<vcd_file>(path, from, to)), m_path(path) {}
 
-vcd_tracer::~vcd_tracer() { close(); }
+vcd_tracer::~vcd_tracer() = default;
 
-void vcd_tracer::close() {
-    if (m_file) {
-        sc_core::sc_close_vcd_trace_file(m_file);
-        m_file = nullptr;
-    }
-}
+sc_core::sc_trace_file *vcd_tracer::file() const { return m_file.get(); }
+
+double vcd_tracer::time_unit_s() const { return m_file->time_unit_s(); }
+
+void vcd_tracer::close() { m_file->close(); }
 
 std::string vcd_tracer::gtkwave_name(const std::string &trace_name, int bits) {
     std::string n = "SystemC." + trace_name;

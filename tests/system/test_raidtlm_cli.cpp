@@ -101,7 +101,9 @@ TEST(raidtlm_run, default_scenario_writes_stats_and_waves) {
         if (line == "@800200") ++groups;
         if (line.empty() || std::string("[@-^*").find(line[0]) != std::string::npos) continue;
         ++signals;
-        EXPECT_TRUE(names.count(line)) << "not in the VCD: " << line;
+        // A row labelled with its owner: "+{disk0 mech_state} SystemC.disk0.mech_state[31:0]".
+        const std::string name = line[0] == '+' ? line.substr(line.find("} ") + 2) : line;
+        EXPECT_TRUE(names.count(name)) << "not in the VCD: " << line;
     }
     EXPECT_TRUE(dumpfile);
     EXPECT_TRUE(savefile);

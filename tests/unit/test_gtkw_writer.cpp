@@ -56,3 +56,17 @@ TEST(gtkw_writer, relative_names_resolve_beside_the_save_file_and_precede_filter
     l.save_file.clear();
     EXPECT_THROW(make_gtkw(l), std::invalid_argument);
 }
+
+TEST(gtkw_writer, a_row_with_an_alias_is_labelled_by_it) {
+    using namespace raidtlm::waveforms;
+    gtkw_layout l;
+    l.dump_file = "/tmp/w.vcd";
+    gtkw_group g{"ch0", {}};
+    gtkw_signal s{vcd_tracer::gtkwave_name("controller.fw.disk0.queue_depth"), gtkw_format::decimal, ""};
+    s.alias = "fw disk0 queue_depth";
+    g.signals.push_back(s);
+    l.groups.push_back(g);
+    const std::string text = make_gtkw(l);
+    EXPECT_NE(text.find("\n+{fw disk0 queue_depth} SystemC.controller.fw.disk0.queue_depth[31:0]\n"), std::string::npos)
+        << text;
+}
