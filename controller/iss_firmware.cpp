@@ -79,6 +79,7 @@ public:
         nlohmann::json &cpu = out["iss"];
         m_cpu.report(cpu);
         m_device.report(cpu["register_block"]);
+        cpu["console"] = m_device.console();
         if (m_platform.config().cpu.firmware_profile) {
             std::ostringstream profile;
             m_cpu.write_profile(profile);

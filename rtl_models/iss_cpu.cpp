@@ -1,3 +1,4 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "rtl_models/iss_cpu.h"
 
 #include <unicorn/unicorn.h>
@@ -115,12 +116,16 @@ const iss_cpu::block_info &iss_cpu::info_of(uint64_t address, uint32_t bytes) {
 }
 
 void iss_cpu::step_block(uint64_t address, uint32_t bytes) {
+    if (m_sleep_pending || m_keeper.need_sync()) {
+        // End the quantum before this block runs; run() resumes here.
+        uc_emu_stop(m_uc);
+        return;
+    }
     const block_info &b = info_of(address, bytes);
     m_instructions += b.instructions;
     m_function = b.function;
     if (m_config.profile && b.function >= 0) m_function_instructions[size_t(b.function)] += b.instructions;
     m_keeper.inc(m_instruction_time * double(b.instructions));
-    if (m_keeper.need_sync()) uc_emu_stop(m_uc);
 }
 
 uint64_t iss_cpu::device_access(bool write, uint32_t address, unsigned bytes, uint64_t value) {
@@ -151,13 +156,9 @@ uint64_t iss_cpu::device_access(bool write, uint32_t address, unsigned bytes, ui
         return 0;
     }
     write ? ++m_device_writes : ++m_device_reads;
-    if (m_irq.take_sleep_request()) {
-        // WFI: end the quantum here; run() sleeps.
-        m_sleep_pending = true;
-        uc_emu_stop(m_uc);
-    } else if (m_keeper.need_sync()) {
-        uc_emu_stop(m_uc);
-    }
+    // WFI: the core stops at the next basic block (step_block) and run() sleeps. Not here:
+    // Unicorn stopped inside a load or store restarts that instruction, repeating the access.
+    if (m_irq.take_sleep_request()) m_sleep_pending = true;
     uint64_t out = 0;
     std::memcpy(&out, m_data, std::min<size_t>(bytes, sizeof(out)));
     return out;
