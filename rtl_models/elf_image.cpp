@@ -27,9 +27,9 @@ elf_image elf_image::load(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(path + ": cannot open the firmware image");
     const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto header = read_at<Elf32_Ehdr>(file, 0, path, "header");
-    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    if (file.size() < SELFMAG || std::memcmp(file.data(), ELFMAG, SELFMAG) != 0)
         throw std::runtime_error(path + ": not an ELF file (expected a firmware image built by arm-none-eabi-gcc)");
+    const auto header = read_at<Elf32_Ehdr>(file, 0, path, "header");
     if (header.e_ident[EI_CLASS] != ELFCLASS32 || header.e_ident[EI_DATA] != ELFDATA2LSB || header.e_machine != EM_ARM)
         throw std::runtime_error(path + ": expected a 32-bit little-endian ARM ELF executable");
 
