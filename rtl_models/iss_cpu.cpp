@@ -41,6 +41,7 @@ iss_cpu::iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, con
     m_keeper.set_global_quantum(sc_core::sc_time(config.quantum_us, sc_core::SC_US));
     m_keeper.reset();
     m_function_instructions.assign(image.functions().size(), 0);
+    m_blocks.resize(memory_bytes / 2);
 
     check(uc_open(UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS), &m_uc), "open");
     check(uc_ctl_set_cpu_model(m_uc, UC_CPU_ARM_CORTEX_M4), "cpu model");
@@ -104,15 +105,14 @@ void iss_cpu::run() {
 }
 
 const iss_cpu::block_info &iss_cpu::info_of(uint64_t address, uint32_t bytes) {
-    const uint64_t key = (address << 16) | bytes;
-    auto it = m_blocks.find(key);
-    if (it != m_blocks.end()) return it->second;
+    block_info &b = m_blocks[size_t(address >> 1) % m_blocks.size()];
+    if (b.bytes == bytes && bytes != 0) return b;
     std::vector<uint8_t> code(bytes);
     check(uc_mem_read(m_uc, address, code.data(), bytes), "read a block");
-    block_info b;
+    b.bytes = bytes;
     b.instructions = thumb_instructions(code);
     b.function = m_image.function_at(uint32_t(address));
-    return m_blocks.emplace(key, b).first->second;
+    return b;
 }
 
 void iss_cpu::step_block(uint64_t address, uint32_t bytes) {

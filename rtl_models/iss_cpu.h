@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -75,6 +74,7 @@ public:
 
 private:
     struct block_info {
+        uint32_t bytes = 0;  // 0: not yet seen
         uint32_t instructions = 0;
         int function = -1;
     };
@@ -95,7 +95,9 @@ private:
     uc_struct *m_uc = nullptr;
     tlm_utils::tlm_quantumkeeper m_keeper;
     sc_core::sc_time m_instruction_time;
-    std::unordered_map<uint64_t, block_info> m_blocks;  // key: address << 16 | bytes
+    // Blocks by start halfword in the core's memory (Thumb code is halfword-aligned); a block
+    // entered with another length (Unicorn splits a block at a page) replaces the entry.
+    std::vector<block_info> m_blocks;
     tlm::tlm_generic_payload m_payload;
     uint8_t m_data[8] = {};
 
