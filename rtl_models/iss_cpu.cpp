@@ -205,6 +205,10 @@ void iss_cpu::report(nlohmann::json &out) const {
     out["idle_ms"] = m_idle.to_seconds() * 1e3;
     out["elapsed_ms"] = elapsed_s * 1e3;
     out["utilization"] = elapsed_s > 0 ? std::clamp(1.0 - m_idle.to_seconds() / elapsed_s, 0.0, 1.0) : 0.0;
+    // The waves' `function` signal is an index into this list (ELF function symbols by address).
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto &f : m_image.functions()) names.push_back(f.name);
+    out["function_names"] = std::move(names);
 }
 
 void iss_cpu::write_profile(std::ostream &out) const {
