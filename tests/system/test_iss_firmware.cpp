@@ -57,6 +57,14 @@ TEST(iss_firmware, the_c_raid5_firmware_on_the_iss_serves_a_mixed_workload_with_
     const std::string vcd = read_file(dir / "raid5" / "waves.vcd");
     EXPECT_NE(vcd.find("function"), std::string::npos);
     EXPECT_NE(vcd.find("irq_pending"), std::string::npos);
+    // GTKWave shows every signal of the save file, the core's function named by its filter.
+    const std::string gtkw = read_file(dir / "raid5" / "waves.gtkw");
+    EXPECT_NE(gtkw.find("SystemC.controller.iss.function"), std::string::npos);
+    EXPECT_NE(read_file(dir / "raid5" / "waves_iss_function.txt").find(" on_scsi"), std::string::npos);
+    int listed = 0;
+    for (size_t at = gtkw.find("\nSystemC."); at != std::string::npos; at = gtkw.find("\nSystemC.", at + 1)) ++listed;
+    const int shown = gtkwave_displayed(dir / "raid5", "waves.gtkw", dir / "gtkwave.log");
+    if (shown != -1) EXPECT_EQ(shown, listed) << read_file(dir / "gtkwave.log");
 }
 
 TEST(iss_firmware, the_c_raid0_firmware_on_the_iss_serves_reads_and_writes) {
