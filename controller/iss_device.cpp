@@ -156,9 +156,7 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
         }
         if (r == RT_Q_SQ_TAIL) {
             if (value >= RT_QUEUE_DEPTH) firmware_error(fmt::format("queue {}: SQ tail {} past the ring", qi, value));
-            sc_core::wait(delay);  // the engine starts when the core rang
-            delay = sc_core::SC_ZERO_TIME;
-            ring_doorbell(qi, value);
+            ring_doorbell(qi, value, delay);
             return;
         }
         if (r == RT_Q_CQ_HEAD) {
@@ -260,14 +258,14 @@ void iss_device::post(unsigned q, const completion &c) {
     update_lines();
 }
 
-void iss_device::ring_doorbell(unsigned q, uint32_t tail) {
+void iss_device::ring_doorbell(unsigned q, uint32_t tail, const sc_core::sc_time &at) {
     queue &r = m_queues[q];
     r.sq_tail = tail;
     while (r.sq_head != r.sq_tail) {
         const auto d = r.sq[r.sq_head];
         r.sq_head = (r.sq_head + 1) % RT_QUEUE_DEPTH;
         ++m_descriptors[q];
-        start(q, d);
+        start(q, d, at);
     }
 }
 
@@ -286,7 +284,9 @@ protocol::buffer_ref iss_device::ref_of(uint32_t address, uint32_t sectors, cons
     return {b, first};
 }
 
-void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d) {
+void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d, const sc_core::sc_time &at) {
+    // The core runs ahead of the kernel by `at`: each engine job starts then (the core's time of
+    // the doorbell) without making the core's thread wait for the kernel.
     const uint32_t op = d[0], tag = d[1];
     auto now_us = [] { return uint32_t(uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e6)); };
     if (q == RT_Q_HOST && op == RT_OP_HOST_COMPLETE) {
@@ -295,7 +295,7 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d) {
         host_slot &slot = m_slots[d[2]];
         slot.ok = d[3] == RT_STATUS_OK;
         slot.done = true;
-        slot.finished.notify(sc_core::SC_ZERO_TIME);
+        slot.finished.notify(at);
         return;
     }
     if (q == RT_Q_BUFFER && op == RT_OP_BUF_ALLOC) {
@@ -310,7 +310,8 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d) {
             if (handle > 0xFFFF) firmware_error("more than 65535 buffers allocated");
             m_buffers.push_back(nullptr);
         }
-        m_platform.run_background([this, q, tag, sectors, handle, now_us] {
+        m_platform.run_background([this, q, tag, sectors, handle, now_us, at] {
+            sc_core::wait(at);
             // Waits while the buffer DRAM is full.
             m_buffers[handle] = m_platform.allocate_buffer(uint64_t(sectors) * protocol::sector_bytes, sectors);
             m_buffers_peak = std::max(m_buffers_peak, ++m_buffers_live);
@@ -331,7 +332,8 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d) {
         const host_command *cmd = m_slots[d[2]].cmd;
         protocol::buffer_block *b = buffer_of(d[3], "host DMA");
         if (b->bytes < cmd->bytes()) firmware_error("host DMA: the buffer is smaller than the host command");
-        m_platform.run_background([this, q, tag, cmd, b, now_us] {
+        m_platform.run_background([this, q, tag, cmd, b, now_us, at] {
+            sc_core::wait(at);
             m_platform.host_dma(*cmd, b);
             post(q, {tag, RT_STATUS_OK, 0, now_us()});
         });
@@ -344,7 +346,8 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d) {
             if (d[4 + i]) inputs.push_back(ref_of(d[4 + i], sectors, "XOR input"));
         if (inputs.empty()) firmware_error("XOR descriptor without inputs");
         const protocol::buffer_ref out = ref_of(d[3], sectors, "XOR output");
-        m_platform.run_background([this, q, tag, inputs = std::move(inputs), out, sectors, now_us] {
+        m_platform.run_background([this, q, tag, inputs = std::move(inputs), out, sectors, now_us, at] {
+            sc_core::wait(at);
             m_platform.xor_blocks(inputs, out, sectors);
             post(q, {tag, RT_STATUS_OK, 0, now_us()});
         });
@@ -365,7 +368,8 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d) {
         const protocol::buffer_ref ref = ref_of(d[5], r.sectors, "SCSI data");
         r.buffer = ref.block;
         r.first_sector = ref.first_sector;
-        m_platform.run_background([this, q, tag, r, now_us] {
+        m_platform.run_background([this, q, tag, r, now_us, at] {
+            sc_core::wait(at);
             const drive_completion c = m_platform.drive_command(r);
             post(q, {tag, c.ok ? RT_STATUS_OK : RT_STATUS_ERROR, 0, now_us()});
         });

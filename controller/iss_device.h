@@ -10,8 +10,8 @@
 // completion ring (entries the engine posts, an interrupt line while not empty). A descriptor
 // starts its platform service as a job of its own when the doorbell rings; the completion is
 // posted when the service returns. Register accesses cost `access_ns` (annotated, loosely
-// timed); a doorbell or an NVRAM access first brings the kernel up to the core's local time, so
-// a job starts, and the NVRAM is reached, when the core really did it.
+// timed); a job starts at the core's local time of its doorbell, and an NVRAM access first
+// brings the kernel up to the core's local time, so the NVRAM is reached when the core did it.
 #pragma once
 
 #include <array>
@@ -86,8 +86,8 @@ private:
     uint32_t read_register(uint32_t offset, sc_core::sc_time &delay);
     void write_register(uint32_t offset, uint32_t value, sc_core::sc_time &delay);
     void nvram_access(tlm::tlm_generic_payload &gp, uint32_t offset, sc_core::sc_time &delay);
-    void ring_doorbell(unsigned q, uint32_t tail);
-    void start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d);
+    void ring_doorbell(unsigned q, uint32_t tail, const sc_core::sc_time &at);
+    void start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d, const sc_core::sc_time &at);
     void post(unsigned q, const completion &c);
     void update_lines();
     void on_timer();
