@@ -239,10 +239,8 @@ void iss_device::update_lines() {
     uint32_t p = m_pending & (1u << RT_IRQ_TIMER);
     for (unsigned q = 0; q < RT_QUEUES; ++q)
         if (m_queues[q].cq_head != m_queues[q].cq_tail) p |= 1u << q;
-    const bool was = asserted();
     m_pending = p;
-    if (asserted() && !was) m_rise.notify(sc_core::SC_ZERO_TIME);
-    if (asserted()) m_rise.notify(sc_core::SC_ZERO_TIME);
+    if (asserted()) m_rise.notify(sc_core::SC_ZERO_TIME);  // a sleeping core wakes
 }
 
 // ---- engines ----------------------------------------------------------------------------------
