@@ -5,6 +5,7 @@
 
 #include "controller/adaptraid5_keys.h"
 #include "controller/floating_firmware.h"
+#include "controller/iss_firmware.h"
 #include "controller/make_layout.h"
 #include "controller/parity_logging_firmware.h"
 #include "controller/parity_logging_layout.h"
@@ -184,6 +185,7 @@ std::string firmware_name(const firmware_config &fw) {
 }
 
 std::unique_ptr<firmware> make_firmware(firmware_platform &platform) {
+    if (platform.config().cpu.model == rtl_models::cpu_model::iss) return make_iss_firmware(platform);
     const std::string name = firmware_name(platform.config().firmware);
     return firmware_registry::instance().find(name)->make(platform);
 }

@@ -283,9 +283,12 @@ drive_completion controller_top::drive_command(const drive_request &request) {
 
     m_channels[size_t(channel)]->execute(*gp);  // selection, data phases with the DMA, status
     check_power();
-    // The completion interrupt: the CPU takes the status.
-    m_cpu->run_priced(rtl_models::cpu_task::completion_interrupt, channel);
-    check_power();
+    // The completion interrupt: the CPU takes the status (on the instruction-set simulator the
+    // firmware's own completion handling runs instead).
+    if (m_config.cpu.model == rtl_models::cpu_model::cost_table) {
+        m_cpu->run_priced(rtl_models::cpu_task::completion_interrupt, channel);
+        check_power();
+    }
 
     drive_completion done;
     done.ok = gp->is_response_ok();

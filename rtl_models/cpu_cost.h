@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace raidtlm::rtl_models {
@@ -49,11 +50,23 @@ enum class cpu_scheduling {
 };
 const char *to_string(cpu_scheduling s);
 
+// How the firmware's CPU work is modelled: charged from the cost table (host C++ firmware), or
+// executed instruction by instruction on the instruction-set simulator (rtl_models/iss_cpu.h).
+enum class cpu_model { cost_table, iss };
+
 struct cpu_config {
     double mhz = 600;  // Intel IOP321 I/O processor (XScale), 600 MHz
     int cores = 1;
     cpu_scheduling scheduling = cpu_scheduling::shared;
     cpu_cost_table costs;
+    cpu_model model = cpu_model::cost_table;
+    // model iss: the firmware image (empty: the image built into the build tree), the ISS's
+    // timing (iss_cpu_config) and the register block's access latency (iss_device).
+    std::string firmware_image;
+    double cycles_per_instruction = 1.0;
+    double quantum_us = 1.0;
+    double register_access_ns = 30;
+    bool firmware_profile = false;
 
     double cycle_s() const { return 1.0 / (mhz * 1e6); }
 };

@@ -6,12 +6,31 @@ namespace raidtlm::rtl_models {
 namespace {
 const config::names<cpu_scheduling> scheduling_names = {{"shared", cpu_scheduling::shared},
                                                         {"per_core", cpu_scheduling::per_core}};
+const config::names<cpu_model> model_names = {{"cost_table", cpu_model::cost_table}, {"iss", cpu_model::iss}};
 }  // namespace
 
 void declare_keys(config::declarations<cpu_config> &k) {
     k.number("mhz", &cpu_config::mhz, "600").above(0).cap(1e6).unit("MHz");
     k.integer("cores", &cpu_config::cores, "1", 1, 64);
     k.choice("scheduling", &cpu_config::scheduling, "shared", scheduling_names);
+    k.choice("model", &cpu_config::model, "cost_table", model_names)
+        .note("iss: the C firmware image runs on an instruction-set simulator (docs/REGISTER_MAP.md)");
+    k.custom(
+        "firmware", "\"\"", "a path to an ARM ELF firmware image",
+        [](cpu_config &c, const config::value_ref &v, const config::key_use &u) {
+            const std::string given = v.node.IsNull() ? std::string() : config::read_scalar(v, u);
+            c.firmware_image = given.empty() ? std::string() : config::read_file_path(given, v, u);
+        },
+        [](const cpu_config &c) { return nlohmann::json(c.firmware_image); })
+        .note("model iss; relative to the scenario; empty: the image the build made (controller/firmware_c)");
+    // ARM Cortex-M4 TRM (instruction timings): most instructions 1 cycle without memory waits.
+    k.number("cycles_per_instruction", &cpu_config::cycles_per_instruction, "1").above(0).cap(1000).unit("cycles");
+    k.number("quantum_us", &cpu_config::quantum_us, "1").above(0).cap(1e6).unit("us")
+        .note("model iss: how far the core runs ahead of the kernel");
+    k.number("register_access_ns", &cpu_config::register_access_ns, "30").min(0).cap(1e6).unit("ns")
+        .note("model iss: one register access (AMBA APB: 2 PCLK at 100 MHz + bridge)");
+    k.boolean("firmware_profile", &cpu_config::firmware_profile, "false")
+        .note("model iss: cycles per firmware function in stats.json");
 }
 
 void declare_keys(config::declarations<cpu_cost_table> &k) {

@@ -378,6 +378,8 @@ std::string summary_table(const run_report &r) {
                              wait["max_ms"].get<double>()));
         };
         row("cpu", c["cpu"]["utilisation"], c["cpu"]["wait"]);
+        if (c.contains("firmware") && c["firmware"].contains("iss"))  // the firmware's own core
+            row("iss core (firmware)", c["firmware"]["iss"]["utilization"], {{"mean_ms", 0.0}, {"max_ms", 0.0}});
         row("dram bandwidth", c["dram"]["utilisation"], c["dram"]["ports"]["host"]["wait"]);
         row("dram buffer space", c["dram"]["buffer"]["utilisation"], c["dram"]["buffer"]["wait"]);
         row("host link", c["host_link"]["utilisation"], c["host_link"]["wait"]);

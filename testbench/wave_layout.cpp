@@ -131,6 +131,18 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
                 cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
             }
             cpu.signals.push_back(sig("cpu.run_queue"));
+            if (ctl->config().cpu.model == rtl_models::cpu_model::iss) {
+                // The firmware's core: the function it is in (named from the image's symbols, which the
+                // firmware's report lists), asleep in WFI, and the interrupt lines.
+                nlohmann::json fw;
+                ctl->report_firmware(fw);
+                std::map<int, std::string> functions{{-1, "(no symbol)"}};
+                int k = 0;
+                for (const auto &name : fw["iss"]["function_names"]) functions[k++] = name.get<std::string>();
+                cpu.signals.push_back(sig("iss.function", named("iss_function", functions)));
+                cpu.signals.push_back({vcd_tracer::gtkwave_name("controller.iss.asleep", 1), gtkw_format::binary, ""});
+                cpu.signals.push_back({vcd_tracer::gtkwave_name("controller.iss.irq_pending"), gtkw_format::hex, ""});
+            }
             layout.groups.push_back(cpu);
         }
         if (groups.has("dram")) {

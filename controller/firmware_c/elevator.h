@@ -1,0 +1,13 @@
+/* Per-disk command queues ordered by an elevator (LOOK): each disk serves its queued commands
+ * in one direction of LBN until none is left that way, then turns. At most tags_per_disk
+ * commands are at a drive at once; the rest wait here. */
+#ifndef FW_ELEVATOR_H
+#define FW_ELEVATOR_H
+#include <stdint.h>
+
+void elevator_init(uint32_t disks, uint32_t tags_per_disk, const uint8_t *channel_of);
+/* Queues one SCSI command for `job` (sent at once when the drive has a free tag). */
+void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t sectors, uint32_t buffer_address);
+/* A SCSI completion: frees its command, sends the disk's next, returns the command's job. */
+uint32_t elevator_completed(uint32_t tag);
+#endif

@@ -1,0 +1,25 @@
+/* The firmware's access to the register-level controller: registers, queues, NVRAM. */
+#ifndef FW_HW_H
+#define FW_HW_H
+#include <stdint.h>
+
+#include "raidtlm_regs.h"
+
+#define REG(base, offset) (*(volatile uint32_t *)((base) + (offset)))
+
+/* One completion as an engine posted it. */
+struct completion {
+    uint32_t tag, status, result, time_us;
+};
+
+/* Writes one 8-word descriptor into queue q's submission ring and rings its doorbell. */
+void hw_submit(unsigned q, uint32_t op, uint32_t tag, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e,
+               uint32_t f);
+/* Calls handle() for every completion queue q has posted, then tells the engine how far it read. */
+void hw_drain(unsigned q, void (*handle)(const struct completion *));
+void hw_putc(char c);
+void hw_puts(const char *s);
+void hw_panic(uint32_t code);
+void nvram_write_word(uint32_t offset, uint32_t value);
+
+#endif

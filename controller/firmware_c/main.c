@@ -1,0 +1,71 @@
+/* raidtlm's reference controller firmware: bare-metal C for the Cortex-M4 core of the
+ * register-level controller (raidtlm_regs.h, docs/REGISTER_MAP.md). Boot: read the array's
+ * facts, check the timer's interrupt, announce the capacity; then an interrupt-driven loop: sleep
+ * (WFI) until a line is pending, serve every pending engine's completions. */
+#include "array_map.h"
+#include "elevator.h"
+#include "hw.h"
+#include "requests.h"
+
+static struct array_map map;
+static uint8_t channel_of[RT_MAX_DISKS];
+
+static void put_number(uint32_t n) {
+    char digits[11];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    while (k) hw_putc(digits[--k]);
+}
+
+/* Arms the timer a few microseconds ahead and sleeps until its line wakes the core. */
+static void check_timer(void) {
+    REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = 1u << RT_IRQ_TIMER;
+    REG(RT_TIMER_BASE, RT_TIMER_COMPARE_US) = REG(RT_TIMER_BASE, RT_TIMER_NOW_US) + 5;
+    REG(RT_TIMER_BASE, RT_TIMER_CONTROL) = 1;
+    while (!(REG(RT_IRQ_BASE, RT_IRQ_PENDING) & (1u << RT_IRQ_TIMER))) REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
+    REG(RT_TIMER_BASE, RT_TIMER_CONTROL) = 0;
+    if (REG(RT_IRQ_BASE, RT_IRQ_PENDING) & (1u << RT_IRQ_TIMER)) hw_panic(0x300);
+}
+
+int main(void) {
+    if (REG(RT_SYS_BASE, RT_SYS_ID) != RT_ID_VALUE) hw_panic(1);
+    const uint32_t disks = REG(RT_SYS_BASE, RT_SYS_DISKS);
+    const uint32_t channels = REG(RT_SYS_BASE, RT_SYS_CHANNELS);
+    if (disks == 0 || disks > RT_MAX_DISKS || channels == 0 || channels > RT_MAX_CHANNELS) hw_panic(2);
+    for (uint32_t d = 0; d < disks; ++d) channel_of[d] = (uint8_t)REG(RT_SYS_BASE, RT_SYS_CHANNEL_OF + 4 * d);
+    array_map_init(&map, disks, REG(RT_SYS_BASE, RT_SYS_STRIPE_UNIT), REG(RT_SYS_BASE, RT_SYS_LAYOUT),
+                   REG(RT_SYS_BASE, RT_SYS_DISK_SECTORS));
+    elevator_init(disks, REG(RT_SYS_BASE, RT_SYS_TAGS_PER_DISK), channel_of);
+    requests_init(&map, REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS), REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES));
+    check_timer();
+
+    hw_puts(map.layout == RT_LAYOUT_RAID5 ? "RAID 5, " : "RAID 0, ");
+    put_number(disks);
+    hw_puts(" disks, ");
+    put_number(map.capacity_sectors);
+    hw_puts(" sectors\n");
+    REG(RT_SYS_BASE, RT_SYS_ARRAY_SECTORS) = map.capacity_sectors;  /* the register block checks it */
+
+    uint32_t lines = (1u << RT_Q_HOST) | (1u << RT_Q_BUFFER) | (1u << RT_Q_DMA) | (1u << RT_Q_XOR);
+    for (uint32_t c = 0; c < channels; ++c) lines |= 1u << (RT_Q_SCSI0 + c);
+    REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
+    REG(RT_SYS_BASE, RT_SYS_READY) = 1;
+
+    for (;;) {
+        const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines;
+        if (!pending) {
+            REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
+            continue;
+        }
+        /* Completions first (they free tags and buffers), new host commands last. */
+        for (uint32_t c = 0; c < channels; ++c)
+            if (pending & (1u << (RT_Q_SCSI0 + c))) hw_drain(RT_Q_SCSI0 + c, on_scsi);
+        if (pending & (1u << RT_Q_XOR)) hw_drain(RT_Q_XOR, on_xor);
+        if (pending & (1u << RT_Q_DMA)) hw_drain(RT_Q_DMA, on_host_dma);
+        if (pending & (1u << RT_Q_BUFFER)) hw_drain(RT_Q_BUFFER, on_buffer);
+        if (pending & (1u << RT_Q_HOST)) hw_drain(RT_Q_HOST, on_host_command);
+    }
+}

@@ -1,0 +1,93 @@
+/* The register-level controller's memory map, as the firmware on the instruction-set simulator
+ * sees it. One header for both sides: the C firmware (controller/firmware_c/) and the C++
+ * register block (controller/iss_device.*) include this file, so the two cannot disagree.
+ * docs/REGISTER_MAP.md explains every register and descriptor. Plain C (C99 and C++17). */
+#ifndef RAIDTLM_REGS_H
+#define RAIDTLM_REGS_H
+
+/* ---- the address space ------------------------------------------------------------------- */
+#define RT_IMAGE_BASE 0x00000000u   /* code, data, stack: the core's tightly coupled memory */
+#define RT_IMAGE_BYTES 0x00100000u  /* 1 MiB; the stack starts at its top */
+#define RT_DEVICE_BASE 0x40000000u  /* every register block; loads/stores become TLM transactions */
+#define RT_DEVICE_BYTES 0x02000000u
+
+/* ---- system block: identity and the array's facts (read-only unless said) ---------------- */
+#define RT_SYS_BASE (RT_DEVICE_BASE + 0x0000u)
+#define RT_SYS_ID 0x00u                /* reads RT_ID_VALUE */
+#define RT_SYS_DISKS 0x04u
+#define RT_SYS_CHANNELS 0x08u
+#define RT_SYS_LAYOUT 0x0Cu            /* RT_LAYOUT_RAID0 or RT_LAYOUT_RAID5 */
+#define RT_SYS_STRIPE_UNIT 0x10u       /* sectors */
+#define RT_SYS_DISK_SECTORS 0x14u      /* the smallest drive's capacity, sectors (32 bits) */
+#define RT_SYS_TAGS_PER_DISK 0x18u     /* commands the firmware may keep queued at one drive */
+#define RT_SYS_HOST_SLOTS 0x1Cu        /* host commands in flight at most */
+#define RT_SYS_ARRAY_SECTORS 0x20u     /* written by the firmware at boot: its array's capacity */
+#define RT_SYS_READY 0x24u             /* written 1 by the firmware when it takes host commands */
+#define RT_SYS_CONSOLE 0x28u           /* write: one character to the simulator's log */
+#define RT_SYS_PANIC 0x2Cu             /* write: the firmware gives up with this code */
+#define RT_SYS_NVRAM_BYTES 0x30u       /* size of the NVRAM window */
+#define RT_SYS_CHANNEL_OF 0x100u       /* + 4*disk: the disk's SCSI channel */
+#define RT_ID_VALUE 0x4D4C5452u        /* "RTLM" */
+#define RT_LAYOUT_RAID0 0u
+#define RT_LAYOUT_RAID5 5u
+#define RT_MAX_DISKS 32u
+
+/* ---- interrupt controller: one line per source, level-sensitive --------------------------- */
+#define RT_IRQ_BASE (RT_DEVICE_BASE + 0x1000u)
+#define RT_IRQ_PENDING 0x00u  /* bit q: queue q has completions; bit RT_IRQ_TIMER: timer expired */
+#define RT_IRQ_ENABLE 0x04u
+#define RT_IRQ_WFI 0x08u      /* write: the core sleeps until (PENDING & ENABLE) != 0 */
+#define RT_IRQ_TIMER 31u
+
+/* ---- timer: the controller's clock in microseconds ---------------------------------------- */
+#define RT_TIMER_BASE (RT_DEVICE_BASE + 0x2000u)
+#define RT_TIMER_NOW_US 0x00u      /* low 32 bits */
+#define RT_TIMER_COMPARE_US 0x04u  /* write: line RT_IRQ_TIMER rises when NOW reaches it */
+#define RT_TIMER_CONTROL 0x08u     /* write 1: armed; write 0: disarmed and the line cleared */
+
+/* ---- queues: a submission ring (firmware -> engine) and a completion ring (engine -> firmware)
+ * per engine. The firmware writes descriptors at SQ entry SQ_TAIL, then the new SQ_TAIL (the
+ * doorbell); it reads completions from CQ_HEAD up to CQ_TAIL and writes the new CQ_HEAD. */
+#define RT_QUEUE_BASE(q) (RT_DEVICE_BASE + 0x10000u + (unsigned)(q) * 0x4000u)
+#define RT_Q_SQ_TAIL 0x000u
+#define RT_Q_SQ_HEAD 0x004u
+#define RT_Q_CQ_HEAD 0x008u
+#define RT_Q_CQ_TAIL 0x00Cu
+#define RT_Q_DEPTH 0x010u
+#define RT_Q_CQ_ENTRY(i) (0x0400u + (unsigned)(i) * 16u)  /* 4 words */
+#define RT_Q_SQ_ENTRY(i) (0x2000u + (unsigned)(i) * 32u)  /* 8 words */
+#define RT_QUEUE_DEPTH 128u
+#define RT_SQ_WORDS 8u
+#define RT_CQ_WORDS 4u
+
+#define RT_Q_HOST 0u    /* CQ: new host commands {slot, flags, lbn, sectors}; SQ: host completions */
+#define RT_Q_BUFFER 1u  /* buffer manager: allocate / free buffer DRAM */
+#define RT_Q_DMA 2u     /* host DMA: a host command's data into or out of a buffer */
+#define RT_Q_XOR 3u     /* XOR engine */
+#define RT_Q_SCSI0 4u   /* + channel: one SCSI channel's commands */
+#define RT_MAX_CHANNELS 8u
+#define RT_QUEUES (RT_Q_SCSI0 + RT_MAX_CHANNELS)
+
+/* Submission descriptor word 0: the opcode; word 1: the firmware's tag (echoed in the
+ * completion's word 0). Other words per opcode: */
+#define RT_OP_HOST_COMPLETE 1u /* w2 slot, w3 status (0: success)                      no completion */
+#define RT_OP_BUF_ALLOC 2u     /* w2 sectors                         completion: w2 buffer handle */
+#define RT_OP_BUF_FREE 3u      /* w2 buffer handle                                    no completion */
+#define RT_OP_HOST_DMA 4u      /* w2 slot, w3 buffer handle (direction: the host command's) */
+#define RT_OP_XOR 5u           /* w2 sectors, w3 output address, w4.. w7 inputs (0: unused) */
+#define RT_OP_SCSI_READ 6u     /* w2 disk, w3 drive LBN, w4 sectors, w5 buffer address */
+#define RT_OP_SCSI_WRITE 7u    /* as READ */
+/* Completion: w0 tag, w1 status (0: success), w2 result, w3 the controller clock (us) at completion.
+ * New host command (RT_Q_HOST CQ): w0 slot, w1 flags (RT_HOST_WRITE), w2 array LBN, w3 sectors. */
+#define RT_HOST_WRITE 1u
+#define RT_STATUS_OK 0u
+#define RT_STATUS_ERROR 1u
+
+/* A buffer address: the buffer handle in the high 16 bits, a sector offset in the low 16. */
+#define RT_BUFFER_ADDRESS(handle, sector) (((unsigned)(handle) << 16) | ((unsigned)(sector) & 0xFFFFu))
+#define RT_MAX_XOR_INPUTS 4u
+
+/* ---- NVRAM window: loads and stores reach the controller's NVRAM (timed, the core stalls) ---- */
+#define RT_NVRAM_BASE (RT_DEVICE_BASE + 0x01000000u)
+
+#endif

@@ -1,0 +1,300 @@
+#include "requests.h"
+
+#include "elevator.h"
+
+#define MAX_JOBS 64u
+#define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
+#define INTENT_BYTES 16u
+#define INTENT_VALID 0xA5A50001u
+
+enum state { IDLE, R_ALLOC, R_DISK, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
+
+struct job {
+    uint8_t state, write, holds_lock, full;
+    uint32_t slot, lbn, sectors, seq;
+    uint32_t buf, tmp;   /* buffer handles */
+    uint32_t pending;    /* SCSI commands outstanding */
+    uint32_t status;
+    /* RAID 5: the stripe being written and its part [a, b) of the command */
+    uint32_t stripe, last_stripe, a, b;
+    uint32_t row0, row1; /* parity rows the part touches */
+    uint32_t xor_step;
+};
+
+static struct job jobs[MAX_JOBS];
+static const struct array_map *map;
+static uint32_t next_seq;
+
+void requests_init(const struct array_map *m, uint32_t host_slots, uint32_t nvram_bytes) {
+    map = m;
+    if (host_slots > MAX_JOBS) hw_panic(0x200);
+    if (nvram_bytes < host_slots * INTENT_BYTES) hw_panic(0x201);
+}
+
+static void allocate(struct job *j, uint32_t sectors, uint32_t which) {
+    hw_submit(RT_Q_BUFFER, RT_OP_BUF_ALLOC, (uint32_t)(j - jobs) | which, sectors, 0, 0, 0, 0, 0);
+}
+
+static void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, handle, 0, 0, 0, 0, 0); }
+
+static void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
+
+static void finish(struct job *j) {
+    release(j->buf);
+    hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, j->status, 0, 0, 0, 0);
+    j->state = IDLE;
+}
+
+/* One SCSI command per stripe-unit piece of the command's range, data in the host buffer. */
+static void disk_pieces(struct job *j, int write) {
+    const uint32_t end = j->lbn + j->sectors;
+    for (uint32_t at = j->lbn; at < end;) {
+        uint32_t n = map->unit - at % map->unit;
+        if (n > end - at) n = end - at;
+        const struct place p = array_data_place(map, at);
+        ++j->pending;
+        elevator_add((uint32_t)(j - jobs), p.disk, write, p.lbn, n, RT_BUFFER_ADDRESS(j->buf, at - j->lbn));
+        at += n;
+    }
+}
+
+/* ---- RAID 5 writes ------------------------------------------------------------------------ */
+
+static uint32_t stripe_start(uint32_t stripe) { return stripe * map->data_disks * map->unit; }
+static uint32_t data_disk(uint32_t stripe, uint32_t unit) {
+    return (array_parity_disk(map, stripe) + 1 + unit) % map->disks;
+}
+static uint32_t min_u32(uint32_t x, uint32_t y) { return x < y ? x : y; }
+static uint32_t max_u32(uint32_t x, uint32_t y) { return x > y ? x : y; }
+
+/* Calls piece(j, unit, first row, rows, offset in the part) for each data unit the part touches. */
+#define FOR_EACH_PIECE(j, BODY)                                                                    \
+    do {                                                                                           \
+        const uint32_t s0_ = stripe_start((j)->stripe);                                            \
+        for (uint32_t u_ = 0; u_ < map->data_disks; ++u_) {                                        \
+            const uint32_t lo_ = max_u32((j)->a, s0_ + u_ * map->unit);                            \
+            const uint32_t hi_ = min_u32((j)->b, s0_ + (u_ + 1) * map->unit);                      \
+            if (lo_ >= hi_) continue;                                                              \
+            const uint32_t unit = u_, row = lo_ - (s0_ + u_ * map->unit), rows = hi_ - lo_;        \
+            const uint32_t offset = lo_ - (j)->a;                                                  \
+            (void)unit; (void)row; (void)rows; (void)offset;                                       \
+            BODY                                                                                   \
+        }                                                                                          \
+    } while (0)
+
+static int stripe_free_for(const struct job *me) {
+    for (uint32_t i = 0; i < MAX_JOBS; ++i) {
+        const struct job *o = &jobs[i];
+        if (o == me || o->state == IDLE || o->stripe != me->stripe) continue;
+        if (o->holds_lock) return 0;
+        if (o->state == W5_LOCK && o->seq < me->seq) return 0;  /* older writers first */
+    }
+    return 1;
+}
+
+static void stripe_begin(struct job *j);
+
+/* Takes the stripe's lock, or waits for it (W5_LOCK). */
+static void stripe_lock(struct job *j) {
+    j->state = W5_LOCK;
+    if (!stripe_free_for(j)) return;
+    j->holds_lock = 1;
+    stripe_begin(j);
+}
+
+static void stripe_unlocked(uint32_t stripe) {
+    /* The oldest writer waiting for it goes next. */
+    struct job *oldest = 0;
+    for (uint32_t i = 0; i < MAX_JOBS; ++i)
+        if (jobs[i].state == W5_LOCK && jobs[i].stripe == stripe && (!oldest || jobs[i].seq < oldest->seq))
+            oldest = &jobs[i];
+    if (oldest) stripe_lock(oldest);
+}
+
+static void stripe_enter(struct job *j, uint32_t stripe) {
+    j->stripe = stripe;
+    const uint32_t s0 = stripe_start(stripe), s1 = s0 + map->data_disks * map->unit;
+    j->a = max_u32(j->lbn, s0);
+    j->b = min_u32(j->lbn + j->sectors, s1);
+    j->full = j->a == s0 && j->b == s1;
+    stripe_lock(j);
+}
+
+static void stripe_begin(struct job *j) {
+    if (j->full) {
+        j->row0 = 0;
+        j->row1 = map->unit;
+    } else {
+        j->row0 = map->unit;
+        j->row1 = 0;
+        FOR_EACH_PIECE(j, {
+            j->row0 = min_u32(j->row0, row);
+            j->row1 = max_u32(j->row1, row + rows);
+        });
+    }
+    /* Scratch: the old data of the part (read-modify-write), then the parity rows. */
+    j->state = W5_ALLOC;
+    allocate(j, (j->full ? 0 : j->b - j->a) + (j->row1 - j->row0), TMP_BUFFER);
+}
+
+static uint32_t parity_offset(const struct job *j) { return j->full ? 0 : j->b - j->a; }
+
+static void stripe_reads(struct job *j) {
+    j->state = W5_READ;
+    FOR_EACH_PIECE(j, {
+        ++j->pending;
+        elevator_add((uint32_t)(j - jobs), data_disk(j->stripe, unit), 0, j->stripe * map->unit + row, rows,
+                     RT_BUFFER_ADDRESS(j->tmp, offset));
+    });
+    ++j->pending;
+    elevator_add((uint32_t)(j - jobs), array_parity_disk(map, j->stripe), 0, j->stripe * map->unit + j->row0,
+                 j->row1 - j->row0, RT_BUFFER_ADDRESS(j->tmp, parity_offset(j)));
+}
+
+/* Issues XOR step j->xor_step; 0 when there is none left. */
+static int stripe_xor(struct job *j) {
+    const uint32_t tag = (uint32_t)(j - jobs), step = j->xor_step++;
+    const uint32_t parity = RT_BUFFER_ADDRESS(j->tmp, 0);
+    uint32_t in[RT_MAX_XOR_INPUTS] = {0, 0, 0, 0};
+    if (j->full) {
+        /* parity = d0 ^ d1 ^ d2 ^ d3, then parity ^= the next three units, ... */
+        const uint32_t first = step == 0 ? 0 : RT_MAX_XOR_INPUTS + (step - 1) * (RT_MAX_XOR_INPUTS - 1);
+        if (first >= map->data_disks) return 0;
+        uint32_t k = 0;
+        if (step > 0) in[k++] = parity;
+        for (uint32_t u = first; u < map->data_disks && k < RT_MAX_XOR_INPUTS; ++u)
+            in[k++] = RT_BUFFER_ADDRESS(j->buf, j->a - j->lbn + u * map->unit);
+        hw_submit(RT_Q_XOR, RT_OP_XOR, tag, map->unit, parity, in[0], in[1], in[2], in[3]);
+        return 1;
+    }
+    /* Read-modify-write, one piece per step: parity rows ^= old data ^ new data. */
+    uint32_t n = 0;
+    FOR_EACH_PIECE(j, {
+        if (n++ == step) {
+            const uint32_t p = RT_BUFFER_ADDRESS(j->tmp, parity_offset(j) + row - j->row0);
+            hw_submit(RT_Q_XOR, RT_OP_XOR, tag, rows, p, p, RT_BUFFER_ADDRESS(j->tmp, offset),
+                      RT_BUFFER_ADDRESS(j->buf, j->a - j->lbn + offset), 0);
+            return 1;
+        }
+    });
+    return 0;
+}
+
+static void stripe_writes(struct job *j) {
+    j->state = W5_WRITE;
+    FOR_EACH_PIECE(j, {
+        ++j->pending;
+        elevator_add((uint32_t)(j - jobs), data_disk(j->stripe, unit), 1, j->stripe * map->unit + row, rows,
+                     RT_BUFFER_ADDRESS(j->buf, j->a - j->lbn + offset));
+    });
+    ++j->pending;
+    elevator_add((uint32_t)(j - jobs), array_parity_disk(map, j->stripe), 1, j->stripe * map->unit + j->row0,
+                 j->row1 - j->row0, RT_BUFFER_ADDRESS(j->tmp, parity_offset(j)));
+}
+
+static void intent(const struct job *j, int valid) {
+    const uint32_t at = j->slot * INTENT_BYTES;
+    if (valid) {
+        nvram_write_word(at + 4, j->lbn);
+        nvram_write_word(at + 8, j->sectors);
+        nvram_write_word(at + 12, j->seq);
+    }
+    nvram_write_word(at, valid ? INTENT_VALID : 0);  /* the record counts once this word is set */
+}
+
+static void stripe_done(struct job *j) {
+    release(j->tmp);
+    j->holds_lock = 0;
+    const uint32_t stripe = j->stripe;
+    if (stripe < j->last_stripe) {
+        stripe_unlocked(stripe);
+        stripe_enter(j, stripe + 1);
+        return;
+    }
+    stripe_unlocked(stripe);
+    intent(j, 0);
+    finish(j);
+}
+
+/* ---- engine completions -------------------------------------------------------------------- */
+
+void on_host_command(const struct completion *c) {
+    if (c->tag >= MAX_JOBS) hw_panic(0x202);
+    struct job *j = &jobs[c->tag];
+    j->slot = c->tag;
+    j->write = (c->status & RT_HOST_WRITE) != 0;
+    j->lbn = c->result;
+    j->sectors = c->time_us;
+    j->seq = next_seq++;
+    j->pending = 0;
+    j->status = RT_STATUS_OK;
+    j->holds_lock = 0;
+    j->stripe = 0xFFFFFFFFu;
+    j->state = j->write ? W_ALLOC : R_ALLOC;
+    allocate(j, j->sectors, 0);
+}
+
+void on_buffer(const struct completion *c) {
+    struct job *j = &jobs[c->tag & 0xFF];
+    if (c->tag & TMP_BUFFER) {
+        j->tmp = c->result;
+        j->xor_step = 0;
+        if (j->full) {
+            j->state = W5_XOR;
+            stripe_xor(j);
+        } else {
+            stripe_reads(j);
+        }
+        return;
+    }
+    j->buf = c->result;
+    if (j->write) {
+        j->state = W_DMA;
+        host_dma(j);
+    } else {
+        j->state = R_DISK;
+        disk_pieces(j, 0);
+    }
+}
+
+void on_host_dma(const struct completion *c) {
+    struct job *j = &jobs[c->tag];
+    if (c->status != RT_STATUS_OK) j->status = c->status;
+    if (!j->write) {
+        finish(j);
+        return;
+    }
+    if (map->layout == RT_LAYOUT_RAID5) {
+        intent(j, 1);
+        const uint32_t stripe_sectors = map->data_disks * map->unit;
+        j->last_stripe = (j->lbn + j->sectors - 1) / stripe_sectors;
+        stripe_enter(j, j->lbn / stripe_sectors);
+    } else {
+        j->state = W0_DISK;
+        disk_pieces(j, 1);
+    }
+}
+
+void on_xor(const struct completion *c) {
+    struct job *j = &jobs[c->tag];
+    if (!stripe_xor(j)) stripe_writes(j);
+}
+
+void on_scsi(const struct completion *c) {
+    struct job *j = &jobs[elevator_completed(c->tag)];
+    if (c->status != RT_STATUS_OK) j->status = c->status;
+    if (--j->pending) return;
+    switch (j->state) {
+    case R_DISK:
+        j->state = R_DMA;
+        host_dma(j);
+        break;
+    case W0_DISK: finish(j); break;
+    case W5_READ:
+        j->state = W5_XOR;
+        stripe_xor(j);
+        break;
+    case W5_WRITE: stripe_done(j); break;
+    default: hw_panic(0x203);
+    }
+}

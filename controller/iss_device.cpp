@@ -1,0 +1,406 @@
+#include "controller/iss_device.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "tlm/scsi_command.h"
+
+namespace raidtlm::controller {
+
+namespace {
+constexpr uint32_t queue_stride = RT_QUEUE_BASE(1) - RT_QUEUE_BASE(0);
+constexpr uint32_t queue_region_bytes = RT_QUEUES * queue_stride;
+// The NVRAM window: as much of the NVRAM as the firmware may need for its write-intent records.
+constexpr uint64_t nvram_window_bytes = 16 * 1024;
+}  // namespace
+
+iss_device::iss_device(sc_core::sc_module_name name, firmware_platform &platform, const iss_array_facts &facts,
+                       double access_ns)
+    : sc_module(name), socket("socket"), m_platform(platform), m_facts(facts),
+      m_access(access_ns, sc_core::SC_NS), m_queues(RT_QUEUES), m_slots(facts.host_slots), m_buffers(1, nullptr) {
+    socket.register_b_transport(this, &iss_device::b_transport);
+    for (uint32_t s = facts.host_slots; s-- > 0;) m_free_slots.push_back(s);
+    const uint64_t window = std::min<uint64_t>(nvram_window_bytes, platform.nvram_capacity_bytes());
+    m_nvram_base = platform.nvram_allocate(window);
+    if (m_nvram_base < 0) throw std::invalid_argument("iss firmware: no room in the NVRAM for its window");
+    m_nvram_bytes = uint32_t(window);
+    SC_HAS_PROCESS(iss_device);
+    SC_METHOD(on_timer);
+    sensitive << m_timer_event;
+    dont_initialize();
+}
+
+void iss_device::firmware_error(const std::string &what) const {
+    throw std::runtime_error("firmware error (register block): " + what);
+}
+
+// ---- the host side --------------------------------------------------------------------------
+
+bool iss_device::serve(const host_command &cmd) {
+    while (!m_ready) sc_core::wait(m_ready_event);
+    while (m_free_slots.empty()) sc_core::wait(m_slot_freed);
+    const uint32_t s = m_free_slots.back();
+    m_free_slots.pop_back();
+    host_slot &slot = m_slots[s];
+    slot.cmd = &cmd;
+    slot.done = false;
+    post(RT_Q_HOST, {s, cmd.write ? RT_HOST_WRITE : 0u, uint32_t(cmd.lbn), cmd.sectors});
+    while (!slot.done) sc_core::wait(slot.finished);
+    slot.cmd = nullptr;
+    m_free_slots.push_back(s);
+    m_slot_freed.notify(sc_core::SC_ZERO_TIME);
+    return slot.ok;
+}
+
+// ---- register accesses ------------------------------------------------------------------------
+
+void iss_device::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
+    const uint64_t address = gp.get_address();
+    const unsigned bytes = gp.get_data_length();
+    if (address >= RT_NVRAM_BASE && address + bytes <= RT_NVRAM_BASE + m_nvram_bytes) {
+        nvram_access(gp, uint32_t(address - RT_NVRAM_BASE), delay);
+        return;
+    }
+    if (bytes != 4 || (address & 3) != 0 || gp.get_byte_enable_ptr()) {
+        gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // registers are 32-bit words
+        return;
+    }
+    ++m_register_accesses;
+    delay += m_access;
+    uint32_t value = 0;
+    const uint32_t offset = uint32_t(address - RT_DEVICE_BASE);
+    if (gp.is_read()) {
+        value = read_register(offset, delay);
+        std::memcpy(gp.get_data_ptr(), &value, 4);
+    } else {
+        std::memcpy(&value, gp.get_data_ptr(), 4);
+        write_register(offset, value, delay);
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void iss_device::nvram_access(tlm::tlm_generic_payload &gp, uint32_t offset, sc_core::sc_time &delay) {
+    // The NVRAM is timed by its own model: reach it when the core does.
+    sc_core::wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+    ++m_nvram_accesses;
+    if (gp.is_read())
+        m_platform.nvram_read(uint64_t(m_nvram_base) + offset, gp.get_data_ptr(), gp.get_data_length());
+    else
+        m_platform.nvram_write(uint64_t(m_nvram_base) + offset, gp.get_data_ptr(), gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+uint32_t iss_device::read_register(uint32_t offset, sc_core::sc_time &delay) {
+    const uint32_t block = offset & ~0xFFFu;
+    const uint32_t reg = offset & 0xFFFu;
+    if (offset >= RT_QUEUE_BASE(0) - RT_DEVICE_BASE && offset < RT_QUEUE_BASE(0) - RT_DEVICE_BASE + queue_region_bytes) {
+        const uint32_t rel = offset - (RT_QUEUE_BASE(0) - RT_DEVICE_BASE);
+        const queue &q = m_queues[rel / queue_stride];
+        const uint32_t r = rel % queue_stride;
+        if (r == RT_Q_SQ_TAIL) return q.sq_tail;
+        if (r == RT_Q_SQ_HEAD) return q.sq_head;
+        if (r == RT_Q_CQ_HEAD) return q.cq_head;
+        if (r == RT_Q_CQ_TAIL) return q.cq_tail;
+        if (r == RT_Q_DEPTH) return RT_QUEUE_DEPTH;
+        if (r >= RT_Q_CQ_ENTRY(0) && r < RT_Q_CQ_ENTRY(RT_QUEUE_DEPTH)) {
+            const uint32_t i = (r - RT_Q_CQ_ENTRY(0)) / 16, w = (r - RT_Q_CQ_ENTRY(0)) % 16 / 4;
+            return q.cq[i][w];
+        }
+        if (r >= RT_Q_SQ_ENTRY(0) && r < RT_Q_SQ_ENTRY(RT_QUEUE_DEPTH)) {
+            const uint32_t i = (r - RT_Q_SQ_ENTRY(0)) / 32, w = (r - RT_Q_SQ_ENTRY(0)) % 32 / 4;
+            return q.sq[i][w];
+        }
+    } else if (block == RT_SYS_BASE - RT_DEVICE_BASE) {
+        if (reg >= RT_SYS_CHANNEL_OF && reg < RT_SYS_CHANNEL_OF + 4 * RT_MAX_DISKS) {
+            const int d = int((reg - RT_SYS_CHANNEL_OF) / 4);
+            return d < m_platform.disk_count() ? uint32_t(m_platform.channel_of(d)) : 0;
+        }
+        switch (reg) {
+        case RT_SYS_ID: return RT_ID_VALUE;
+        case RT_SYS_DISKS: return uint32_t(m_platform.disk_count());
+        case RT_SYS_CHANNELS: return uint32_t(m_platform.config().channels);
+        case RT_SYS_LAYOUT: return m_facts.layout;
+        case RT_SYS_STRIPE_UNIT: return m_facts.stripe_unit_sectors;
+        case RT_SYS_DISK_SECTORS: return m_facts.disk_sectors;
+        case RT_SYS_TAGS_PER_DISK: return m_facts.tags_per_disk;
+        case RT_SYS_HOST_SLOTS: return m_facts.host_slots;
+        case RT_SYS_NVRAM_BYTES: return m_nvram_bytes;
+        case RT_SYS_READY: return m_ready;
+        default: break;
+        }
+    } else if (block == RT_IRQ_BASE - RT_DEVICE_BASE) {
+        if (reg == RT_IRQ_PENDING) return m_pending;
+        if (reg == RT_IRQ_ENABLE) return m_enable;
+    } else if (block == RT_TIMER_BASE - RT_DEVICE_BASE) {
+        if (reg == RT_TIMER_NOW_US) return uint32_t(uint64_t((sc_core::sc_time_stamp() + delay).to_seconds() * 1e6));
+        if (reg == RT_TIMER_CONTROL) return m_timer_armed;
+    }
+    firmware_error(fmt::format("load from unmapped register 0x{:08x}", RT_DEVICE_BASE + offset));
+}
+
+void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_time &delay) {
+    const uint32_t block = offset & ~0xFFFu;
+    const uint32_t reg = offset & 0xFFFu;
+    if (offset >= RT_QUEUE_BASE(0) - RT_DEVICE_BASE && offset < RT_QUEUE_BASE(0) - RT_DEVICE_BASE + queue_region_bytes) {
+        const uint32_t rel = offset - (RT_QUEUE_BASE(0) - RT_DEVICE_BASE);
+        const unsigned qi = rel / queue_stride;
+        queue &q = m_queues[qi];
+        const uint32_t r = rel % queue_stride;
+        if (r >= RT_Q_SQ_ENTRY(0) && r < RT_Q_SQ_ENTRY(RT_QUEUE_DEPTH)) {
+            const uint32_t i = (r - RT_Q_SQ_ENTRY(0)) / 32, w = (r - RT_Q_SQ_ENTRY(0)) % 32 / 4;
+            q.sq[i][w] = value;
+            return;
+        }
+        if (r == RT_Q_SQ_TAIL) {
+            if (value >= RT_QUEUE_DEPTH) firmware_error(fmt::format("queue {}: SQ tail {} past the ring", qi, value));
+            ring_doorbell(qi, value, delay);
+            return;
+        }
+        if (r == RT_Q_CQ_HEAD) {
+            if (value >= RT_QUEUE_DEPTH) firmware_error(fmt::format("queue {}: CQ head {} past the ring", qi, value));
+            q.cq_head = value;
+            while (!q.waiting.empty() && (q.cq_tail + 1) % RT_QUEUE_DEPTH != q.cq_head) {
+                q.cq[q.cq_tail] = q.waiting.front();
+                q.waiting.pop_front();
+                q.cq_tail = (q.cq_tail + 1) % RT_QUEUE_DEPTH;
+            }
+            update_lines();
+            return;
+        }
+    } else if (block == RT_SYS_BASE - RT_DEVICE_BASE) {
+        switch (reg) {
+        case RT_SYS_ARRAY_SECTORS:
+            if (value != m_facts.array_sectors)
+                firmware_error(fmt::format("the firmware computes an array of {} sectors, the platform's layout {}",
+                                           value, m_facts.array_sectors));
+            return;
+        case RT_SYS_READY:
+            m_ready = value != 0;
+            m_ready_event.notify(sc_core::SC_ZERO_TIME);
+            return;
+        case RT_SYS_CONSOLE:
+            m_console += char(value);
+            return;
+        case RT_SYS_PANIC:
+            firmware_error(fmt::format("the firmware panicked with code {} (console: \"{}\")", value, m_console));
+        default: break;
+        }
+    } else if (block == RT_IRQ_BASE - RT_DEVICE_BASE) {
+        if (reg == RT_IRQ_ENABLE) {
+            m_enable = value;
+            update_lines();
+            return;
+        }
+        if (reg == RT_IRQ_WFI) {
+            m_sleep_request = true;
+            return;
+        }
+    } else if (block == RT_TIMER_BASE - RT_DEVICE_BASE) {
+        if (reg == RT_TIMER_COMPARE_US) {
+            // The comparator's 32-bit microsecond count, unwrapped relative to now.
+            const sc_core::sc_time now = sc_core::sc_time_stamp() + delay;
+            const uint32_t now_us = uint32_t(uint64_t(now.to_seconds() * 1e6));
+            const uint32_t ahead_us = value - now_us;
+            m_timer_at = now + sc_core::sc_time(double(ahead_us < 0x80000000u ? ahead_us : 0), sc_core::SC_US);
+            return;
+        }
+        if (reg == RT_TIMER_CONTROL) {
+            m_timer_armed = value != 0;
+            m_pending &= ~(1u << RT_IRQ_TIMER);
+            m_timer_event.cancel();
+            if (m_timer_armed) {
+                const sc_core::sc_time now = sc_core::sc_time_stamp();
+                m_timer_event.notify(m_timer_at > now ? m_timer_at - now : sc_core::SC_ZERO_TIME);
+            }
+            update_lines();
+            return;
+        }
+    }
+    firmware_error(fmt::format("store of 0x{:x} to unmapped or read-only register 0x{:08x}", value,
+                               RT_DEVICE_BASE + offset));
+}
+
+bool iss_device::take_sleep_request() {
+    const bool r = m_sleep_request;
+    m_sleep_request = false;
+    return r;
+}
+
+void iss_device::on_timer() {
+    if (!m_timer_armed) return;
+    m_pending |= 1u << RT_IRQ_TIMER;
+    update_lines();
+}
+
+void iss_device::update_lines() {
+    uint32_t p = m_pending & (1u << RT_IRQ_TIMER);
+    for (unsigned q = 0; q < RT_QUEUES; ++q)
+        if (m_queues[q].cq_head != m_queues[q].cq_tail) p |= 1u << q;
+    m_pending = p;
+    if (asserted()) m_rise.notify(sc_core::SC_ZERO_TIME);  // a sleeping core wakes
+}
+
+// ---- engines ----------------------------------------------------------------------------------
+
+void iss_device::post(unsigned q, const completion &c) {
+    queue &r = m_queues[q];
+    if ((r.cq_tail + 1) % RT_QUEUE_DEPTH == r.cq_head || !r.waiting.empty()) {
+        r.waiting.push_back(c);
+    } else {
+        r.cq[r.cq_tail] = c;
+        r.cq_tail = (r.cq_tail + 1) % RT_QUEUE_DEPTH;
+    }
+    update_lines();
+}
+
+void iss_device::ring_doorbell(unsigned q, uint32_t tail, const sc_core::sc_time &at) {
+    queue &r = m_queues[q];
+    r.sq_tail = tail;
+    while (r.sq_head != r.sq_tail) {
+        const auto d = r.sq[r.sq_head];
+        r.sq_head = (r.sq_head + 1) % RT_QUEUE_DEPTH;
+        ++m_descriptors[q];
+        start(q, d, at);
+    }
+}
+
+protocol::buffer_block *iss_device::buffer_of(uint32_t handle, const char *what) const {
+    if (handle == 0 || handle >= m_buffers.size() || !m_buffers[handle])
+        firmware_error(fmt::format("{}: buffer handle {} is not allocated", what, handle));
+    return m_buffers[handle];
+}
+
+protocol::buffer_ref iss_device::ref_of(uint32_t address, uint32_t sectors, const char *what) const {
+    protocol::buffer_block *b = buffer_of(address >> 16, what);
+    const uint32_t first = address & 0xFFFFu;
+    if (uint64_t(first + sectors) * protocol::sector_bytes > b->bytes)
+        firmware_error(fmt::format("{}: sectors [{}, {}) leave buffer {} of {} sectors", what, first, first + sectors,
+                                   address >> 16, b->bytes / protocol::sector_bytes));
+    return {b, first};
+}
+
+void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d, const sc_core::sc_time &at) {
+    // The core runs ahead of the kernel by `at`: each engine job starts then (the core's time of
+    // the doorbell) without making the core's thread wait for the kernel.
+    const uint32_t op = d[0], tag = d[1];
+    auto now_us = [] { return uint32_t(uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e6)); };
+    if (q == RT_Q_HOST && op == RT_OP_HOST_COMPLETE) {
+        if (d[2] >= m_slots.size() || !m_slots[d[2]].cmd)
+            firmware_error(fmt::format("host completion for slot {}, which holds no command", d[2]));
+        host_slot &slot = m_slots[d[2]];
+        slot.ok = d[3] == RT_STATUS_OK;
+        slot.done = true;
+        slot.finished.notify(at);
+        return;
+    }
+    if (q == RT_Q_BUFFER && op == RT_OP_BUF_ALLOC) {
+        const uint32_t sectors = d[2];
+        if (sectors == 0 || sectors > 0xFFFF) firmware_error(fmt::format("buffer of {} sectors", sectors));
+        uint32_t handle;
+        if (!m_free_handles.empty()) {
+            handle = m_free_handles.back();
+            m_free_handles.pop_back();
+        } else {
+            handle = uint32_t(m_buffers.size());
+            if (handle > 0xFFFF) firmware_error("more than 65535 buffers allocated");
+            m_buffers.push_back(nullptr);
+        }
+        m_platform.run_background([this, q, tag, sectors, handle, now_us, at] {
+            sc_core::wait(at);
+            // Waits while the buffer DRAM is full.
+            m_buffers[handle] = m_platform.allocate_buffer(uint64_t(sectors) * protocol::sector_bytes, sectors);
+            m_buffers_peak = std::max(m_buffers_peak, ++m_buffers_live);
+            post(q, {tag, RT_STATUS_OK, handle, now_us()});
+        });
+        return;
+    }
+    if (q == RT_Q_BUFFER && op == RT_OP_BUF_FREE) {
+        m_platform.free_buffer(buffer_of(d[2], "buffer free"));
+        m_buffers[d[2]] = nullptr;
+        m_free_handles.push_back(d[2]);
+        --m_buffers_live;
+        return;
+    }
+    if (q == RT_Q_DMA && op == RT_OP_HOST_DMA) {
+        if (d[2] >= m_slots.size() || !m_slots[d[2]].cmd)
+            firmware_error(fmt::format("host DMA for slot {}, which holds no command", d[2]));
+        const host_command *cmd = m_slots[d[2]].cmd;
+        protocol::buffer_block *b = buffer_of(d[3], "host DMA");
+        if (b->bytes < cmd->bytes()) firmware_error("host DMA: the buffer is smaller than the host command");
+        m_platform.run_background([this, q, tag, cmd, b, now_us, at] {
+            sc_core::wait(at);
+            m_platform.host_dma(*cmd, b);
+            post(q, {tag, RT_STATUS_OK, 0, now_us()});
+        });
+        return;
+    }
+    if (q == RT_Q_XOR && op == RT_OP_XOR) {
+        const uint32_t sectors = d[2];
+        std::vector<protocol::buffer_ref> inputs;
+        for (unsigned i = 0; i < RT_MAX_XOR_INPUTS; ++i)
+            if (d[4 + i]) inputs.push_back(ref_of(d[4 + i], sectors, "XOR input"));
+        if (inputs.empty()) firmware_error("XOR descriptor without inputs");
+        const protocol::buffer_ref out = ref_of(d[3], sectors, "XOR output");
+        m_platform.run_background([this, q, tag, inputs = std::move(inputs), out, sectors, now_us, at] {
+            sc_core::wait(at);
+            m_platform.xor_blocks(inputs, out, sectors);
+            post(q, {tag, RT_STATUS_OK, 0, now_us()});
+        });
+        return;
+    }
+    if (q >= RT_Q_SCSI0 && q < RT_Q_SCSI0 + unsigned(m_platform.config().channels) &&
+        (op == RT_OP_SCSI_READ || op == RT_OP_SCSI_WRITE)) {
+        drive_request r;
+        r.write = op == RT_OP_SCSI_WRITE;
+        r.disk = int(d[2]);
+        if (r.disk >= m_platform.disk_count()) firmware_error(fmt::format("SCSI command to disk {}", r.disk));
+        if (m_platform.channel_of(r.disk) != int(q - RT_Q_SCSI0))
+            firmware_error(fmt::format("SCSI command to disk {} on channel {}; it is on channel {}", r.disk,
+                                       q - RT_Q_SCSI0, m_platform.channel_of(r.disk)));
+        r.lbn = d[3];
+        r.sectors = d[4];
+        if (r.sectors == 0) firmware_error("SCSI command of 0 sectors");
+        const protocol::buffer_ref ref = ref_of(d[5], r.sectors, "SCSI data");
+        r.buffer = ref.block;
+        r.first_sector = ref.first_sector;
+        m_platform.run_background([this, q, tag, r, now_us, at] {
+            sc_core::wait(at);
+            const drive_completion c = m_platform.drive_command(r);
+            post(q, {tag, c.ok ? RT_STATUS_OK : RT_STATUS_ERROR, 0, now_us()});
+        });
+        return;
+    }
+    firmware_error(fmt::format("opcode {} on queue {}", op, q));
+}
+
+// ---- statistics and waves -----------------------------------------------------------------------
+
+void iss_device::reset_statistics() {
+    m_descriptors.fill(0);
+    m_register_accesses = m_nvram_accesses = 0;
+    m_buffers_peak = m_buffers_live;
+}
+
+void iss_device::report(nlohmann::json &out) const {
+    out["register_accesses"] = m_register_accesses;
+    out["nvram_accesses"] = m_nvram_accesses;
+    out["descriptors"] = {{"host_completions", m_descriptors[RT_Q_HOST]},
+                          {"buffer", m_descriptors[RT_Q_BUFFER]},
+                          {"host_dma", m_descriptors[RT_Q_DMA]},
+                          {"xor", m_descriptors[RT_Q_XOR]}};
+    uint64_t scsi = 0;
+    for (unsigned q = RT_Q_SCSI0; q < RT_QUEUES; ++q) scsi += m_descriptors[q];
+    out["descriptors"]["scsi"] = scsi;
+    out["peak_buffers"] = m_buffers_peak;
+    out["register_access_ns"] = m_access.to_seconds() * 1e9;
+}
+
+void iss_device::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    sc_core::sc_trace(tf, m_pending, prefix + ".irq_pending");
+    sc_core::sc_trace(tf, m_enable, prefix + ".irq_enable");
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,127 @@
+#include "controller/iss_firmware.h"
+
+#include <stdexcept>
+
+#ifdef RAIDTLM_HAVE_ISS
+#include <sstream>
+
+#include "controller/iss_device.h"
+#include "controller/plugins.h"
+#include "rtl_models/elf_image.h"
+#include "rtl_models/iss_cpu.h"
+#endif
+
+namespace raidtlm::controller {
+
+#ifdef RAIDTLM_HAVE_ISS
+namespace {
+
+iss_array_facts facts_of(firmware_platform &p, const layout &array) {
+    const firmware_config &fw = p.config().firmware;
+    if (fw.array != array_kind::raid0 && fw.array != array_kind::raid5)
+        throw std::invalid_argument("controller.cpu.model iss: the C firmware serves controller.layout raid0 and raid5");
+    if (fw.array == array_kind::raid5 && fw.parity_rotation != parity_placement::left_symmetric)
+        throw std::invalid_argument("controller.cpu.model iss: the C firmware's RAID 5 is left-symmetric");
+    if (fw.layout == host_layout::jbod)
+        throw std::invalid_argument("controller.cpu.model iss: host.layout jbod is not served by the C firmware");
+    if (p.disk_count() > int(RT_MAX_DISKS) || p.config().channels > int(RT_MAX_CHANNELS))
+        throw std::invalid_argument("controller.cpu.model iss: at most 32 disks on 8 channels");
+    iss_array_facts f;
+    f.layout = fw.array == array_kind::raid5 ? RT_LAYOUT_RAID5 : RT_LAYOUT_RAID0;
+    f.stripe_unit_sectors = uint32_t(fw.stripe_unit_sectors);
+    uint64_t smallest = UINT64_MAX;
+    int queue = 1 << 30;
+    for (int d = 0; d < p.disk_count(); ++d) {
+        smallest = std::min<uint64_t>(smallest, p.drive_info(d).capacity_blocks);
+        queue = std::min(queue, p.drive_info(d).max_queue_length);
+    }
+    if (smallest > UINT32_MAX || uint64_t(array.capacity_sectors()) > UINT32_MAX)
+        throw std::invalid_argument("controller.cpu.model iss: the C firmware addresses 32-bit sector numbers (2 TiB)");
+    f.disk_sectors = uint32_t(smallest);
+    f.tags_per_disk = uint32_t(fw.tags_per_disk > 0 ? fw.tags_per_disk : std::max(queue, 1));
+    f.host_slots = 64;
+    f.array_sectors = uint64_t(array.capacity_sectors());
+    return f;
+}
+
+class iss_firmware : public firmware {
+public:
+    explicit iss_firmware(firmware_platform &p)
+        : m_platform(p), m_layout(make_array_layout(p)),
+          m_image(rtl_models::elf_image::load(image_path(p.config().cpu))),
+          m_device("iss_registers", p, facts_of(p, *m_layout), p.config().cpu.register_access_ns),
+          m_cpu("iss_cpu", cpu_config(p.config().cpu), m_image, RT_DEVICE_BASE, RT_DEVICE_BYTES, m_device) {
+        m_cpu.bus.bind(m_device.socket);
+    }
+
+    uint64_t capacity_sectors() const override { return uint64_t(m_layout->capacity_sectors()); }
+    const layout *array_layout() const override { return m_layout.get(); }
+    bool serve(const host_command &cmd) override { return m_device.serve(cmd); }
+
+    bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
+        drive_request r;
+        r.write = !read;
+        r.disk = disk;
+        r.lbn = lbn;
+        r.sectors = sectors;
+        r.buffer = buffer;
+        return m_platform.drive_command(r).ok;
+    }
+    size_t restart_after_power_loss() override {
+        throw std::runtime_error("controller.cpu.model iss: the C firmware does not model a power loss and restart");
+    }
+    void reset_statistics() override {
+        m_cpu.reset_statistics();
+        m_device.reset_statistics();
+    }
+    void report(nlohmann::json &out) const override {
+        out["family"] = "iss";
+        nlohmann::json &cpu = out["iss"];
+        m_cpu.report(cpu);
+        m_device.report(cpu["register_block"]);
+        cpu["console"] = m_device.console();
+        if (m_platform.config().cpu.firmware_profile) {
+            std::ostringstream profile;
+            m_cpu.write_profile(profile);
+            cpu["profile"] = profile.str();
+        }
+    }
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix) override {
+        m_cpu.trace(tf, prefix + ".iss");
+        m_device.trace(tf, prefix + ".iss");
+    }
+
+private:
+    static std::string image_path(const rtl_models::cpu_config &c) {
+        return c.firmware_image.empty() ? std::string(RAIDTLM_ISS_DEFAULT_IMAGE) : c.firmware_image;
+    }
+    static rtl_models::iss_cpu_config cpu_config(const rtl_models::cpu_config &c) {
+        rtl_models::iss_cpu_config i;
+        i.mhz = c.mhz;
+        i.cycles_per_instruction = c.cycles_per_instruction;
+        i.quantum_us = c.quantum_us;
+        i.profile = c.firmware_profile;
+        return i;
+    }
+
+    firmware_platform &m_platform;
+    std::unique_ptr<layout> m_layout;
+    rtl_models::elf_image m_image;
+    iss_device m_device;
+    rtl_models::iss_cpu m_cpu;
+};
+
+}  // namespace
+
+std::unique_ptr<firmware> make_iss_firmware(firmware_platform &platform) {
+    return std::make_unique<iss_firmware>(platform);
+}
+#else
+std::unique_ptr<firmware> make_iss_firmware(firmware_platform &) {
+    throw std::invalid_argument(
+        "controller.cpu.model iss: this raidtlm was built without the instruction-set simulator "
+        "(libunicorn-dev or gcc-arm-none-eabi was missing at configure time; scripts/setup installs them)");
+}
+#endif
+
+}  // namespace raidtlm::controller

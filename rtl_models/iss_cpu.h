@@ -1,0 +1,119 @@
+// The controller CPU as an instruction-set simulator: a Cortex-M4 (Thumb-2) core emulated by
+// Unicorn 2 (Debian's libunicorn), running a firmware ELF image. The image's memory (code, data,
+// stack) is the core's own tightly coupled memory; every load or store in the device region
+// becomes a TLM-2.0 generic-payload transaction (address, data, byte enables) on `bus`.
+//
+// Time (loosely timed, tlm_quantumkeeper): each executed instruction costs
+// cycles_per_instruction cycles at `mhz`, charged per translated basic block when it is entered;
+// a device access adds the latency its target annotates (a stall); the core runs ahead of the
+// SystemC kernel by at most one quantum. Interrupts: the core has no NVIC model (Unicorn has
+// none); the firmware sleeps with a store to the interrupt controller's WFI register, which ends
+// the quantum, and the core then waits until the interrupt controller's line rises — an
+// interrupt-driven main loop in the "WFI, then read the pending register" style.
+//
+// Reports instructions, cycles, CPI, device-access stall time and idle (asleep) time, and,
+// when profiling, cycles per firmware function (ELF symbols); the waves show the function the
+// core is in.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "rtl_models/elf_image.h"
+
+struct uc_struct;
+
+namespace raidtlm::rtl_models {
+
+struct iss_cpu_config {
+    double mhz = 600;  // the cost-table CPU's clock (IOP321 class), so both CPU models compare
+    // An in-order single-issue core retires about one instruction per cycle when it does not
+    // wait on memory (ARM Cortex-M4 TRM, instruction timings: most data-processing
+    // instructions 1 cycle, loads 2); device-access stalls are charged separately.
+    double cycles_per_instruction = 1.0;
+    double quantum_us = 1.0;  // how far the core may run ahead of the kernel
+    bool profile = false;     // cycles per firmware function
+};
+
+// The interrupt controller as the core sees it.
+class interrupt_controller_port {
+public:
+    virtual ~interrupt_controller_port() = default;
+    // The core's interrupt input: some enabled source is pending.
+    virtual bool asserted() const = 0;
+    // Notified whenever asserted() may have become true.
+    virtual const sc_core::sc_event &may_have_risen() const = 0;
+    // The firmware asked to sleep (a store to the WFI register) since the last call.
+    virtual bool take_sleep_request() = 0;
+};
+
+class iss_cpu : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<iss_cpu> bus;
+
+    // Throws std::runtime_error when the image does not fit the core's memory.
+    iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, const elf_image &image,
+            uint32_t device_base, uint32_t device_bytes, interrupt_controller_port &irq);
+    ~iss_cpu() override;
+
+    void reset_statistics();
+    void report(nlohmann::json &out) const;
+    // The per-function cycle profile (profile on), most cycles first.
+    void write_profile(std::ostream &out) const;
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+    // A GTKWave translate filter's entries for the traced function index.
+    std::vector<std::pair<int, std::string>> function_names() const;
+
+private:
+    struct block_info {
+        uint32_t bytes = 0;  // 0: not yet seen
+        uint32_t instructions = 0;
+        int function = -1;
+    };
+    void run();
+    void step_block(uint64_t address, uint32_t bytes);
+    uint64_t device_access(bool write, uint32_t address, unsigned bytes, uint64_t value);
+    const block_info &info_of(uint64_t address, uint32_t bytes);
+    void fail(const std::string &what) const;
+
+    static void on_block(uc_struct *uc, uint64_t address, uint32_t size, void *self);
+    static uint64_t on_read(uc_struct *uc, uint64_t offset, unsigned size, void *self);
+    static void on_write(uc_struct *uc, uint64_t offset, unsigned size, uint64_t value, void *self);
+
+    iss_cpu_config m_config;
+    const elf_image &m_image;
+    uint32_t m_device_base;
+    interrupt_controller_port &m_irq;
+    uc_struct *m_uc = nullptr;
+    tlm_utils::tlm_quantumkeeper m_keeper;
+    sc_core::sc_time m_instruction_time;
+    // Blocks by start halfword in the core's memory (Thumb code is halfword-aligned); a block
+    // entered with another length (Unicorn splits a block at a page) replaces the entry.
+    std::vector<block_info> m_blocks;
+    tlm::tlm_generic_payload m_payload;
+    uint8_t m_data[8] = {};
+
+    // statistics (since the last reset)
+    uint64_t m_instructions = 0;
+    sc_core::sc_time m_stall;
+    sc_core::sc_time m_idle;
+    sc_core::sc_time m_since;
+    uint64_t m_device_reads = 0;
+    uint64_t m_device_writes = 0;
+    std::vector<uint64_t> m_function_instructions;
+    // waves
+    int m_function = -1;
+    bool m_asleep = false;
+    bool m_sleep_pending = false;
+    std::string m_error;  // a device access that failed
+};
+
+}  // namespace raidtlm::rtl_models
