@@ -55,6 +55,14 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     if (!fs::is_regular_file(path, ec))
         throw scenario_error(fmt::format("{}: not a regular file; expected a path to a YAML scenario", path));
 
+    // Checked before parsing: yaml-cpp holds ~100 bytes per byte of a list-heavy file (a 100 MB
+    // rate_schedule took 9.4 GB and 80 s, issue 13).
+    const uintmax_t bytes = fs::file_size(path, ec);
+    if (!ec && bytes > max_scenario_bytes)
+        throw scenario_error(fmt::format("{}: the scenario file is {} bytes; expected at most {} bytes (scenarios are "
+                                         "written by hand; a long request stream belongs in a trace file, trace.file)",
+                                         path, bytes, max_scenario_bytes));
+
     YAML::Node root;
     try {
         root = YAML::LoadFile(path);
