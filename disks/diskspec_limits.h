@@ -13,14 +13,14 @@ namespace raidtlm::disks {
 
 struct physical_range {
     const char *parameter;  // DiskSim's name
-    double lo, hi;
+    double lo, hi;  // lo -infinity: below, the loader's own check of the parameter applies
     const char *why;  // the source of the bound, shown in the error
 };
 
 // The range of a DiskSim parameter, or nullptr when it has none here.
 const physical_range *physical_range_of(const std::string &parameter);
 
-// "an integer from 1 to 64 (why)", for errors.
+// "a value from 0 to 4096 (why)" or "a value of at most 256 (why)", for errors.
 std::string describe_range(const physical_range &r);
 
 }  // namespace raidtlm::disks
