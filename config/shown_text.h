@@ -24,4 +24,12 @@ inline std::string elided_middle(std::string_view s, size_t max_chars = 600) {
            std::string(s.substr(s.size() - keep));
 }
 
+// An error message as one line: a key or value quoted from a file may hold a line break.
+inline std::string one_line_message(std::string_view s, size_t max_chars = 2000) {
+    std::string line = elided_middle(s, max_chars);
+    for (char &c : line)
+        if (c == '\n' || c == '\r') c = ' ';
+    return line;
+}
+
 }  // namespace raidtlm::config

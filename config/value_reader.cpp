@@ -29,7 +29,7 @@ const char *kind_of(const YAML::Node &n) {
 
 void fail_at(const std::string &where, const std::string &key, const std::string &problem,
              const std::string &expected) {
-    throw key_error(fmt::format("{}: key '{}': {}; expected {}", where, key, problem, expected));
+    throw key_error(one_line_message(fmt::format("{}: key '{}': {}; expected {}", where, key, problem, expected)));
 }
 
 value_ref part_of(const value_ref &v, const YAML::Node &part) {
