@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "config/shown_text.h"
 #include "testbench/scenario_sections.h"
 
 namespace raidtlm::testbench {
@@ -69,8 +70,9 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     } catch (const YAML::BadFile &) {
         throw scenario_error(fmt::format("{}: cannot read the scenario file; expected a readable YAML file", path));
     } catch (const YAML::ParserException &e) {
-        throw scenario_error(fmt::format("{}: YAML syntax error: {}; expected {}", config::mark_str(path, e.mark), e.msg,
-                                         map_expected));
+        // yaml-cpp's message may quote the offending character, a line break included.
+        throw scenario_error(config::one_line_message(fmt::format(
+            "{}: YAML syntax error: {}; expected {}", config::mark_str(path, e.mark), e.msg, map_expected)));
     }
     if (root.IsNull())
         throw scenario_error(fmt::format("{}:1:1: the scenario is empty; expected {}", path, map_expected));
