@@ -5,7 +5,16 @@
 
 #include <fmt/format.h>
 
+#include "config/shown_text.h"
+
 namespace raidtlm::config {
+
+namespace {
+
+// Keys quoted from the file may hold line breaks; the error stays one line.
+key_error one_line_error(const std::string &message) { return key_error(one_line_message(message)); }
+
+}  // namespace
 
 namespace {
 
@@ -64,14 +73,14 @@ given_values collect_values(const std::vector<key_info> &keys, const YAML::Node 
         const std::string sec = sk.IsScalar() ? sk.Scalar() : std::string("?");
         const std::string sec_where = mark_str(file, sk.Mark());
         if (std::find(known_sections.begin(), known_sections.end(), sec) == known_sections.end())
-            throw key_error(fmt::format("{}: key '{}': unknown section; expected one of: {}", sec_where, sec,
+            throw one_line_error(fmt::format("{}: key '{}': unknown section; expected one of: {}", sec_where, sec,
                                         join(known_sections)));
         if (given.section_where.count(sec))
-            throw key_error(fmt::format("{}: key '{}': section given twice (first at {}); expected it once", sec_where,
+            throw one_line_error(fmt::format("{}: key '{}': section given twice (first at {}); expected it once", sec_where,
                                         sec, given.section_where[sec]));
         given.section_where[sec] = sec_where;
         if (!sv.IsMap())
-            throw key_error(fmt::format("{}: key '{}': section is {}; expected a map of keys: {}",
+            throw one_line_error(fmt::format("{}: key '{}': section is {}; expected a map of keys: {}",
                                         where_of(file, sk, sv), sec, kind_of(sv), join(keys_under(keys, sec))));
         std::function<void(const YAML::Node &, const std::string &)> collect = [&](const YAML::Node &map,
                                                                                   const std::string &prefix) {
@@ -82,17 +91,17 @@ given_values collect_values(const std::vector<key_info> &keys, const YAML::Node 
                 const bool is_key = find_key(keys, dotted) != nullptr;
                 if (!is_key && is_group(keys, dotted)) {
                     if (!it.second.IsMap())
-                        throw key_error(fmt::format("{}: key '{}': group is {}; expected a map of keys: {}",
+                        throw one_line_error(fmt::format("{}: key '{}': group is {}; expected a map of keys: {}",
                                                     where_of(file, it.first, it.second), dotted, kind_of(it.second),
                                                     join(keys_under(keys, dotted))));
                     collect(it.second, dotted);
                     continue;
                 }
                 if (!is_key)
-                    throw key_error(fmt::format("{}: key '{}': unknown key; expected one of: {}", key_where, dotted,
+                    throw one_line_error(fmt::format("{}: key '{}': unknown key; expected one of: {}", key_where, dotted,
                                                 join(keys_under(keys, prefix))));
                 if (found.count(dotted))
-                    throw key_error(fmt::format("{}: key '{}': given twice (first at {}); expected it once", key_where,
+                    throw one_line_error(fmt::format("{}: key '{}': given twice (first at {}); expected it once", key_where,
                                                 dotted, found[dotted].where));
                 found[dotted] = value_ref{it.second, where_of(file, it.first, it.second), false, file};
             }
@@ -108,7 +117,7 @@ given_values collect_values(const std::vector<key_info> &keys, const YAML::Node 
             for (const auto &d : keys) all.push_back(d.key);
             const bool is_section =
                 std::find(known_sections.begin(), known_sections.end(), o.key) != known_sections.end();
-            throw key_error(fmt::format("{}: key '{}': {}; expected one of: {}", where, o.key,
+            throw one_line_error(fmt::format("{}: key '{}': {}; expected one of: {}", where, o.key,
                                         is_section              ? "is a section, not a key"
                                         : is_group(keys, o.key) ? "is a group, not a key"
                                                                 : "unknown key",
@@ -118,7 +127,7 @@ given_values collect_values(const std::vector<key_info> &keys, const YAML::Node 
         try {
             node = YAML::Load(o.value);
         } catch (const YAML::ParserException &e) {
-            throw key_error(
+            throw one_line_error(
                 fmt::format("{}: key '{}': not a YAML value ({}); expected {}", where, o.key, e.msg, k->expected));
         }
         found[o.key] = value_ref{node, where, true, ""};
@@ -132,7 +141,7 @@ void require_given(const std::vector<key_info> &keys, const given_values &given,
         const std::string sec = k.key.substr(0, k.key.find('.'));
         auto it = given.section_where.find(sec);
         const std::string where = it != given.section_where.end() ? it->second : file + ":1:1";
-        throw key_error(fmt::format("{}: key '{}': missing; expected {}", where, k.key, k.expected));
+        throw one_line_error(fmt::format("{}: key '{}': missing; expected {}", where, k.key, k.expected));
     }
 }
 

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "config/shown_text.h"
+
 namespace raidtlm::config {
 
 namespace fs = std::filesystem;
@@ -27,7 +29,7 @@ const char *kind_of(const YAML::Node &n) {
 
 void fail_at(const std::string &where, const std::string &key, const std::string &problem,
              const std::string &expected) {
-    throw key_error(fmt::format("{}: key '{}': {}; expected {}", where, key, problem, expected));
+    throw key_error(one_line_message(fmt::format("{}: key '{}': {}; expected {}", where, key, problem, expected)));
 }
 
 value_ref part_of(const value_ref &v, const YAML::Node &part) {
@@ -47,9 +49,9 @@ double read_number(const value_ref &v, const key_use &k, double lo, bool lo_open
     errno = 0;
     const double d = std::strtod(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d))
-        fail(v, k, fmt::format("'{}' is not a number", s));
+        fail(v, k, fmt::format("'{}' is not a number", shown_text(s)));
     if (d < lo || (lo_open && d == lo) || d > hi || (hi_open && d == hi))
-        fail(v, k, fmt::format("{} is out of range", s));
+        fail(v, k, fmt::format("{} is out of range", shown_text(s)));
     return d;
 }
 
@@ -59,8 +61,8 @@ int64_t read_integer(const value_ref &v, const key_use &k, int64_t lo, int64_t h
     errno = 0;
     const long long i = std::strtoll(s.c_str(), &end, 10);
     if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
-        fail(v, k, fmt::format("'{}' is not an integer", s));
-    if (i < lo || i > hi) fail(v, k, fmt::format("{} is out of range", s));
+        fail(v, k, fmt::format("'{}' is not an integer", shown_text(s)));
+    if (i < lo || i > hi) fail(v, k, fmt::format("{} is out of range", shown_text(s)));
     return i;
 }
 
@@ -70,7 +72,7 @@ uint64_t read_unsigned(const value_ref &v, const key_use &k) {
     errno = 0;
     const unsigned long long i = std::strtoull(s.c_str(), &end, 10);
     if (s.empty() || s[0] == '-' || s[0] == '+' || end != s.c_str() + s.size() || errno == ERANGE)
-        fail(v, k, fmt::format("'{}' is not a non-negative integer", s));
+        fail(v, k, fmt::format("'{}' is not a non-negative integer", shown_text(s)));
     return i;
 }
 
@@ -78,7 +80,7 @@ bool read_bool(const value_ref &v, const key_use &k) {
     const std::string s = read_scalar(v, k);
     if (s == "true" || s == "True" || s == "TRUE") return true;
     if (s == "false" || s == "False" || s == "FALSE") return false;
-    fail(v, k, fmt::format("'{}' is not a boolean", s));
+    fail(v, k, fmt::format("'{}' is not a boolean", shown_text(s)));
 }
 
 const YAML::Node &read_list(const value_ref &v, const key_use &k) {
@@ -106,7 +108,7 @@ std::string read_file_path(const std::string &given, const value_ref &v, const k
         if (fs::is_regular_file(t, ec)) return norm;
         if (seen.insert(norm).second) tried += (tried.empty() ? "" : ", ") + norm;
     }
-    fail(v, k, fmt::format("file '{}' not found (tried {})", given, tried));
+    fail(v, k, fmt::format("file '{}' not found (tried {})", shown_text(given, 200), elided_middle(tried)));
 }
 
 }  // namespace raidtlm::config

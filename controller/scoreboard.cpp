@@ -12,12 +12,11 @@ void scoreboard::write_acknowledged(int64_t lbn, uint64_t token) {
             break;
         }
     }
-    m_acknowledged[lbn] = token;
+    m_acknowledged.set(lbn, token);
 }
 
 uint64_t scoreboard::expected(int64_t lbn) const {
-    auto it = m_acknowledged.find(lbn);
-    return it == m_acknowledged.end() ? 0 : it->second;
+    return m_acknowledged.get(lbn);
 }
 
 bool scoreboard::check_read(int64_t lbn, uint64_t token) {

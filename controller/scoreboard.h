@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tlm/sector_token_store.h"
+
 namespace raidtlm::controller {
 
 class scoreboard {
@@ -36,8 +38,8 @@ public:
     static constexpr size_t max_kept_mismatches = 16;
 
 private:
-    std::unordered_map<int64_t, uint64_t> m_acknowledged;
-    std::unordered_multimap<int64_t, uint64_t> m_in_progress;
+    protocol::sector_token_store m_acknowledged;
+    std::unordered_multimap<int64_t, uint64_t> m_in_progress;  // few: the writes in flight
     uint64_t m_errors = 0;
     uint64_t m_checked = 0;
     std::vector<mismatch> m_mismatches;

@@ -255,8 +255,7 @@ void disk_drive::serve(pending &p) {
     if (req.read_rotate_write && cmd.old_tokens) {
         cmd.old_tokens->resize(cmd.blocks);
         for (uint32_t i = 0; i < cmd.blocks; ++i) {
-            auto it = m_tokens.find(req.lbn + i);
-            (*cmd.old_tokens)[i] = it == m_tokens.end() ? 0 : it->second;
+            (*cmd.old_tokens)[i] = m_tokens.get(req.lbn + i);
         }
     }
     const int64_t written_at = req.write_lbn >= 0 ? req.write_lbn : req.lbn;
@@ -325,10 +324,9 @@ void disk_drive::move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint3
         uint64_t token;
         if (trans.is_write()) {
             std::memcpy(&token, data + i * protocol::token_bytes, sizeof token);
-            m_tokens[lbn + i] = token;
+            m_tokens.set(lbn + i, token);
         } else {
-            auto it = m_tokens.find(lbn + i);
-            token = it == m_tokens.end() ? 0 : it->second;
+            token = m_tokens.get(lbn + i);
             std::memcpy(data + i * protocol::token_bytes, &token, sizeof token);
         }
     }

@@ -33,6 +33,7 @@
 #include "disks/drive_engine.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
+#include "tlm/sector_token_store.h"
 #include "waveforms/timed_changes.h"
 
 namespace raidtlm::disks {
@@ -137,7 +138,7 @@ private:
     int64_t m_last_lbn = 0;  // for the LBN-ordered queue policies
     bool m_ascending = true;
     // Tokens of sectors written so far; never-written sectors read as token 0.
-    std::unordered_map<int64_t, uint64_t> m_tokens;
+    protocol::sector_token_store m_tokens;
     // Traced state (plain members: a trace file samples them when they change). The engine
     // reports changes ahead of time; replay_trace applies them when simulated time gets there.
     waveforms::timed_changes<double, drive_trace_event> m_changes;  // by time_ms, then as reported

@@ -1,5 +1,7 @@
 #include "disks/diskspec_parser.h"
 
+#include "config/shown_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -20,6 +22,10 @@ namespace {
 
 // libparam's own limit on nested `source` directives; beyond it we assume a cycle.
 constexpr int max_source_depth = 32;
+// Lists and blocks inside each other: DiskSim's own specs nest 5 deep (disk, mechanics, layout,
+// zone list, zone). The parser recurses per level, so without a bound a crafted file of ~15,000
+// brackets overflows the stack (issue 13).
+constexpr int max_nesting = 64;
 
 std::string one_line(std::string s) {
     for (char &c : s)
@@ -31,19 +37,19 @@ std::string one_line(std::string s) {
 
 spec_error::spec_error(const source_location &where, const std::string &problem,
                        const std::string &expected)
-    : std::runtime_error(one_line(where.str() + ": " + problem + "; expected " + expected)),
+    : std::runtime_error(one_line(where.str() + ": " + config::elided_middle(problem) + "; expected " + expected)),
       m_where(where) {}
 
 spec_error::spec_error(const std::string &file, const std::string &problem,
                        const std::string &expected)
-    : std::runtime_error(one_line(file + ": " + problem + "; expected " + expected)),
+    : std::runtime_error(one_line(file + ": " + config::elided_middle(problem) + "; expected " + expected)),
       m_where{file, 0} {}
 
 std::string param_value::describe() const {
     switch (type) {
     case kind::block: return "a " + text + " block";
     case kind::list: return "a list";
-    default: return "'" + text + "'";
+    default: return "'" + config::shown_text(text) + "'";
     }
 }
 
@@ -63,7 +69,7 @@ struct token {
 
     bool is(char c) const { return type == kind::punct && text[0] == c; }
     bool is_word() const { return type == kind::word || type == kind::quoted; }
-    std::string shown() const { return type == kind::end ? "end of file" : "'" + text + "'"; }
+    std::string shown() const { return type == kind::end ? "end of file" : "'" + config::shown_text(text) + "'"; }
 };
 
 bool is_punct(char c) {
@@ -362,21 +368,43 @@ private:
         }
     }
 
+    // One more level of lists or blocks for as long as it lives.
+    class nesting_guard {
+    public:
+        explicit nesting_guard(parser &p) : m_parser(p) {
+            if (++m_parser.m_nesting > max_nesting)
+                throw spec_error(p.here(), "lists and blocks nested deeper than " + std::to_string(max_nesting) + " levels",
+                                 "at most " + std::to_string(max_nesting) +
+                                     " levels of '[' and '{' inside each other (DiskSim's own specs use 5)");
+        }
+        ~nesting_guard() { --m_parser.m_nesting; }
+        nesting_guard(const nesting_guard &) = delete;
+        nesting_guard &operator=(const nesting_guard &) = delete;
+
+    private:
+        parser &m_parser;
+    };
+
     param_value parse_value(const std::string &key) {
         const token &t = peek();
-        if (t.is('[')) return parse_list(key);
+        if (t.is('[')) {
+            nesting_guard level(*this);
+            return parse_list(key);
+        }
         if (t.type == token::kind::word && t.text == "source" && peek(1).is_word()) {
             source_location at_source = here();
             next();
             std::string path = resolve_source_path(m_file, next().text);
             check_depth(path, &at_source, m_depth + 1);
             parser p(path, read_file(path, &at_source), m_depth + 1);
+            p.m_nesting = m_nesting;  // the sourced value sits at this level
             param_value v = p.parse_sole_value(key);
             v.sourced_at = at_source;
             return v;
         }
         if (t.type == token::kind::word &&
             (peek(1).is('{') || (peek(1).is_word() && peek(2).is('{')))) {
+            nesting_guard level(*this);
             param_value v;
             v.type = param_value::kind::block;
             v.text = t.text;
@@ -495,6 +523,7 @@ private:
     std::vector<token> m_tokens;
     size_t m_pos = 0;
     int m_depth;
+    int m_nesting = 0;  // lists and blocks open at the current token
 };
 
 }  // namespace

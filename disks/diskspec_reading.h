@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "disks/diskspec_limits.h"
 #include "disks/diskspec_loader.h"
 #include "disks/diskspec_parser.h"
 
@@ -256,6 +257,7 @@ public:
                                               first->where.str() + ")",
                                  "each parameter once per " + std::string(kind.type) + " block");
             check_type(e, *d);
+            check_physical_range(e);
             spec.origin[origin_prefix + e.key] = e.where;
             if (d->store == keep::other) {
                 spec.other_params[e.key] = e.value.real;
@@ -355,6 +357,15 @@ private:
         return spec_error(m_block.where,
                           label() + " has no '" + d.name + "'" + because,
                           "`" + std::string(d.name) + " = " + placeholder(d) + "`");
+    }
+
+    // Absurd magnitudes (diskspec_limits.h) are refused before anything is sized by them.
+    static void check_physical_range(const param_entry &e) {
+        const physical_range *range = physical_range_of(e.key);
+        if (!range || !e.value.is_number()) return;
+        if (!(e.value.real >= range->lo && e.value.real <= range->hi))
+            throw spec_error(e.value.where, "'" + e.key + "' is " + e.value.describe() + ", physically absurd",
+                             describe_range(*range));
     }
 
     static void check_type(const param_entry &e, const param_def &d) {

@@ -340,6 +340,15 @@ int run_scenario(const run_options &o) {
     }
 
     if (!bench.workload().error().empty()) throw trace_error(bench.workload().error());
+    if (bench.workload().beyond_kernel_time_ms() > 0)
+        throw s.error(s.workload.arrival == arrival_process::closed ? "workload.think_time_ms"
+                      : s.workload.rate_schedule.empty()            ? "workload.mean_interarrival_ms"
+                                                                    : "workload.rate_schedule",
+                      fmt::format("the next arrival or think time ends at {:g} ms of simulated time, beyond the "
+                                  "{:g} ms the SystemC kernel can represent",
+                                  bench.workload().beyond_kernel_time_ms(),
+                                  sc_core::sc_max_time().to_seconds() * 1e3),
+                      "times that keep the run within the kernel's range (shorter interarrival or think times)");
     if (bench.workload().overloaded())
         throw s.error(s.workload.arrival == arrival_process::closed ? "workload.arrival"
                       : s.workload.arrival == arrival_process::trace ? "trace.time_scale"
@@ -392,6 +401,17 @@ int run_scenario(const run_options &o) {
     write_text(out_dir / "stats.json", make_stats_json(report).dump(2) + "\n");
     std::cout << summary_table(report) << (parv.yaml.empty() ? std::string() : disksim_figures(parv, measurement))
               << std::flush;
+    if (measurement.errors()) {
+        // Exit status 1 alone left stderr empty (issue 13): say what failed and where to look.
+        const bool lost = s.controller.enabled && s.controller.config.firmware.fail_disk >= 0;
+        std::cerr << fmt::format("raidtlm: {} of {} measured host requests failed{}; see {} (requests.errors)\n",
+                                 measurement.errors(), measurement.measured(),
+                                 lost ? fmt::format(" (controller.fail_disk {} was lost at request {})",
+                                                    s.controller.config.firmware.fail_disk,
+                                                    s.controller.config.firmware.fail_after_requests)
+                                      : std::string(),
+                                 (out_dir / "stats.json").string());
+    }
     return measurement.errors() ? 1 : 0;
 }
 

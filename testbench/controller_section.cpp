@@ -53,6 +53,22 @@ void declare_controller_section(scenario_keys_t &root) {
     k.mount("", own, &controller_scenario::config);
     root.mount("controller", k, &scenario::controller);
 
+    // What only the controller does must not be asked of the minimal host adapter: it would be
+    // silently ignored (issue 13).
+    root.check([](const scenario &s, const config::key_checks &k) {
+        if (s.controller.enabled) return;
+        if (s.controller.config.firmware.fail_disk >= 0)
+            k.fail("controller.fail_disk",
+                   fmt::format("disk {} is to fail, but controller.enabled is false (the minimal host adapter "
+                               "injects no faults)",
+                               s.controller.config.firmware.fail_disk),
+                   "controller.enabled: true, or fail_disk -1");
+        if (s.workload.data_tokens)
+            k.fail("workload.data_tokens",
+                   "true, but controller.enabled is false (the scoreboard that checks the tokens is the controller's)",
+                   "controller.enabled: true, or data_tokens false");
+    });
+
     root.check([](const scenario &s, const config::key_checks &k) {
         if (!s.controller.enabled) return;
         const controller::controller_config &c = s.controller.config;

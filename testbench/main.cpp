@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "config/shown_text.h"
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
 #include "testbench/build_info.h"
@@ -37,11 +38,39 @@ constexpr int exit_failure = 1;
 constexpr int exit_bad_input = 2;
 
 int fail(const std::string &message, int code) {
-    std::string line = message;
+    // A bad value can be megabytes long; the line keeps its start (FILE:LINE) and its end.
+    std::string line = raidtlm::config::elided_middle(message, 2000);
     for (char &c : line)
         if (c == '\n' || c == '\r') c = ' ';
     std::cerr << "raidtlm: " << line << std::endl;
     return code;
+}
+
+// CLI11's own PositiveNumber says "Value 0 not in range 0.000000 to 1797693134862315708..." (issue
+// 13); these say what is accepted in words.
+const CLI::Validator positive_number(
+    [](std::string &v) {
+        char *end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        return !v.empty() && *end == 0 && d > 0 ? std::string() : "'" + v + "' is not a number above 0";
+    },
+    "NUMBER > 0");
+const CLI::Validator non_negative_number(
+    [](std::string &v) {
+        char *end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        return !v.empty() && *end == 0 && d >= 0 ? std::string() : "'" + v + "' is not a number of at least 0";
+    },
+    "NUMBER >= 0");
+CLI::Validator whole_number_at_least(long lo) {
+    return CLI::Validator(
+        [lo](std::string &v) {
+            char *end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            return !v.empty() && *end == 0 && n >= lo ? std::string()
+                                                      : fmt::format("'{}' is not a whole number of at least {}", v, lo);
+        },
+        fmt::format("N >= {}", lo));
 }
 
 std::string scenario_key_help() {
@@ -91,7 +120,7 @@ int sc_main(int argc, char **argv) {
                       "one): simulated time, requests done, the CI width of the mean response time");
     run_cmd->add_option("-j,--jobs", run.jobs,
                         "With measurement.seeds > 1: runs at once (default: the number of processors)")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number_at_least(1))
         ->type_name("N");
     run_cmd->footer(
         "Simulates disks of one DiskSim model behind a minimal host adapter or the RAID controller\n"
@@ -144,7 +173,7 @@ int sc_main(int argc, char **argv) {
     val_cmd->add_option("--host-sector-ms", val.host_sector_ms,
                         "Transfer time per 512-byte sector of the validation host's bus and controller, ms, both "
                         "directions. Default: the .parv's buses and controller (none for a bare .diskspecs)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number)
         ->type_name("MS");
     val_cmd->add_option("--requests-csv", val.requests_csv,
                         "Write every request's measured and simulated response time here "
@@ -164,7 +193,7 @@ int sc_main(int argc, char **argv) {
         ->required()
         ->type_name("SCENARIO.yaml");
     rate_cmd->add_option("--threshold-ms", rate.threshold_ms, "Mean response time threshold, ms (default 15)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number)
         ->type_name("MS");
     rate_cmd->add_option("--seeds", rate.seeds, "Independent searches, seeds workload.seed .. + N-1 (default 3)")
         ->check(CLI::Range(1, 1000))
@@ -180,7 +209,7 @@ int sc_main(int argc, char **argv) {
         ->type_name("FRACTION");
     rate_cmd->add_option("--max-requests", rate.max_requests,
                          "Cap on the measured requests of each evaluation (default 2000000)")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number_at_least(1))
         ->type_name("N");
     rate_cmd->add_option("-o,--out", rate.run.out_dir,
                          "Directory for sustainable_rate.json and the evaluations (default: out/<scenario name>)")
@@ -190,7 +219,7 @@ int sc_main(int argc, char **argv) {
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     rate_cmd->add_option("-j,--jobs", rate.run.jobs, "Searches at once (default: the number of processors)")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number_at_least(1))
         ->type_name("N");
     rate_cmd->add_flag("-q,--quiet", rate.run.quiet, "No line per evaluation on stderr");
     rate_cmd->footer(
@@ -215,10 +244,10 @@ int sc_main(int argc, char **argv) {
     srm_cmd->add_option("--disk-name", srm.disk_name, "disksim_disk block when the file holds several")
         ->type_name("NAME");
     srm_cmd->add_option("--max-seek-ms", srm.max_seek_ms, "S, the full-stroke seek time, ms")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number)
         ->type_name("MS");
     srm_cmd->add_option("--rotation-ms", srm.rotation_ms, "R, the revolution time, ms")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number)
         ->type_name("MS");
     srm_cmd->add_option("--locality", srm.seek_locality, "Seek locality index L (S becomes S/L; default 1)")
         ->check(CLI::Range(1.0, 1e9))
@@ -240,7 +269,7 @@ int sc_main(int argc, char **argv) {
         ->check(CLI::Range(0.0, 1.0))
         ->type_name("P");
     srm_cmd->add_option("--overhead-ms", srm.overhead_ms, "T_o of Eq 15, per-request overhead, ms (default 0)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number)
         ->type_name("MS");
     srm_cmd->footer(
         "D = Ds*Dr*Dm disks, per-disk queue q = Q/D. Prints: Eq 4 read latency (and its seek and rotation\n"
@@ -259,14 +288,14 @@ int sc_main(int argc, char **argv) {
         ->check(CLI::ExistingFile)
         ->type_name("SPEC");
     plog_cmd->add_option("--unit-sectors", plog.stripe_unit_sectors, "Stripe unit, sectors (default 4 = 2 KB)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number);
     plog_cmd->add_option("--disks", plog.disks, "Disks N (default 22)")->check(CLI::Range(3, 100000));
     plog_cmd->add_option("--regions-per-disk", plog.regions_per_disk, "Regions per disk (default 100)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number);
     plog_cmd->add_option("--tracks", plog.buffered_tracks, "Log tracks buffered per region K (default 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number);
     plog_cmd->add_option("--log-stripes", plog.log_stripes, "Log striping factor L (default 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number);
     plog_cmd->add_flag("--json", plog.json, "Print JSON instead of the table");
     plog_cmd->footer(
         "Sections 3-4 of Stodolsky et al.: S is the mean seek over random cylinder pairs from the spec's seek\n"
@@ -282,6 +311,18 @@ int sc_main(int argc, char **argv) {
     } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
+        // A first word that is no command: CLI11 says only "arguments were not expected".
+        std::string commands;
+        bool known = false;
+        for (const CLI::App *c : app.get_subcommands({})) {
+            commands += (commands.empty() ? "" : ", ") + c->get_name();
+            known = known || (argc > 1 && c->get_name() == argv[1]);
+        }
+        if (argc > 1 && argv[1][0] != '-' && !known) {
+            return fail(fmt::format("'{}' is not a command; expected one of {} (raidtlm --help)",
+                                    raidtlm::config::shown_text(argv[1]), commands),
+                        exit_bad_input);
+        }
         const CLI::App *sub = run_cmd->parsed()    ? run_cmd
                               : val_cmd->parsed()  ? val_cmd
                               : rate_cmd->parsed() ? rate_cmd

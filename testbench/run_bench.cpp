@@ -72,6 +72,7 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
     }
     if (w.arrival == arrival_process::trace) {
         m_trace = std::make_unique<trace_source>(s.trace, capacity);
+        m_trace->limit_arrival_ms(sc_core::sc_max_time().to_seconds() * 1e3);
         d.trace = m_trace.get();
     }
     if (s.output.timeline) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "config/shown_text.h"
 #include "testbench/scenario_sections.h"
 
 namespace raidtlm::testbench {
@@ -55,14 +56,23 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
     if (!fs::is_regular_file(path, ec))
         throw scenario_error(fmt::format("{}: not a regular file; expected a path to a YAML scenario", path));
 
+    // Checked before parsing: yaml-cpp holds ~100 bytes per byte of a list-heavy file (a 100 MB
+    // rate_schedule took 9.4 GB and 80 s, issue 13).
+    const uintmax_t bytes = fs::file_size(path, ec);
+    if (!ec && bytes > max_scenario_bytes)
+        throw scenario_error(fmt::format("{}: the scenario file is {} bytes; expected at most {} bytes (scenarios are "
+                                         "written by hand; a long request stream belongs in a trace file, trace.file)",
+                                         path, bytes, max_scenario_bytes));
+
     YAML::Node root;
     try {
         root = YAML::LoadFile(path);
     } catch (const YAML::BadFile &) {
         throw scenario_error(fmt::format("{}: cannot read the scenario file; expected a readable YAML file", path));
     } catch (const YAML::ParserException &e) {
-        throw scenario_error(fmt::format("{}: YAML syntax error: {}; expected {}", config::mark_str(path, e.mark), e.msg,
-                                         map_expected));
+        // yaml-cpp's message may quote the offending character, a line break included.
+        throw scenario_error(config::one_line_message(fmt::format(
+            "{}: YAML syntax error: {}; expected {}", config::mark_str(path, e.mark), e.msg, map_expected)));
     }
     if (root.IsNull())
         throw scenario_error(fmt::format("{}:1:1: the scenario is empty; expected {}", path, map_expected));

@@ -53,6 +53,8 @@ struct size_table_entry {
         return weight == o.weight && sectors == o.sectors && direction == o.direction;
     }
 };
+// Limits checked at load, far above any hand-written table; a longer one is a trace's job.
+constexpr size_t max_size_table_rows = 10000;
 // The airline-reservation mix of the parity-logging paper (Stodolsky et al., Fig 26): 82% reads.
 const std::vector<size_table_entry> &airline_size_table();
 
@@ -61,6 +63,7 @@ struct rate_step {
     double start_s = 0;
     double iops = 0;
 };
+constexpr size_t max_rate_steps = 100000;  // a step a minute for ~70 days of simulated time
 
 struct disks_config {
     std::string spec_path;   // resolved, usable as is
@@ -181,6 +184,10 @@ const std::vector<scenario_key_info> &scenario_keys();
 using scenario_override = config::key_override;
 // Parses "key=value" as given to --set; throws scenario_error if there is no '=' or no key.
 scenario_override parse_override(const std::string &text);
+
+// The largest scenario file load_scenario reads (checked before parsing; the longest file in
+// scenarios/ is ~25 KB, a 100,000-step rate_schedule ~1.5 MB).
+constexpr uintmax_t max_scenario_bytes = 4u << 20;
 
 // Loads `path`, applies the overrides in order (a later one wins) and validates. The disk spec path
 // is resolved against the scenario file's directory, then `repo_root` (when not empty); a spec path

@@ -413,6 +413,11 @@ bool trace_source::next(double &at_ms, host_request &out) {
         out.sectors = r.sectors;
         out.read = r.read;
         at_ms = r.time_ms * m_config.time_scale;
+        if (!(at_ms <= m_max_arrival_ms))
+            throw trace_error(fmt::format(
+                "{}:{}: arrival {:g} ms after the first request (times trace.time_scale {:g}) lies beyond the {:g} ms "
+                "of simulated time the SystemC kernel can represent; expected arrival times within it",
+                m_reader->name(), r.line, at_ms, m_config.time_scale, m_max_arrival_ms));
         return true;
     }
 }

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -132,7 +133,11 @@ public:
     trace_source(std::unique_ptr<trace_reader> reader, const trace_config &config, uint64_t capacity_sectors);
 
     // The next request and its arrival time (ms after the replay started); false at the end.
+    // Throws trace_error (FILE:LINE) for an arrival beyond limit_arrival_ms.
     bool next(double &at_ms, host_request &r);
+    // The latest arrival the replay can represent: the simulation kernel's time range
+    // (sc_max_time(), ~1.8e10 ms at SystemC's 1 ps resolution). Unlimited by default.
+    void limit_arrival_ms(double ms) { m_max_arrival_ms = ms; }
 
     const trace_reader &reader() const { return *m_reader; }
     uint64_t wrapped() const { return m_wrapped; }
@@ -151,6 +156,7 @@ private:
     std::vector<int> m_slice_of_device;                // reader device id -> index into m_map, -2 unknown
     slice m_whole;
     uint64_t m_wrapped = 0, m_skipped_beyond = 0;
+    double m_max_arrival_ms = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace raidtlm::testbench

@@ -87,14 +87,17 @@ void workload_driver::issue(const host_request &r) {
 }
 
 void workload_driver::client_loop(int client) {
+    if (!m_options.think && !within_kernel_time(m_config.think_time_ms)) return;
     const sc_core::sc_time think = sc_core::sc_time(m_config.think_time_ms, sc_core::SC_MS);
     while (!m_measurement.done()) {
         issue(m_generator.next(client));
         if (m_measurement.done()) break;
         if (m_options.think) {
             const double z = m_options.think->next_ms();
+            if (!within_kernel_time(z)) return;
             if (z > 0) sc_core::wait(sc_core::sc_time(z, sc_core::SC_MS));
         } else if (think > sc_core::SC_ZERO_TIME) {
+            if (!within_kernel_time(m_config.think_time_ms)) return;  // the run may end beyond the range
             sc_core::wait(think);
         }
     }
@@ -113,12 +116,25 @@ bool workload_driver::next_arrival(double &delay_ms, host_request &r) {
     return true;
 }
 
+bool workload_driver::within_kernel_time(double delay_ms) {
+    // sc_time(ms) of a value past the range wraps or saturates silently (1e300 ms ran as
+    // 9,223,372 s simulated, issue 13), so the run stops here instead.
+    const double limit_ms = sc_core::sc_max_time().to_seconds() * 1e3;
+    if (delay_ms <= limit_ms - now_ms()) return true;
+    if (m_beyond_kernel_time_ms == 0) {  // the first thread to get there stops the run
+        m_beyond_kernel_time_ms = now_ms() + delay_ms;
+        sc_core::sc_stop();
+    }
+    return false;
+}
+
 void workload_driver::arrival_loop() {
     try {
         while (!m_measurement.done()) {
             double delay_ms;
             host_request r;
             if (!next_arrival(delay_ms, r)) break;
+            if (!within_kernel_time(delay_ms)) return;
             sc_core::wait(sc_core::sc_time(delay_ms, sc_core::SC_MS));
             if (m_measurement.done()) return;
             if (m_in_flight >= m_max_in_flight) {

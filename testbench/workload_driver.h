@@ -70,6 +70,9 @@ public:
     double response_sum_ms() const { return m_response_sum_ms; }
     // A trace error that stopped the run ("" if none).
     const std::string &error() const { return m_error; }
+    // The arrival or think time (ms of simulated time) that would have passed the kernel's time
+    // range (sc_max_time()) and stopped the run; 0 if none.
+    double beyond_kernel_time_ms() const { return m_beyond_kernel_time_ms; }
     // Traces "<prefix>.in_flight": requests issued and not yet completed.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
 
@@ -82,6 +85,8 @@ private:
     void dispatch(const host_request &r);
     void worker_loop(worker *w);
     void issue(const host_request &r);
+    // Whether now + delay_ms is a time the kernel can represent; if not, stops the run.
+    bool within_kernel_time(double delay_ms);
 
     workload_config m_config;
     workload_generator &m_generator;
@@ -100,6 +105,7 @@ private:
     uint64_t m_completed = 0;
     double m_response_sum_ms = 0;
     std::string m_error;
+    double m_beyond_kernel_time_ms = 0;
 };
 
 }  // namespace raidtlm::testbench

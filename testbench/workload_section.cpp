@@ -26,7 +26,10 @@ const config::names<think_dist> think_names = {
 
 std::vector<rate_step> read_rate_schedule(const value_ref &v, const key_use &u) {
     std::vector<rate_step> out;
-    for (const auto &item : config::read_list(v, u)) {
+    const YAML::Node &steps = config::read_list(v, u);
+    if (steps.size() > max_rate_steps)
+        config::fail(v, u, fmt::format("{} steps, more than the limit of {}", steps.size(), max_rate_steps));
+    for (const auto &item : steps) {
         const value_ref iv = config::part_of(v, item);
         if (!item.IsSequence() || item.size() != 2)
             config::fail(iv, u, fmt::format("a step is {}", item.IsSequence() ? "not a pair" : config::kind_of(item)));
@@ -46,6 +49,8 @@ std::vector<rate_step> read_rate_schedule(const value_ref &v, const key_use &u) 
 }
 
 std::vector<size_table_entry> read_size_table(const value_ref &v, const key_use &u) {
+    if (v.node.IsSequence() && v.node.size() > max_size_table_rows)
+        config::fail(v, u, fmt::format("{} rows, more than the limit of {}", v.node.size(), max_size_table_rows));
     if (v.node.IsScalar()) {
         if (v.node.Scalar() == "airline") return airline_size_table();
         config::fail(v, u, fmt::format("'{}' is not a known table", v.node.Scalar()));
@@ -101,7 +106,9 @@ void declare_workload_section(scenario_keys_t &root) {
     k.number("mean_interarrival_ms", &w::mean_interarrival_ms, "10").above(0).cap(1e12);
     k.custom(
         "rate_schedule", "[]",
-        "a list of [start_s, iops] steps, the first at 0, in ascending time, e.g. [[0, 50], [60, 100]]",
+        fmt::format("a list of [start_s, iops] steps (at most {}), the first at 0, in ascending time, e.g. "
+                    "[[0, 50], [60, 100]]",
+                    max_rate_steps),
         [](w &x, const value_ref &v, const key_use &u) { x.rate_schedule = read_rate_schedule(v, u); },
         [](const w &x) {
             nlohmann::json schedule = nlohmann::json::array();
@@ -121,7 +128,8 @@ void declare_workload_section(scenario_keys_t &root) {
     k.integer("size_max_sectors", &w::size_max_sectors, "256", 1, 65536);
     k.number("size_mean_sectors", &w::size_mean_sectors, "8").above(1).cap(65536);
     k.custom(
-        "size_table", "airline", "airline, or a list of [weight, sectors] or [weight, sectors, read|write] rows",
+        "size_table", "airline", fmt::format("airline, or a list of [weight, sectors] or [weight, sectors, read|write] rows (at most {})",
+                    max_size_table_rows),
         [](w &x, const value_ref &v, const key_use &u) { x.size_table = read_size_table(v, u); },
         [](const w &x) { return size_table_json(x.size_table); });
     k.integer("alignment_sectors", &w::alignment_sectors, "8", 0, INT32_MAX).note("0: the request's own size");

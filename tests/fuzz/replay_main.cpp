@@ -10,7 +10,12 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+// A target linked with the model library gets SystemC's main(), which calls sc_main.
+#ifdef RAIDTLM_REPLAY_AS_SC_MAIN
+extern "C" int sc_main(int argc, char **argv) {
+#else
 int main(int argc, char **argv) {
+#endif
     namespace fs = std::filesystem;
     int files = 0;
     for (int i = 1; i < argc; ++i) {
