@@ -15,8 +15,15 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (m_platform.failed_disk() >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_parity, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
-        return m_platform.failed_disk() >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
-                             : stripe_write(plans[i], lbn, buffer, affinity);
+        const int lost = m_platform.failed_disk();
+        if (lost >= 0) return degraded_stripe_write(plans[i], lbn, buffer, affinity, lost, false);
+        int unreadable = -1;
+        if (stripe_write(plans[i], lbn, buffer, affinity, &unreadable)) return true;
+        if (unreadable < 0) return false;
+        // A read of the plan answered MEDIUM ERROR: that disk's rows rebuilt from the others, the
+        // write done as if it were lost, and its rows written too (the drive reallocates them).
+        ++m_stats.media_repairs;
+        return degraded_stripe_write(plans[i], lbn, buffer, affinity, unreadable, true);
     });
 }
 
@@ -25,7 +32,7 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
 // lost unit's old rows rebuilt by one XOR, the new data laid over the old in each unit's slot,
 // and a second XOR over the D-1 data slots gives the new parity; the lost disk is not written.
 bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                           protocol::buffer_block *buffer, int affinity) {
+                                           protocol::buffer_block *buffer, int affinity, int lost, bool write_lost) {
     const parity_layout &l = *m_parity;
     const bool data = !buffer->tokens.empty();
     const int64_t row0 = plan.stripe * l.unit_sectors();
@@ -38,11 +45,21 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
         return uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
     };
     std::vector<const disk_op *> writes;
+    bool lost_written = false;
     for (const disk_op &op : plan.ops)
-        if (op.kind == disk_op_kind::write && !op.parity && op.disk != m_platform.failed_disk()) writes.push_back(&op);
+        if (op.kind == disk_op_kind::write && !op.parity && (op.disk != lost || write_lost)) {
+            writes.push_back(&op);
+            lost_written = lost_written || op.disk == lost;
+        }
+    // The lost (unreadable) disk's rows rewritten from their rebuilt contents when it takes no
+    // write of its own (write_lost: a MEDIUM ERROR, not a lost disk).
+    const bool rewrite_lost_rows = write_lost && !lost_written && lost != parity_disk;
     auto write_all = [&](protocol::buffer_block *work) {
         const bool with_parity = work != nullptr;
-        return m_kit.parallel(writes.size() + (with_parity ? 1 : 0), [&](size_t i) {
+        const size_t extra = rewrite_lost_rows && work ? 1 : 0;
+        return m_kit.parallel(writes.size() + (with_parity ? 1 : 0) + extra, [&](size_t i) {
+            if (i == writes.size() + 1)
+                return m_kit.disk_io(true, lost, uint64_t(lo), uint32_t(rows), work, (uint64_t(lost) + 1) * rows);
             if (i == writes.size())
                 return m_kit.disk_io(true, parity_disk, uint64_t(lo), uint32_t(rows), work, 0);
             const disk_op &op = *writes[i];
@@ -53,7 +70,7 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
     ++m_stats.degraded_stripe_writes;
     m_kit.locks.lock(plan.stripe);
     bool ok;
-    if (parity_disk == m_platform.failed_disk()) {
+    if (parity_disk == lost && !write_lost) {
         ok = write_all(nullptr);
     } else {
         // Slots of `rows`: 0 the new parity, 1 + disk each disk's rows (the lost disk's rebuilt).
@@ -63,15 +80,16 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
         auto slot = [&](int disk) { return protocol::buffer_ref{work, (uint64_t(disk) + 1) * rows}; };
         std::vector<int> survivors;
         for (int d = 0; d < d_count; ++d)
-            if (d != m_platform.failed_disk()) survivors.push_back(d);
+            if (d != lost) survivors.push_back(d);
         ok = m_kit.parallel(survivors.size(), [&](size_t i) {
             return m_kit.disk_io(false, survivors[i], uint64_t(lo), uint32_t(rows), work,
                            slot(survivors[i]).first_sector);
         });
+        if (!ok) record_lost_stripe_rows(plan.stripe, lost);  // a second fault in the stripe
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
             for (int d : survivors) inputs.push_back(slot(d));
-            m_kit.xor_blocks(inputs, slot(m_platform.failed_disk()), rows, affinity);  // the lost unit's old rows
+            m_kit.xor_blocks(inputs, slot(lost), rows, affinity);  // the lost unit's old rows
             if (data)
                 for (const disk_op &op : plan.ops) {
                     if (op.kind != disk_op_kind::write || op.parity) continue;
@@ -126,7 +144,7 @@ struct stripe_rows {
 // (reconstruct-write: the slot of the unit's other contents; read-modify-write: a slot of their
 // own, beside the old data and the old parity). A full-stripe write XORs the host buffer directly.
 bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                                  int affinity) {
+                                  int affinity, int *unreadable) {
     const stripe_rows r(*m_parity, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
@@ -159,8 +177,10 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
-        return m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
-                       slot_of(op.disk, 0) * r.rows + uint64_t(op.drive_lbn - r.lo));
+        const bool read = m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+                                        slot_of(op.disk, 0) * r.rows + uint64_t(op.drive_lbn - r.lo));
+        if (!read && unreadable) *unreadable = op.disk;
+        return read;
     });
     if (ok) {
         if (data && !full)
@@ -247,33 +267,70 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
 bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<chunk> chunks;
     m_parity->map(int64_t(lbn), int32_t(sectors), chunks);
-    const bool data = !buffer->tokens.empty();
+    return m_kit.parallel(chunks.size(), [&](size_t i) {
+        return rebuild_chunk(chunks[i], lbn, buffer, m_platform.failed_disk(), false, affinity);
+    });
+}
+
+// A read some of whose sectors the drive could not read (MEDIUM ERROR): each chunk read again on
+// its own, and a chunk that fails is rebuilt from the rest of its stripe and written back to its
+// disk (the drive reallocates the sectors on the write), so the next read finds them readable.
+bool raid_firmware::read_repairing(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<chunk> chunks;
+    m_parity->map(int64_t(lbn), int32_t(sectors), chunks);
     return m_kit.parallel(chunks.size(), [&](size_t i) {
         const chunk &c = chunks[i];
-        const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
-        std::vector<disk_op> ops;
-        plan_degraded_read(*m_parity, c.lbn, c.sectors, m_platform.failed_disk(), ops);
-        if (ops.size() == 1)
-            return m_kit.disk_io(false, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
-                           buffer, offset);
-        const uint64_t n = uint64_t(c.sectors);
-        const int64_t stripe = ops[0].drive_lbn / m_parity->unit_sectors();
-        ++m_stats.rebuilt_reads;
-        m_kit.locks.lock(stripe);  // not while a degraded write of the stripe is half done
-        protocol::buffer_block *work =
-            m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
-        bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
-            return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
-        });
-        if (ok) {
-            std::vector<protocol::buffer_ref> inputs;
-            for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});
-            m_kit.xor_blocks(inputs, {buffer, offset}, n, affinity);
-        }
-        m_platform.free_buffer(work);
-        m_kit.locks.unlock(stripe);
-        return ok;
+        const replica &r = c.replicas.front();
+        const disk_extent &e = r.extents.front();
+        if (m_kit.disk_io(false, r.disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer, uint64_t(c.lbn) - lbn))
+            return true;
+        ++m_stats.media_repairs;
+        return rebuild_chunk(c, lbn, buffer, r.disk, true, affinity);
     });
+}
+
+void raid_firmware::record_lost_stripe_rows(int64_t stripe, int lost) {
+    const int j = m_parity->data_unit_on_disk(stripe, lost);
+    if (j < 0) return;  // the parity: no data lost
+    const std::pair<int64_t, int32_t> range{m_parity->logical_lbn(stripe, j, 0), int32_t(m_parity->unit_sectors())};
+    if (std::find(m_stats.lost_ranges.begin(), m_stats.lost_ranges.end(), range) == m_stats.lost_ranges.end())
+        m_stats.lost_ranges.push_back(range);
+}
+
+bool raid_firmware::rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer_block *buffer, int lost,
+                                  bool rewrite, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+    std::vector<disk_op> ops;
+    plan_degraded_read(*m_parity, c.lbn, c.sectors, lost, ops);
+    if (ops.size() == 1)
+        return m_kit.disk_io(false, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors), buffer, offset);
+    const uint64_t n = uint64_t(c.sectors);
+    const int64_t stripe = ops[0].drive_lbn / m_parity->unit_sectors();
+    ++m_stats.rebuilt_reads;
+    m_kit.locks.lock(stripe);  // not while a write of the stripe is half done
+    protocol::buffer_block *work =
+        m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
+    bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
+        return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
+    });
+    // A second fault in the stripe (a survivor's MEDIUM ERROR): the chunk's data are gone.
+    const std::pair<int64_t, int32_t> range{c.lbn, c.sectors};
+    if (!ok && std::find(m_stats.lost_ranges.begin(), m_stats.lost_ranges.end(), range) == m_stats.lost_ranges.end())
+        m_stats.lost_ranges.push_back(range);
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});
+        m_kit.xor_blocks(inputs, {buffer, offset}, n, affinity);
+        // Written back under the lock: no newer write of the stripe can come between.
+        if (rewrite) {
+            const disk_extent &e = c.replicas.front().extents.front();
+            ok = m_kit.disk_io(true, lost, uint64_t(e.drive_lbn), uint32_t(n), buffer, offset);
+        }
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    return ok;
 }
 
 }  // namespace raidtlm::controller

@@ -260,6 +260,7 @@ int run_scenario(const run_options &o) {
     report.think = bench.think();
     report.trace = bench.trace_replay();
     report.samples = bench.samples();
+    report.faults = bench.faults();
     report.outputs.push_back((out_dir / "stats.json").string());
     if (vcd) {
         write_wave_layout(out_dir, bench, end_ms);
@@ -277,7 +278,20 @@ int run_scenario(const run_options &o) {
     report.wall_s = seconds_since(wall_start);
     write_text(out_dir / "stats.json", make_stats_json(report).dump(2) + "\n");
     std::cout << summary_table(report) << std::flush;
-    return measurement.errors() ? 1 : 0;
+    if (report.controller) {
+        const auto &cs = report.controller->statistics();
+        if (cs.failed_reads + cs.failed_writes > 0)
+            std::cerr << fmt::format("raidtlm: {} host requests failed ({} reads, {} writes); see controller.failed_requests "
+                                     "and controller.firmware in {}\n",
+                                     cs.failed_reads + cs.failed_writes, cs.failed_reads, cs.failed_writes,
+                                     (out_dir / "stats.json").string());
+    }
+    // Requests a scheduled power loss took are the fault's expected outcome, not a failure of the run.
+    const uint64_t lost_with_power = bench.workload().abandoned();
+    if (lost_with_power > 0)
+        std::cerr << fmt::format("raidtlm: {} host requests were lost with the controller's power (stats.json faults)\n",
+                                 lost_with_power);
+    return measurement.errors() > lost_with_power ? 1 : 0;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +71,12 @@ public:
     double response_sum_ms() const { return m_response_sum_ms; }
     // A trace error that stopped the run ("" if none).
     const std::string &error() const { return m_error; }
+
+    // A power loss took the controller's requests in flight (and those that arrived while the
+    // power was off) with it: the host counts each as failed now, and a closed loop's clients go
+    // on with new requests. Returns how many were abandoned.
+    size_t abandon_in_flight();
+    uint64_t abandoned() const { return m_abandoned; }
     // Traces "<prefix>.in_flight": requests issued and not yet completed.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
 
@@ -81,7 +88,16 @@ private:
     bool next_arrival(double &delay_ms, host_request &r);
     void dispatch(const host_request &r);
     void worker_loop(worker *w);
-    void issue(const host_request &r);
+    // false: the request was abandoned (abandon_in_flight) before its response came.
+    bool issue(const host_request &r, int client = -1);
+    struct pending_issue {
+        int client;
+        double issue_ms;
+        bool read;
+        uint64_t lbn;
+        uint32_t sectors;
+        bool measured;
+    };
 
     workload_config m_config;
     workload_generator &m_generator;
@@ -100,6 +116,8 @@ private:
     uint64_t m_completed = 0;
     double m_response_sum_ms = 0;
     std::string m_error;
+    std::map<uint64_t, pending_issue> m_pending;  // by issue number: requests in flight
+    uint64_t m_abandoned = 0;
 };
 
 }  // namespace raidtlm::testbench
