@@ -169,8 +169,16 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
                 live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), excluded),
                                     live.replicas.end());
                 m_kit.queues.holders_of(live, m_platform.failed_disk(), hs);
-                if (hs.empty() && !unreadable.empty()) {  // no readable copy left
-                    mark_lost(c.lbn, c.sectors);
+                if (hs.empty() && !unreadable.empty()) {
+                    // The other copies wait for a propagation of newer data: forced, then read.
+                    const bool pending = m_table && std::any_of(c.replicas.begin(), c.replicas.end(), [&](const replica &r) {
+                        return r.disk != m_platform.failed_disk() &&
+                               std::find(unreadable.begin(), unreadable.end(), copy_location{r.disk, r.copy}) ==
+                                   unreadable.end() &&
+                               !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
+                    });
+                    if (pending && force_current(c, epoch)) continue;
+                    mark_lost(c.lbn, c.sectors);  // no readable copy left
                     return false;
                 }
                 if (hs.empty() && m_table && c.sectors > 1 && m_platform.failed_disk() < 0) {
