@@ -79,6 +79,10 @@ given_values collect_values(const std::vector<key_info> &keys, const YAML::Node 
             throw one_line_error(fmt::format("{}: key '{}': section given twice (first at {}); expected it once", sec_where,
                                         sec, given.section_where[sec]));
         given.section_where[sec] = sec_where;
+        if (find_key(keys, sec)) {  // a top-level key of its own (e.g. the `faults` list), not a section
+            found[sec] = value_ref{sv, where_of(file, sk, sv), false, file};
+            continue;
+        }
         if (!sv.IsMap())
             throw one_line_error(fmt::format("{}: key '{}': section is {}; expected a map of keys: {}",
                                         where_of(file, sk, sv), sec, kind_of(sv), join(keys_under(keys, sec))));

@@ -105,6 +105,7 @@ void controller_top::join_epoch(uint64_t epoch) {
 
 void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
+    while (m_recovering) sc_core::wait(m_recovered);  // the firmware serves once it has recovered
     join_epoch(m_epoch);
     auto *cmd = trans.get_extension<protocol::scsi_command>();
     if (!cmd) {
@@ -122,6 +123,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     }
     host_command hc;
     hc.sequence = m_sequence++;
+    if (on_host_request) on_host_request(hc.sequence);
     if (m_config.firmware.fail_disk >= 0 && hc.sequence == m_config.firmware.fail_after_requests)
         m_failed = m_config.firmware.fail_disk;
     hc.affinity = int(hc.sequence % 1024);
@@ -145,6 +147,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.check_read(int64_t(hc.lbn + i), tokens[i]);
     if (hc.write && ok && data)
         for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.write_acknowledged(int64_t(hc.lbn + i), tokens[i]);
+    if (!ok) ++(hc.write ? m_stats.failed_writes : m_stats.failed_reads);
     --m_outstanding;
     trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
@@ -265,8 +268,17 @@ drive_completion controller_top::drive_command(const drive_request &request) {
     tlm::tlm_generic_payload *gp = m_pool.acquire();
     gp->set_command(request.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp->set_address(request.lbn * protocol::sector_bytes);
+    // A write's data as they cross the bus: taken from the buffer when the command goes out, so a
+    // power loss while the drive still works on it (the buffer DRAM's contents lost) leaves each
+    // sector old or new on the drive, never the lost buffer's contents.
+    std::vector<uint64_t> data_out;
     if (request.buffer && !request.buffer->tokens.empty()) {
-        gp->set_data_ptr(reinterpret_cast<unsigned char *>(request.buffer->tokens.data() + request.first_sector));
+        uint64_t *data = request.buffer->tokens.data() + request.first_sector;
+        if (request.write) {
+            data_out.assign(data, data + request.sectors);
+            data = data_out.data();
+        }
+        gp->set_data_ptr(reinterpret_cast<unsigned char *>(data));
         gp->set_data_length(request.sectors * protocol::token_bytes);
         gp->set_streaming_width(request.sectors * protocol::token_bytes);
     }
@@ -292,6 +304,9 @@ drive_completion controller_top::drive_command(const drive_request &request) {
 
     drive_completion done;
     done.ok = gp->is_response_ok();
+    done.medium_error = cmd->medium_error;
+    if (cmd->medium_error) ++m_stats.medium_errors;
+    cmd->medium_error = false;
     done.delivered_ms = cmd->delivered_at.to_seconds() * 1e3;
     done.status_ms = cmd->status_at.to_seconds() * 1e3;
     done.observed_ms = now_ms();
@@ -371,7 +386,11 @@ size_t controller_top::power_restore_and_recover() {
     m_dram->power_restore();
     for (auto &channel : m_channels) channel->abandon_all();
     m_outstanding = 0;
-    return m_firmware->restart_after_power_loss();
+    m_recovering = true;
+    const size_t recovered = m_firmware->restart_after_power_loss();
+    m_recovering = false;
+    m_recovered.notify(sc_core::SC_ZERO_TIME);
+    return recovered;
 }
 
 void controller_top::reset_statistics() {
@@ -384,6 +403,9 @@ void controller_top::reset_statistics() {
     m_firmware->reset_statistics();
     controller_statistics fresh;
     fresh.peak_outstanding = m_outstanding;
+    fresh.failed_reads = m_stats.failed_reads;
+    fresh.failed_writes = m_stats.failed_writes;
+    fresh.medium_errors = m_stats.medium_errors;
     m_stats = fresh;
 }
 

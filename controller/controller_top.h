@@ -55,6 +55,9 @@ struct controller_statistics {
     uint64_t requests = 0;
     uint64_t physical_commands = 0;  // drive commands over the channels
     int peak_outstanding = 0;
+    // Host requests the firmware could not serve (whole run, never reset: a fault's outcome).
+    uint64_t failed_reads = 0, failed_writes = 0;
+    uint64_t medium_errors = 0;  // drive commands that ended in CHECK CONDITION, MEDIUM ERROR
     // The prediction probe: a firmware's predicted vs the drive's actual access time of every
     // command that reached the media with a prediction attached (Yu et al.'s Table 2).
     prediction_statistics prediction;
@@ -78,7 +81,7 @@ public:
     // Every host read carrying tokens is checked against every acknowledged write.
     const scoreboard &integrity() const { return m_scoreboard; }
     // Marks a disk lost (-1: none); the firmware learns it from failed_disk(). There is no
-    // rebuild: marking the disk live again exposes what it missed.
+    // rebuild yet: marking the disk live again exposes what it missed.
     void set_failed_disk(int d) { m_failed = d; }
     int failed_disk() const override { return m_failed; }
     // Maintenance access to one drive's sectors through the firmware's queue for it (timed,
@@ -121,11 +124,16 @@ public:
     // Power back (call from an SC_THREAD, once the drives have finished what they were doing):
     // the firmware restarts with an empty buffer DRAM and recovers from its NVRAM
     // (firmware::restart_after_power_loss: replicated layouts rewrite stale copies and return
-    // how many; RAID 4/5 keep their intent records). Returns when the recovery is done.
+    // how many; RAID 4/5 resynchronise the parity of the stripes their intent records name).
+    // Host requests arriving meanwhile wait. Returns when the recovery is done.
     size_t power_restore_and_recover();
     bool powered() const override { return m_powered; }
     // The write-intent records in NVRAM (write_intent_log.h).
     std::vector<intent_record> intent_log() const;
+
+    // Called with every host request's number (counted from 0) as it arrives, before the
+    // firmware sees it (the testbench's fault schedule: faults at a request count).
+    std::function<void(uint64_t sequence)> on_host_request;
 
     int outstanding() const { return m_outstanding; }
     const controller_statistics &statistics() const { return m_stats; }
@@ -222,6 +230,8 @@ private:
     worker_pool m_workers;
     worker_pool::group m_background;  // jobs nobody waits for
     bool m_powered = true;
+    bool m_recovering = false;  // power back, recovery running: host requests wait
+    sc_core::sc_event m_recovered;
     uint64_t m_epoch = 0;  // power cycles: a thread from before the last power loss stops
     std::unordered_map<const sc_core::sc_object *, uint64_t> m_thread_epoch;
     sc_core::sc_event m_never;

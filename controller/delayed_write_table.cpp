@@ -121,6 +121,68 @@ std::vector<recovery_item> delayed_write_table::recover_after_power_loss() {
     return items;
 }
 
+std::vector<std::pair<int64_t, int32_t>> delayed_write_table::disk_lost(int disk) {
+    std::vector<std::pair<int64_t, int32_t>> lost;
+    std::vector<uint64_t> finished;
+    for (const auto &[lbn, id] : m_by_lbn) {
+        entry &e = m_entries.at(id);
+        if (e.source.disk == disk && !e.buffered) {
+            // The newest data were on the lost disk only and no buffer holds them.
+            lost.emplace_back(e.lbn, e.sectors);
+            for (pending_copy &pc : e.copies) {
+                if (pc.state == copy_state::waiting) --m_waiting[size_t(pc.where.disk)];
+                pc.state = copy_state::done;
+            }
+        }
+        for (pending_copy &pc : e.copies)
+            if (pc.where.disk == disk && pc.state == copy_state::waiting) {
+                --m_waiting[size_t(disk)];
+                pc.state = copy_state::done;
+            }
+        if (std::all_of(e.copies.begin(), e.copies.end(), [](const pending_copy &c) { return c.state == copy_state::done; }))
+            finished.push_back(id);
+    }
+    for (uint64_t id : finished) discard(id);
+    m_queues[size_t(disk)].clear();
+    return lost;
+}
+
+void delayed_write_table::force_overlapping(int64_t lbn, int32_t sectors, int except_disk,
+                                            std::vector<propagation> &out) {
+    auto it = m_by_lbn.upper_bound(lbn);
+    if (it != m_by_lbn.begin()) --it;
+    std::vector<std::pair<uint64_t, size_t>> picked;
+    for (; it != m_by_lbn.end() && it->first < lbn + sectors; ++it) {
+        const entry &e = m_entries.at(it->second);
+        if (e.lbn + e.sectors <= lbn) continue;
+        for (size_t c = 0; c < e.copies.size(); ++c)
+            if (e.copies[c].state == copy_state::waiting && e.copies[c].where.disk != except_disk)
+                picked.emplace_back(it->second, c);
+    }
+    for (const auto &[id, c] : picked) {
+        --m_waiting[size_t(m_entries.at(id).copies[c].where.disk)];  // its queue item is skipped when popped
+        out.push_back(hand_out(id, c));
+        ++m_forced_by_demand;
+    }
+}
+
+bool delayed_write_table::add_repair(int64_t lbn, int32_t sectors, copy_location source, copy_location target) {
+    auto it = m_by_lbn.upper_bound(lbn);
+    if (it != m_by_lbn.begin()) --it;
+    for (; it != m_by_lbn.end() && it->first < lbn + sectors; ++it) {
+        const entry &e = m_entries.at(it->second);
+        if (e.lbn + e.sectors > lbn) return false;
+    }
+    entry e;
+    e.lbn = lbn;
+    e.sectors = sectors;
+    e.source = source;
+    e.buffered = false;
+    e.copies.push_back({target});
+    enqueue(insert(std::move(e)), 0);
+    return true;
+}
+
 void delayed_write_table::supersede(int64_t lbn, int64_t end) {
     std::vector<uint64_t> overlapping;
     auto it = m_by_lbn.lower_bound(lbn);

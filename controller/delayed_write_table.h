@@ -99,6 +99,21 @@ public:
 
     std::vector<recovery_item> recover_after_power_loss();
 
+    // Disk `disk` is lost: its waiting copies will never be written (a rebuild rewrites the whole
+    // disk), so they count as done and entries left with nothing to write go. Returns the logical
+    // ranges whose only current copy was on that disk with no data buffered to copy from
+    // (recovery after a power loss not finished): lost, their entries dropped.
+    std::vector<std::pair<int64_t, int32_t>> disk_lost(int disk);
+    // Hands out now every waiting copy of an entry overlapping logical [lbn, lbn + sectors) on a
+    // disk other than `except_disk` (a read or write that finds no current live copy forces the
+    // pending propagations instead of waiting for idle disks). Counted in forced_by_demand().
+    void force_overlapping(int64_t lbn, int32_t sectors, int except_disk, std::vector<propagation> &out);
+    uint64_t forced_by_demand() const { return m_forced_by_demand; }
+    // Copy `target` of logical [lbn, lbn + sectors) is unreadable (MEDIUM ERROR): a delayed write
+    // from `source` with no data buffered (read the source first). Only when no entry overlaps
+    // the range (otherwise the source might not hold the newest data); false then.
+    bool add_repair(int64_t lbn, int32_t sectors, copy_location source, copy_location target);
+
 private:
     enum class copy_state { waiting, handed_out, done };
     struct pending_copy {
@@ -139,6 +154,7 @@ private:
     std::vector<uint64_t> m_released_owners;
     uint64_t m_superseded = 0;
     uint64_t m_forced = 0;
+    uint64_t m_forced_by_demand = 0;
     uint64_t m_next_entry = 1;
     uint64_t m_next_op = 1;
 };

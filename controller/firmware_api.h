@@ -98,6 +98,7 @@ struct drive_request {
 
 struct drive_completion {
     bool ok = false;
+    bool medium_error = false;  // CHECK CONDITION, sense key MEDIUM ERROR: the sectors are unreadable
     // The controller's own clock, as its SCSI channel chip and CPU observed the command (ms):
     double delivered_ms = 0;  // selection and CDB done: the command was at the drive
     double status_ms = 0;     // the status phase ended (before the DMA drained the data)

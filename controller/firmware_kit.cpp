@@ -24,6 +24,17 @@ void add_fragment(std::vector<disk_fragment> &out, const disk_fragment &f) {
 
 }  // namespace
 
+void report_lost_ranges(const std::vector<std::pair<int64_t, int32_t>> &ranges, nlohmann::json &out) {
+    int64_t sectors = 0;
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto &[lbn, n] : ranges) {
+        sectors += n;
+        list.push_back({lbn, n});
+    }
+    out["lost_sectors"] = sectors;
+    out["lost_ranges"] = list;
+}
+
 firmware_kit::firmware_kit(firmware_platform &p) : platform(p), queues(p), intents(p) {
     // The predictors' spindle calibration: start-up and periodic reference reads.
     if (queues.predicts()) p.spawn("reference_reader", [this] { run_reference_reader(queues); });
@@ -79,9 +90,11 @@ bool firmware_kit::disk_io(bool write, int d, uint64_t lbn, uint32_t sectors, pr
         sectors = uint32_t((*choices)[pick].extents.front().sectors);
         if (chosen) *chosen = pick;
     }
-    if (translate_lbn && !raw) lbn = translate_lbn(d, lbn, sectors);  // where the unit is now
+    const bool translated = translate_lbn && !raw;
+    if (translated) lbn = translate_lbn(d, lbn, sectors);  // where the unit is now
     platform.check_power();
     const bool ok = drive_command(write, d, n, lbn, sectors, buffer, first_sector, old_tokens, relocate_lbn);
+    if (translated && translation_done) translation_done(d, lbn);
     queues.release_tag(d);
     return ok;
 }

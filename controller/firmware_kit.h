@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "controller/disk_queues.h"
@@ -26,6 +27,8 @@ public:
     write_intent_log intents;
     // Where a drive LBN of the array's map lies on the drive now (floating data); unset: as is.
     std::function<uint64_t(int disk, uint64_t lbn, uint32_t sectors)> translate_lbn;
+    // Called once the drive command sent to a translated LBN (translate_lbn's answer) is done.
+    std::function<void(int disk, uint64_t translated_lbn)> translation_done;
 
     // A host command's first steps: the CPU's host_command task, its buffer (waits while the
     // DRAM is full), and for a write its intent record and the host DMA into the buffer.
@@ -75,6 +78,10 @@ public:
     void report(nlohmann::json &out) const;
     void reset_statistics() { queues.reset_statistics(); }
 };
+
+// stats.json's firmware.lost_sectors and lost_ranges ([first logical sector, sectors] pairs):
+// what faults beyond the layout's redundancy destroyed.
+void report_lost_ranges(const std::vector<std::pair<int64_t, int32_t>> &ranges, nlohmann::json &out);
 
 // A firmware family built on a kit of these pieces: the kit, and maintenance access through it.
 class kit_firmware : public firmware {

@@ -26,6 +26,7 @@ class floating_firmware final : public raid_firmware {
 public:
     explicit floating_firmware(firmware_platform &platform);
     ~floating_firmware() override;
+    size_t restart_after_power_loss() override;
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
     const floating_statistics &floating() const { return m_floating; }

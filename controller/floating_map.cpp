@@ -1,5 +1,6 @@
 #include "controller/floating_map.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -61,7 +62,7 @@ std::optional<floating_map::move> floating_map::begin_move(int64_t u) {
     std::optional<move> best;
     auto &used = m_used[size_t(cyl)];
     for (int s = 0; s < int(used.size()); ++s) {
-        if (used[size_t(s)]) continue;
+        if (used[size_t(s)] || m_holds.count({cyl, s})) continue;
         const bool other_track = s / m_units_per_track != old_track;
         const double ready = read_end + (other_track ? m_head_switch_revolutions : 0.0);
         // Turns from when the head is ready to the slot's start; a slot starting within 1e-9 of
@@ -84,6 +85,29 @@ void floating_map::finish_move(const move &m) {
         throw std::logic_error("floating: unit moved by another write meanwhile");
     m_location[size_t(m.logical_unit)] = uint16_t(m.new_slot);
     m_used[size_t(cyl)][size_t(m.old_slot)] = false;
+}
+
+std::pair<int, int> floating_map::slot_at(int64_t drive_lbn) const {
+    const disks::physical_address p = m_geometry.to_physical(drive_lbn);
+    return {p.cyl, p.head * m_units_per_track + p.slot / m_unit_sectors};
+}
+
+void floating_map::hold(int64_t drive_lbn) { ++m_holds[slot_at(drive_lbn)]; }
+
+void floating_map::release(int64_t drive_lbn) {
+    const auto it = m_holds.find(slot_at(drive_lbn));
+    if (it == m_holds.end()) throw std::logic_error("floating: a slot released that was not held");
+    if (--it->second == 0) m_holds.erase(it);
+}
+
+int floating_map::holds(int64_t drive_lbn) const {
+    const auto it = m_holds.find(slot_at(drive_lbn));
+    return it == m_holds.end() ? 0 : it->second;
+}
+
+void floating_map::forget_moves_in_flight() {
+    for (auto &c : m_used) std::fill(c.begin(), c.end(), false);
+    for (int64_t u = 0; u < logical_units(); ++u) m_used[size_t(u / m_units_per_cylinder)][m_location[size_t(u)]] = true;
 }
 
 int floating_map::free_slots(int cyl) const {

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <optional>
 #include <vector>
 
@@ -44,8 +46,20 @@ public:
     };
     // Picks the free slot of the unit's cylinder reached first after reading the unit where it
     // is now, and reserves it (concurrent moves in a cylinder never pick the same slot). Nothing
-    // when the cylinder has no free slot left (all reserved by moves in flight).
+    // when the cylinder has no free slot left (all reserved by moves in flight). A held slot
+    // (below) is never picked, free or not.
     std::optional<move> begin_move(int64_t logical_unit);
+
+    // A drive command translated to the slot holding drive LBN `drive_lbn` is in flight: the
+    // slot must not be refilled under it (a read of a unit that has moved away meanwhile would
+    // return the next unit's data). Counted; release once per hold.
+    void hold(int64_t drive_lbn);
+    void release(int64_t drive_lbn);
+    int holds(int64_t drive_lbn) const;
+    void clear_holds() { m_holds.clear(); }  // after a power loss: no command is in flight
+    // After a power loss: moves begun and never finished give their reserved slots back (the
+    // units still live where the table says).
+    void forget_moves_in_flight();
     // The new copy is on the disk: the unit now lives there, its old slot is free.
     void finish_move(const move &m);
 
@@ -66,6 +80,8 @@ private:
     double m_head_switch_revolutions;
     std::vector<uint16_t> m_location;          // logical unit -> slot in its cylinder
     std::vector<std::vector<bool>> m_used;     // per cylinder, per slot
+    std::map<std::pair<int, int>, int> m_holds;  // (cylinder, slot) -> commands in flight on it
+    std::pair<int, int> slot_at(int64_t drive_lbn) const;
 };
 
 }  // namespace raidtlm::controller

@@ -28,6 +28,7 @@ uint64_t raid_firmware::capacity_sectors() const {
 }
 
 bool raid_firmware::serve(const host_command &cmd) {
+    const uint64_t read_ticket = cmd.write || !m_stripes ? 0 : m_reads.enter(0, int64_t(cmd.lbn), int64_t(cmd.sectors));
     const firmware_kit::host_request r = m_kit.begin(cmd);
     bool ok;
     std::vector<disk_fragment> pieces;
@@ -35,17 +36,37 @@ bool raid_firmware::serve(const host_command &cmd) {
         m_map.map(cmd.lbn, cmd.sectors, pieces);
         ok = m_kit.run_fragments(cmd.write, pieces, r.buffer);
     } else if (m_stripes && cmd.write) {
+        const bool degraded = m_platform.failed_disk() >= 0;
         ok = parity_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+        if (degraded || m_platform.failed_disk() >= 0) wait_for_earlier_reads(int64_t(cmd.lbn), int64_t(cmd.sectors));
     } else if (m_stripes && m_platform.failed_disk() >= 0) {
         ok = degraded_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     } else {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
         ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
+        // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
+        if (!ok && !pieces.empty() && m_stripes && !cmd.write && m_platform.failed_disk() < 0)
+            ok = read_repairing(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     }
     m_kit.return_data(cmd, r, ok);
     m_kit.finish(cmd, r);
     m_platform.free_buffer(r.buffer);
+    if (read_ticket) {
+        m_reads.leave(read_ticket);
+        m_reads_changed.notify(sc_core::SC_ZERO_TIME);
+    }
     return ok;
+}
+
+void raid_firmware::wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {
+    const uint64_t epoch = m_platform.power_epoch();
+    const uint64_t ticket = m_reads.enter(0, logical_lbn, sectors);
+    while (m_reads.must_wait(ticket)) {
+        sc_core::wait(m_reads_changed);
+        m_platform.check_power(epoch);
+    }
+    m_reads.leave(ticket);
+    m_reads_changed.notify(sc_core::SC_ZERO_TIME);
 }
 
 bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
@@ -53,20 +74,18 @@ bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint
     return rrw_stripe_write(plan, host_lbn, buffer, affinity);
 }
 
-size_t raid_firmware::restart_after_power_loss() {
-    m_kit.restart();
-    return 0;
-}
-
 void raid_firmware::reset_statistics() {
     m_kit.reset_statistics();
-    m_stats = raid_statistics{};
+    raid_statistics fresh;
+    fresh.lost_ranges = std::move(m_stats.lost_ranges);  // a fault's outcome covers the whole run
+    m_stats = std::move(fresh);
 }
 
 void raid_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     if (m_layout) out["layout"] = m_layout->describe();
     out["capacity_sectors"] = capacity_sectors();  // what the array exports to the host
+    report_lost_ranges(m_stats.lost_ranges, out);
     if (!m_stripes) return;
     nlohmann::json paths;
     for (auto p : {write_path::full_stripe, write_path::reconstruct_write, write_path::read_modify_write})
@@ -74,6 +93,8 @@ void raid_firmware::report(nlohmann::json &out) const {
     out["stripe_writes"] = paths;
     out["rebuilt_reads"] = m_stats.rebuilt_reads;
     out["degraded_stripe_writes"] = m_stats.degraded_stripe_writes;
+    out["resynced_stripes"] = m_stats.resynced_stripes;
+    out["media_repairs"] = m_stats.media_repairs;
     out["read_rotate_writes"] = m_kit.queues.statistics().read_rotate_writes;
 }
 

@@ -14,10 +14,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "controller/firmware_kit.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
+#include "controller/write_order_guard.h"
 
 namespace raidtlm::controller {
 
@@ -26,6 +29,10 @@ struct raid_statistics {
     uint64_t stripe_writes[3] = {0, 0, 0};
     uint64_t rebuilt_reads = 0;
     uint64_t degraded_stripe_writes = 0;
+    uint64_t resynced_stripes = 0;
+    uint64_t media_repairs = 0;  // chunks rebuilt from redundancy after a MEDIUM ERROR and rewritten
+    // Logical ranges lost: a stripe torn by a power loss while a disk was already lost.
+    std::vector<std::pair<int64_t, int32_t>> lost_ranges;
 };
 
 class raid_firmware : public kit_firmware {
@@ -36,7 +43,8 @@ public:
     uint64_t capacity_sectors() const override;
     const layout *array_layout() const override { return m_layout.get(); }
     bool serve(const host_command &cmd) override;
-    // The intent records stay in NVRAM (for a parity resync, not modelled yet).
+    // RAID 4/5: the parity of every stripe a write-intent record names is resynchronised from
+    // its data before serving again (raid_parity_resync.cpp); returns the stripes resynchronised.
     size_t restart_after_power_loss() override;
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
@@ -50,6 +58,13 @@ protected:
                                           protocol::buffer_block *buffer, int affinity);
     // Read-modify-write as read-rotate-write whatever controller.rmw says (floating).
     bool m_always_read_rotate_write = false;
+    // A write waits, before it is acknowledged, for every host read of its range that began
+    // before it wrote (such a read may still return the old data, which must not come back after
+    // the acknowledgement): floating moves, and degraded stripes, whose reads wait on stripe
+    // locks chunk by chunk. Reads are in m_reads for their whole life.
+    void wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors);
+    write_order_guard m_reads;  // host reads in flight, by logical range (one "disk": 0)
+    sc_core::sc_event m_reads_changed;
 
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;  // nullptr: JBOD through m_map
@@ -60,11 +75,25 @@ protected:
 
 private:
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
-    bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    // `unreadable` (set): the disk whose read answered MEDIUM ERROR, when one did.
+    bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity,
+                      int *unreadable = nullptr);
     bool rrw_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    // A stripe write with disk `lost` unreadable: rebuilt from the others; `write_lost`: the disk is
+    // there (a MEDIUM ERROR), so its rows are written too, which repairs them.
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
-                               int affinity);
+                               int affinity, int lost, bool write_lost);
+    // The lost disk's unit of a stripe whose rebuild failed (a second fault): into lost_ranges.
+    void record_lost_stripe_rows(int64_t stripe, int lost);
+    void note_lost_range(int64_t lbn, int32_t sectors);  // once each
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    bool read_repairing(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    // One chunk's data rebuilt from the rest of its stripe as if `lost` were lost; `rewrite`: the
+    // rebuilt data written back to `lost` under the same stripe lock.
+    bool rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer_block *buffer, int lost, bool rewrite,
+                       int affinity);
+    // One stripe's parity rewritten as the XOR of its data units (under the stripe lock).
+    bool resync_parity(int64_t stripe);
 };
 
 }  // namespace raidtlm::controller

@@ -16,8 +16,15 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (m_platform.failed_disk() >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
-        return m_platform.failed_disk() >= 0 ? degraded_stripe_write(plans[i], lbn, buffer, affinity)
-                             : stripe_write(plans[i], lbn, buffer, affinity);
+        const int lost = m_platform.failed_disk();
+        if (lost >= 0) return degraded_stripe_write(plans[i], lbn, buffer, affinity, lost, false);
+        int unreadable = -1;
+        if (stripe_write(plans[i], lbn, buffer, affinity, &unreadable)) return true;
+        if (unreadable < 0) return false;
+        // A read of the plan answered MEDIUM ERROR: that disk's rows rebuilt from the others, the
+        // write done as if it were lost, and its rows written too (the drive reallocates them).
+        ++m_stats.media_repairs;
+        return degraded_stripe_write(plans[i], lbn, buffer, affinity, unreadable, true);
     });
 }
 
@@ -26,12 +33,11 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
 // parity rows the write touches are read from every surviving unit of the stripe (data and
 // parity), the lost unit's old rows rebuilt by one XOR, the new data laid over the old in each
 // unit's slot, and a second XOR over the data slots gives the new parity; the lost disk is not
-// written.
+// written unless `write_lost` (a MEDIUM ERROR, not a lost disk: its rows are rewritten too).
 bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                           protocol::buffer_block *buffer, int affinity) {
+                                           protocol::buffer_block *buffer, int affinity, int lost, bool write_lost) {
     const parity_stripe_layout &l = *m_stripes;
-    const int failed = m_platform.failed_disk();
-    if (l.unit_on_disk(plan.stripe, failed) == -2) return stripe_write(plan, host_lbn, buffer, affinity);
+    if (l.unit_on_disk(plan.stripe, lost) == -2) return stripe_write(plan, host_lbn, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
     const int64_t lo = l.offset_in_unit(pw.drive_lbn);  // the first row, within the unit
@@ -48,11 +54,24 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
         return uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
     };
     std::vector<const disk_op *> writes;
+    bool lost_written = false;
     for (const disk_op &op : plan.ops)
-        if (op.kind == disk_op_kind::write && !op.parity && op.disk != failed) writes.push_back(&op);
+        if (op.kind == disk_op_kind::write && !op.parity && (op.disk != lost || write_lost)) {
+            writes.push_back(&op);
+            lost_written = lost_written || op.disk == lost;
+        }
+    // The unreadable disk's rows rewritten from their rebuilt contents when it takes no write of
+    // its own.
+    const bool rewrite_lost_rows = write_lost && !lost_written && lost != parity_disk;
     auto write_all = [&](protocol::buffer_block *work) {
         const bool with_parity = work != nullptr;
-        return m_kit.parallel(writes.size() + (with_parity ? 1 : 0), [&](size_t i) {
+        const size_t extra = rewrite_lost_rows && work ? 1 : 0;
+        return m_kit.parallel(writes.size() + (with_parity ? 1 : 0) + extra, [&](size_t i) {
+            if (i == writes.size() + 1) {
+                const size_t k = unit_index(lost);
+                return m_kit.disk_io(true, lost, uint64_t(units[k].drive_lbn + lo), uint32_t(rows), work,
+                                     (uint64_t(k) + 1) * rows);
+            }
             if (i == writes.size())
                 return m_kit.disk_io(true, parity_disk, uint64_t(pw.drive_lbn), uint32_t(rows), work, 0);
             const disk_op &op = *writes[i];
@@ -63,7 +82,7 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
     ++m_stats.degraded_stripe_writes;
     m_kit.locks.lock(plan.stripe);
     bool ok;
-    if (parity_disk == failed) {
+    if (parity_disk == lost && !write_lost) {
         ok = write_all(nullptr);
     } else {
         // Slots of `rows`: 0 the new parity, 1 + k unit k's rows (the lost unit's rebuilt).
@@ -72,16 +91,17 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
         auto slot = [&](size_t k) { return protocol::buffer_ref{work, (uint64_t(k) + 1) * rows}; };
         std::vector<size_t> survivors;
         for (size_t k = 0; k < units.size(); ++k)
-            if (units[k].disk != failed) survivors.push_back(k);
+            if (units[k].disk != lost) survivors.push_back(k);
         ok = m_kit.parallel(survivors.size(), [&](size_t i) {
             const unit_place &u = units[survivors[i]];
             return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + lo), uint32_t(rows), work,
                            slot(survivors[i]).first_sector);
         });
+        if (!ok) record_lost_stripe_rows(plan.stripe, lost);  // a second fault in the stripe
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k : survivors) inputs.push_back(slot(k));
-            m_kit.xor_blocks(inputs, slot(unit_index(failed)), rows, affinity);  // the lost unit's old rows
+            m_kit.xor_blocks(inputs, slot(unit_index(lost)), rows, affinity);  // the lost unit's old rows
             if (data)
                 for (const disk_op &op : plan.ops) {
                     if (op.kind != disk_op_kind::write || op.parity) continue;
@@ -135,7 +155,7 @@ struct stripe_rows {
 // (reconstruct-write: the slot of the unit's other contents; read-modify-write: a slot of their
 // own, beside the old data and the old parity). A full-stripe write XORs the host buffer directly.
 bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                                  int affinity) {
+                                  int affinity, int *unreadable) {
     const stripe_rows r(*m_stripes, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
@@ -168,8 +188,10 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
-        return m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
-                       slot_of(op.disk, 0) * r.rows + r.row_of(op));
+        const bool read = m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+                                        slot_of(op.disk, 0) * r.rows + r.row_of(op));
+        if (!read && unreadable) *unreadable = op.disk;
+        return read;
     });
     if (ok) {
         if (data && !full)
@@ -256,33 +278,72 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
 bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<chunk> chunks;
     m_stripes->map(int64_t(lbn), int32_t(sectors), chunks);
-    const bool data = !buffer->tokens.empty();
+    return m_kit.parallel(chunks.size(), [&](size_t i) {
+        return rebuild_chunk(chunks[i], lbn, buffer, m_platform.failed_disk(), false, affinity);
+    });
+}
+
+// A read some of whose sectors the drive could not read (MEDIUM ERROR): each chunk read again on
+// its own, and a chunk that fails is rebuilt from the rest of its stripe and written back to its
+// disk (the drive reallocates the sectors on the write), so the next read finds them readable.
+bool raid_firmware::read_repairing(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<chunk> chunks;
+    m_stripes->map(int64_t(lbn), int32_t(sectors), chunks);
     return m_kit.parallel(chunks.size(), [&](size_t i) {
         const chunk &c = chunks[i];
-        const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
-        std::vector<disk_op> ops;
-        plan_degraded_read(*m_stripes, c.lbn, c.sectors, m_platform.failed_disk(), ops);
-        if (ops.size() == 1)
-            return m_kit.disk_io(false, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors),
-                           buffer, offset);
-        const uint64_t n = uint64_t(c.sectors);
-        const int64_t stripe = m_stripes->stripe_of(c.lbn);
-        ++m_stats.rebuilt_reads;
-        m_kit.locks.lock(stripe);  // not while a degraded write of the stripe is half done
-        protocol::buffer_block *work =
-            m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
-        bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
-            return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
-        });
-        if (ok) {
-            std::vector<protocol::buffer_ref> inputs;
-            for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});
-            m_kit.xor_blocks(inputs, {buffer, offset}, n, affinity);
-        }
-        m_platform.free_buffer(work);
-        m_kit.locks.unlock(stripe);
-        return ok;
+        const replica &r = c.replicas.front();
+        const disk_extent &e = r.extents.front();
+        if (m_kit.disk_io(false, r.disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer, uint64_t(c.lbn) - lbn))
+            return true;
+        ++m_stats.media_repairs;
+        return rebuild_chunk(c, lbn, buffer, r.disk, true, affinity);
     });
+}
+
+void raid_firmware::note_lost_range(int64_t lbn, int32_t sectors) {
+    const std::pair<int64_t, int32_t> range{lbn, sectors};
+    if (std::find(m_stats.lost_ranges.begin(), m_stats.lost_ranges.end(), range) == m_stats.lost_ranges.end())
+        m_stats.lost_ranges.push_back(range);
+}
+
+void raid_firmware::record_lost_stripe_rows(int64_t stripe, int lost) {
+    const int j = m_stripes->unit_on_disk(stripe, lost);
+    if (j < 0) return;  // the parity, or no unit there: no data lost
+    note_lost_range(m_stripes->stripe_first_lbn(stripe) + j * m_stripes->unit_sectors(),
+                    int32_t(m_stripes->unit_sectors()));
+}
+
+bool raid_firmware::rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer_block *buffer, int lost,
+                                  bool rewrite, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    const uint64_t offset = uint64_t(c.lbn - int64_t(lbn));
+    std::vector<disk_op> ops;
+    plan_degraded_read(*m_stripes, c.lbn, c.sectors, lost, ops);
+    if (ops.size() == 1)
+        return m_kit.disk_io(false, ops[0].disk, uint64_t(ops[0].drive_lbn), uint32_t(ops[0].sectors), buffer, offset);
+    const uint64_t n = uint64_t(c.sectors);
+    const int64_t stripe = m_stripes->stripe_of(c.lbn);
+    ++m_stats.rebuilt_reads;
+    m_kit.locks.lock(stripe);  // not while a write of the stripe is half done
+    protocol::buffer_block *work =
+        m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
+    bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
+        return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
+    });
+    if (!ok) note_lost_range(c.lbn, c.sectors);  // a second fault in the stripe: the chunk's data are gone
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});
+        m_kit.xor_blocks(inputs, {buffer, offset}, n, affinity);
+        // Written back under the lock: no newer write of the stripe can come between.
+        if (rewrite) {
+            const disk_extent &e = c.replicas.front().extents.front();
+            ok = m_kit.disk_io(true, lost, uint64_t(e.drive_lbn), uint32_t(n), buffer, offset);
+        }
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    return ok;
 }
 
 }  // namespace raidtlm::controller

@@ -39,11 +39,14 @@ replicated_firmware::replicated_firmware(firmware_platform &platform) : kit_firm
 replicated_firmware::~replicated_firmware() = default;
 
 bool replicated_firmware::serve(const host_command &cmd) {
+    notice_lost_disk();
     const firmware_kit::host_request r = m_kit.begin(cmd);
     const uint64_t owner = cmd.sequence + 1;  // names the buffer the delayed copies keep
     bool ok;
     std::vector<uint64_t> logical;  // this request's place in the write order
-    if (m_replicated_reads && !cmd.write) {
+    if (!cmd.write && overlaps_lost(cmd.lbn, cmd.sectors)) {
+        ok = false;  // data lost to a second fault: the host gets an error, never stale data
+    } else if (m_replicated_reads && !cmd.write) {
         ok = replicated_read(cmd.lbn, cmd.sectors, r.buffer, &logical);
     } else if (m_table && cmd.write) {
         ok = replicated_write(cmd.lbn, cmd.sectors, r.buffer, owner, cmd.affinity, &logical);
@@ -52,6 +55,8 @@ bool replicated_firmware::serve(const host_command &cmd) {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
         ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
     }
+    if (cmd.write && ok) m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
+                                              m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
     m_kit.return_data(cmd, r, ok);
     if (!logical.empty()) {
         for (uint64_t t : logical) m_logical.leave(t);
@@ -72,6 +77,7 @@ bool replicated_firmware::serve(const host_command &cmd) {
 void replicated_firmware::reset_statistics() {
     m_kit.reset_statistics();
     replicated_statistics fresh;
+    fresh.lost_ranges = std::move(m_stats.lost_ranges);  // a fault's outcome covers the whole run
     if (m_table) {
         m_superseded_base = m_table->superseded();
         m_forced_base = m_table->forced();
@@ -84,7 +90,10 @@ void replicated_firmware::reset_statistics() {
 void replicated_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     out["layout"] = m_layout->describe();
+    report_lost_ranges(m_stats.lost_ranges, out);
     if (!m_replicated_reads) return;
+    out["media_retries"] = m_stats.media_retries;
+    out["media_repairs"] = m_stats.media_repairs;
     // Duplicated requests (mirror reads, first writes) and the table.
     const disk_queue_statistics &q = m_kit.queues.statistics();
     out["duplicated_requests"] = q.duplicated_requests;
@@ -93,6 +102,7 @@ void replicated_firmware::report(nlohmann::json &out) const {
                              {"issued", m_stats.delayed_writes_issued},
                              {"superseded", m_stats.delayed_writes_superseded},
                              {"forced", m_stats.delayed_writes_forced},
+                             {"forced_by_loss", m_stats.delayed_writes_forced_by_loss},
                              {"peak_table_entries", m_stats.peak_table_entries},
                              {"peak_buffered_sectors", m_stats.peak_buffered_sectors},
                              {"entries_at_end", m_table ? m_table->entries() : 0}};
@@ -141,59 +151,87 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
     const uint64_t epoch = m_platform.power_epoch();
     return m_kit.parallel(runs.size(), [&](size_t i) {
         chunk c = runs[i];
-        disk_queues::grant g;
-        int d = -1;
-        uint64_t ticket = 0;
-        std::vector<disk_queues::holder> hs;
+        std::vector<copy_location> unreadable;  // copies that answered MEDIUM ERROR for this run
         for (;;) {
-            chunk live = c;
-            if (m_table) {
-                // Copies still waiting for a delayed write hold old data: only current ones serve.
-                auto stale = [&](const replica &r) { return !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors); };
-                live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale),
+            disk_queues::grant g;
+            int d = -1;
+            uint64_t ticket = 0;
+            std::vector<disk_queues::holder> hs;
+            for (;;) {
+                notice_lost_disk();
+                chunk live = c;
+                auto excluded = [&](const replica &r) {
+                    if (std::find(unreadable.begin(), unreadable.end(), copy_location{r.disk, r.copy}) != unreadable.end())
+                        return true;
+                    // Copies still waiting for a delayed write hold old data: only current ones serve.
+                    return m_table && !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
+                };
+                live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), excluded),
                                     live.replicas.end());
+                m_kit.queues.holders_of(live, m_platform.failed_disk(), hs);
+                if (hs.empty() && !unreadable.empty()) {
+                    // The other copies wait for a propagation of newer data: forced, then read.
+                    const bool pending = m_table && std::any_of(c.replicas.begin(), c.replicas.end(), [&](const replica &r) {
+                        return r.disk != m_platform.failed_disk() &&
+                               std::find(unreadable.begin(), unreadable.end(), copy_location{r.disk, r.copy}) ==
+                                   unreadable.end() &&
+                               !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
+                    });
+                    if (pending && force_current(c, epoch)) continue;
+                    mark_lost(c.lbn, c.sectors);  // no readable copy left
+                    return false;
+                }
+                if (hs.empty() && m_table && c.sectors > 1 && m_platform.failed_disk() < 0) {
+                    // Parts of the run have their only current copy on different disks (pending
+                    // updates of two writes): read the halves separately.
+                    const uint32_t half = uint32_t(c.sectors) / 2;
+                    return replicated_read(uint64_t(c.lbn), half, buffer, logical, buffer_lbn) &&
+                           replicated_read(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, buffer, logical,
+                                           buffer_lbn);
+                }
+                if (hs.empty() && m_table && force_current(c, epoch)) continue;  // the newest data are pending
+                if (hs.empty()) return false;
+                g = m_kit.queues.acquire_any(hs, false);
+                m_platform.check_power(epoch);
+                d = hs[g.holder].disk;
+                if (!m_table) break;
+                // While it waited, a newer write may have left this copy stale: then ask again.
+                if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) {
+                    ticket = m_guard.enter(d, c.lbn, c.sectors);  // after a write to it already sent
+                    // Newer writes are acknowledged only after this read is checked (b_transport).
+                    logical->push_back(m_logical.enter(0, c.lbn, c.sectors));
+                    break;
+                }
+                m_kit.queues.release_tag(d);
             }
-            m_kit.queues.holders_of(live, m_platform.failed_disk(), hs);
-            if (hs.empty() && m_table && c.sectors > 1 && m_platform.failed_disk() < 0) {
-                // Parts of the run have their only current copy on different disks (pending
-                // updates of two writes): read the halves separately.
-                const uint32_t half = uint32_t(c.sectors) / 2;
-                return replicated_read(uint64_t(c.lbn), half, buffer, logical, buffer_lbn) &&
-                       replicated_read(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, buffer, logical, buffer_lbn);
+            if (ticket) wait_turn(ticket, epoch);
+            // A replica past a track's slot 0 is two extents: one command each, under the same tag
+            // (about a revolution more than one pass; a drive command for both is not modelled).
+            const placement &at = hs[g.holder].choices[g.placement];
+            const std::vector<disk_extent> &ex = at.extents;
+            uint64_t offset = uint64_t(c.lbn) - buffer_lbn;
+            uint64_t n = g.n;
+            bool ok = true;
+            for (size_t k = 0; k < ex.size() && ok; ++k) {
+                ok = m_kit.drive_command(false, d, n, uint64_t(ex[k].drive_lbn), uint32_t(ex[k].sectors), buffer, offset);
+                offset += uint64_t(ex[k].sectors);
+                n = 1;
             }
-            if (hs.empty()) return false;
-            g = m_kit.queues.acquire_any(hs, false);
             m_platform.check_power(epoch);
-            d = hs[g.holder].disk;
-            if (!m_table) break;
-            // While it waited, a newer write may have left this copy stale: then ask again.
-            if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) {
-                ticket = m_guard.enter(d, c.lbn, c.sectors);  // after a write to it already sent
-                // Newer writes are acknowledged only after this read is checked (b_transport).
-                logical->push_back(m_logical.enter(0, c.lbn, c.sectors));
-                break;
+            if (ticket) {
+                m_guard.leave(ticket);
+                m_guard_changed.notify(sc_core::SC_ZERO_TIME);
             }
             m_kit.queues.release_tag(d);
+            if (!ok) {
+                // MEDIUM ERROR: another copy serves the read, then repairs this one.
+                unreadable.push_back({d, at.copy});
+                ++m_stats.media_retries;
+                continue;
+            }
+            for (const copy_location &bad : unreadable) repair_copy(c, {d, at.copy}, bad);
+            return true;
         }
-        if (ticket) wait_turn(ticket, epoch);
-        // A replica past a track's slot 0 is two extents: one command each, under the same tag
-        // (about a revolution more than one pass; a drive command for both is not modelled).
-        const std::vector<disk_extent> &ex = hs[g.holder].choices[g.placement].extents;
-        uint64_t offset = uint64_t(c.lbn) - buffer_lbn;
-        uint64_t n = g.n;
-        bool ok = true;
-        for (size_t k = 0; k < ex.size() && ok; ++k) {
-            ok = m_kit.drive_command(false, d, n, uint64_t(ex[k].drive_lbn), uint32_t(ex[k].sectors), buffer, offset);
-            offset += uint64_t(ex[k].sectors);
-            n = 1;
-        }
-        m_platform.check_power(epoch);
-        if (ticket) {
-            m_guard.leave(ticket);
-            m_guard_changed.notify(sc_core::SC_ZERO_TIME);
-        }
-        m_kit.queues.release_tag(d);
-        return ok;
     });
 }
 
@@ -221,6 +259,7 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
     disk_queues::grant g;
     int d = -1;
     for (;;) {
+        notice_lost_disk();
         chunk live = c;
         auto stale = [&](const replica &r) { return !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors); };
         live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale), live.replicas.end());
@@ -237,6 +276,7 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
                 ok = write_run(part, host_lbn, buffer, owner, affinity, logical, epoch) && ok;
             return ok;
         }
+        if (hs.empty() && force_current(c, epoch)) continue;  // its only current copy was lost
         if (hs.empty()) return false;
         g = m_kit.queues.acquire_any(hs, true);
         m_platform.check_power(epoch);
@@ -298,8 +338,56 @@ void replicated_firmware::wait_turn(uint64_t ticket, uint64_t epoch) {
     }
 }
 
+void replicated_firmware::repair_copy(const chunk &c, copy_location source, copy_location bad) {
+    // Rewritten from a good copy like a delayed write after a power loss (read the source, write
+    // the copy), through the table so that a newer write supersedes it; while it is pending the
+    // copy is not current and no read goes there. With writes to the range pending, or without
+    // the table, it is left to them (or to the next write of the range): the copy stays unreadable.
+    if (!m_table || !m_table->add_repair(c.lbn, c.sectors, source, bad)) return;
+    ++m_stats.media_repairs;
+    after_table_change();
+    serve_delayed(bad.disk);
+}
+
+void replicated_firmware::mark_lost(int64_t lbn, int32_t sectors) {
+    m_stats.lost_ranges.emplace_back(lbn, sectors);
+    for (int64_t k = lbn; k < lbn + sectors; ++k) m_lost_sectors.insert(k);
+}
+
+bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
+    if (m_lost_sectors.empty()) return false;
+    const auto it = m_lost_sectors.lower_bound(int64_t(lbn));
+    return it != m_lost_sectors.end() && *it < int64_t(lbn + sectors);
+}
+
+void replicated_firmware::notice_lost_disk() {
+    const int lost = m_platform.failed_disk();
+    if (lost == m_lost_noticed) return;
+    m_lost_noticed = lost;
+    if (lost < 0 || !m_table) return;
+    for (const auto &[lbn, sectors] : m_table->disk_lost(lost)) mark_lost(lbn, sectors);
+    after_table_change();
+}
+
+bool replicated_firmware::force_current(const chunk &c, uint64_t epoch) {
+    const int lost = m_platform.failed_disk();
+    if (std::none_of(c.replicas.begin(), c.replicas.end(), [&](const replica &r) { return r.disk != lost; }))
+        return false;
+    std::vector<propagation> forced;
+    m_table->force_overlapping(c.lbn, c.sectors, lost, forced);
+    for (const propagation &p : forced) {
+        if (p.data_buffered) ++m_held[p.owner].in_flight;
+        m_platform.run_background([this, p] { run_propagation(p, false); });
+    }
+    m_stats.delayed_writes_forced_by_loss += forced.size();
+    if (!forced.empty()) after_table_change();
+    sc_core::wait(m_table_changed);  // a propagation of the range written (or a newer write)
+    m_platform.check_power(epoch);
+    return true;
+}
+
 void replicated_firmware::serve_delayed(int d) {
-    if (!m_table || !m_platform.powered()) return;
+    if (!m_table || !m_platform.powered() || d == m_platform.failed_disk()) return;
     disk_queues::disk_state &ds = m_kit.queues.state(d);
     while (ds.queue.empty() && ds.in_use < ds.tags && m_table->delayed(d) > 0) {
         const std::optional<propagation> p = m_table->next_delayed(d);
@@ -316,6 +404,15 @@ void replicated_firmware::serve_delayed(int d) {
 void replicated_firmware::run_propagation(propagation p, bool have_tag) {
     const uint64_t epoch = m_platform.power_epoch();
     const int d = p.to.disk;
+    if (d == m_platform.failed_disk()) {
+        // Its disk was lost since the copy was handed out: nothing to write (a rebuild will).
+        m_table->propagation_done(p.op);
+        if (p.data_buffered) --m_held[p.owner].in_flight;
+        after_table_change();
+        if (p.data_buffered) try_free(p.owner);
+        if (have_tag) m_kit.queues.release_tag(d);
+        return;
+    }
     std::vector<chunk> chunks;
     auto extents_of_copy = [&](int64_t lbn, int32_t sectors, std::vector<disk_extent> &out) {
         out.clear();
@@ -350,6 +447,16 @@ void replicated_firmware::run_propagation(propagation p, bool have_tag) {
         m_platform.check_power(epoch);
         data = work;
         data_lbn = uint64_t(p.lbn);
+        if (!ok || p.source.disk == m_platform.failed_disk()) {
+            // The only copy with the newest data cannot be read (MEDIUM ERROR, or its disk is
+            // lost): the range is lost; reads of it fail until a write gives it new data.
+            mark_lost(p.lbn, p.sectors);
+            m_table->propagation_done(p.op);
+            m_platform.free_buffer(work);
+            after_table_change();
+            if (have_tag) m_kit.queues.release_tag(d);
+            return;
+        }
     }
     std::vector<disk_extent> ex;
     uint64_t n = 1;

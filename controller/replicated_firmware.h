@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "controller/delayed_write_table.h"
@@ -33,6 +35,13 @@ struct replicated_statistics {
     size_t peak_table_entries = 0;
     int64_t peak_buffered_sectors = 0;       // sectors of data the table's entries keep in buffer DRAM
     uint64_t recovered_copies = 0;           // stale copies rewritten after a power loss
+    // Propagations handed out at once because a request found no current copy on a live disk
+    // (the newest data were on a lost disk and in the held buffer / NVRAM table only).
+    uint64_t delayed_writes_forced_by_loss = 0;
+    uint64_t media_retries = 0;  // reads answered MEDIUM ERROR and served from another copy
+    uint64_t media_repairs = 0;  // unreadable copies queued for a rewrite from a good one
+    // Logical ranges lost with a disk: their newest data were on it only (a second fault).
+    std::vector<std::pair<int64_t, int32_t>> lost_ranges;
 };
 
 class replicated_firmware final : public kit_firmware {
@@ -82,6 +91,17 @@ private:
     // Copies every live replica of [lbn, lbn + sectors) from the first one; returns copies written.
     size_t resync_copies(uint64_t lbn, uint32_t sectors);
     void try_free(uint64_t owner);
+    // Learns of a lost disk (failed_disk()): its pending copies are dropped from the table.
+    void notice_lost_disk();
+    // Logical sectors whose data a second fault destroyed: reads of them fail until rewritten.
+    void mark_lost(int64_t lbn, int32_t sectors);
+    bool overlaps_lost(uint64_t lbn, uint32_t sectors) const;
+    // A copy that answered MEDIUM ERROR, rewritten from `source` (delayed_write_table::add_repair).
+    void repair_copy(const chunk &c, copy_location source, copy_location bad);
+    // A request whose range has no current copy on a live disk: hands out the pending
+    // propagations of the range to the live copies and waits for the table to change. False when
+    // no live disk holds the range at all.
+    bool force_current(const chunk &c, uint64_t epoch);
     // Blocks until no earlier write to the same sectors of its disk is in the guard.
     void wait_turn(uint64_t ticket, uint64_t epoch);
 
@@ -97,6 +117,8 @@ private:
     write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
+    int m_lost_noticed = -1;
+    std::set<int64_t> m_lost_sectors;  // few: only sectors lost to a second fault  // the lost disk the table has been told of
     int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;
 };

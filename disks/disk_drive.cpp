@@ -259,7 +259,15 @@ void disk_drive::serve(pending &p) {
         }
     }
     const int64_t written_at = req.write_lbn >= 0 ? req.write_lbn : req.lbn;
-    move_tokens(*p.trans, req.write ? written_at : req.lbn, cmd.blocks);
+    bool unreadable = false;
+    if (!m_unreadable.empty()) {
+        const int64_t first = req.write ? written_at : req.lbn;
+        const auto from = m_unreadable.lower_bound(first), to = m_unreadable.lower_bound(first + cmd.blocks);
+        if (req.write) m_unreadable.erase(from, to);  // rewritten: reallocated, readable again
+        else unreadable = from != to;
+    }
+    cmd.medium_error = unreadable;
+    if (!unreadable) move_tokens(*p.trans, req.write ? written_at : req.lbn, cmd.blocks);
     m_last_lbn = (req.write ? written_at : req.lbn) + req.blocks;
 
     auto ms = [](double v) { return sc_core::sc_time(v, sc_core::SC_MS); };
@@ -286,7 +294,7 @@ void disk_drive::serve(pending &p) {
                                            r.rotation_ms));
     }
     tm.overhead = ms(r.overhead_ms);
-    p.trans->set_response_status(tlm::TLM_OK_RESPONSE);
+    p.trans->set_response_status(unreadable ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
 
     drive_statistics &s = m_stats;
     ++s.requests;
@@ -307,6 +315,10 @@ void disk_drive::serve(pending &p) {
     s.busy_ms += std::max(r.complete_ms, m_engine->mechanism_free_ms()) - std::max(start, m_busy_until_ms);
     m_busy_until_ms = std::max(r.complete_ms, m_engine->mechanism_free_ms());
     m_serve_start_ms = -1;
+}
+
+void disk_drive::inject_media_error(int64_t lbn, int32_t blocks) {
+    for (int64_t b = std::max<int64_t>(0, lbn); b < lbn + blocks && b < capacity_blocks(); ++b) m_unreadable.insert(b);
 }
 
 unsigned disk_drive::transport_dbg(tlm::tlm_generic_payload &trans) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -89,6 +90,11 @@ public:
         return busy;
     }
     int64_t capacity_blocks() const;
+    // Fault injection: reads of LBNs [lbn, lbn + blocks) fail with MEDIUM ERROR (after the time
+    // the access took) until the sectors are written again (the drive reallocates them then).
+    void inject_media_error(int64_t lbn, int32_t blocks);
+    // LBNs still unreadable.
+    int64_t unreadable_blocks() const { return int64_t(m_unreadable.size()); }
     // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,
     // 3 transfer), <prefix>.cmd_state (0 idle, 1 overhead, 2 waiting for media, 3 on the bus),
     // <prefix>.cylinder, <prefix>.head, <prefix>.queue_depth (commands queued or in service).
@@ -111,6 +117,7 @@ private:
     void admit_next_held();
     void serve(pending &p);
     void move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks);
+    std::set<int64_t> m_unreadable;  // LBNs with a media error (few: only injected ones)
     // Untimed token access (TLM debug transport): address = LBN * 512, data_length = blocks * 8
     // tokens; returns the bytes moved. Models a drive-side XOR whose result is installed at no
     // cost (the controller's read-rotate-write parity update, docs/ARCHITECTURE.md).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "testbench/fault_injector.h"
 #include "testbench/random.h"
 
 namespace raidtlm::testbench {
@@ -101,6 +102,14 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
         // The drives' bus sockets stay unbound: each drive is on a zero-cost private link.
         m_workload->socket.bind(m_host->host);
         for (int i = 0; i < s.disks.count; ++i) m_host->disk[i].bind(m_disks[i]->target);
+    }
+
+    if (!s.faults.empty() && m_controller) {
+        std::vector<disks::disk_drive *> drives;
+        for (auto &d : m_disks) drives.push_back(d.get());
+        m_faults = std::make_unique<fault_injector>(
+            "faults", resolve_faults(s.faults, s.disks.count, int64_t(capacities.front()), s.workload.seed), *m_controller,
+            drives, *m_workload);
     }
 
     m_snapshot.assign(m_disks.size(), disks::drive_statistics{});

@@ -16,6 +16,7 @@
 #include "controller/controller_top.h"
 #include "disks/disk_drive.h"
 #include "testbench/distributions.h"
+#include "testbench/fault_injector.h"
 #include "testbench/host_adapter.h"
 #include "testbench/request_log.h"
 #include "testbench/run_measurement.h"
@@ -50,6 +51,7 @@ public:
     double spindle_phase(int i) const { return m_phases.at(i); }
     // The controller, or null when the scenario uses the minimal host adapter (and vice versa).
     const controller::controller_top *controller() const { return m_controller.get(); }
+    const fault_injector *faults() const { return m_faults.get(); }
     const host_adapter *host() const { return m_host.get(); }
     int peak_outstanding() const;
     uint64_t disk_commands() const;
@@ -83,6 +85,7 @@ private:
     std::unique_ptr<host_adapter> m_host;
     std::unique_ptr<controller::controller_top> m_controller;
     std::unique_ptr<workload_driver> m_workload;
+    std::unique_ptr<fault_injector> m_faults;
     std::vector<disks::drive_statistics> m_snapshot;
     std::vector<double> m_busy;  // scratch for samples
     std::unique_ptr<shared_resources> m_shared;  // with the controller, for the timeline

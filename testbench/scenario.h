@@ -28,6 +28,7 @@
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
 #include "disks/disk_spec.h"
+#include "testbench/fault_schedule.h"
 #include "testbench/trace_config.h"
 
 namespace raidtlm::testbench {
@@ -161,6 +162,7 @@ struct scenario {
     trace_config trace;
     measurement_config measurement;
     output_config output;
+    std::vector<fault_entry> faults;  // faults: (testbench/fault_schedule.h)
     // The keys of registered plug-ins (config/plugin_keys.h), by prefix:
     // plugins.get<my_fw_config>("controller.my_fw").
     config::plugin_values plugins;

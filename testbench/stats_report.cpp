@@ -1,5 +1,7 @@
 #include "testbench/stats_report.h"
 
+#include "testbench/fault_injector.h"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -203,6 +205,9 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();
     j["reads_checked"] = c.integrity().reads_checked();
+    // Host requests the firmware failed (whole run); what the faults cost is in firmware's lost_ranges.
+    j["failed_requests"] = {{"reads", fw.failed_reads}, {"writes", fw.failed_writes}};
+    j["medium_errors"] = fw.medium_errors;
     return j;
 }
 
@@ -252,6 +257,7 @@ nlohmann::json make_stats_json(const run_report &r) {
                       {"devices", t.device_names()}};
     }
     if (r.samples) j["timeline"] = r.samples->to_json();
+    if (r.faults) j["faults"] = r.faults->report();
     j["simulation"] = {{"end_ms", r.sim_end_ms},
                        {"wall_s", r.wall_s},
                        {"requests_per_wall_s", r.wall_s > 0 ? static_cast<double>(m.completed_total()) / r.wall_s : 0.0}};
@@ -332,6 +338,17 @@ std::string summary_table(const run_report &r) {
     line(fmt::format("  measured {} requests after {} warm-up, over {:.3f} s simulated{}", m.measured(),
                      m.warmup_requests(), m.window_ms() / 1000.0,
                      m.errors() ? fmt::format(" ({} ERRORS)", m.errors()) : std::string()));
+    if (r.controller && (!s.faults.empty() || s.controller.config.firmware.fail_disk >= 0)) {
+        // What the faults cost: requests failed, sectors lost, integrity.
+        const auto &cs = r.controller->statistics();
+        nlohmann::json fw;
+        r.controller->report_firmware(fw);
+        line(fmt::format("  faults: {} scheduled; failed requests {} reads, {} writes; lost sectors {}; medium errors {}; "
+                         "integrity errors {} in {} reads checked",
+                         s.faults.size() + (s.controller.config.firmware.fail_disk >= 0 ? 1 : 0), cs.failed_reads,
+                         cs.failed_writes, fw.value("lost_sectors", int64_t(0)), cs.medium_errors,
+                         r.controller->integrity().integrity_errors(), r.controller->integrity().reads_checked()));
+    }
     line("");
     line(fmt::format("  {:<18}{:>9}{:>10}{:>10}{:>10}{:>10}{:>10}{:>10}", "response time (ms)", "count", "mean",
                      "stddev", "p50", "p90", "p99", "max"));

@@ -58,6 +58,8 @@
 
 namespace raidtlm::testbench {
 
+class fault_injector;
+
 // Field-by-field after - before.
 disks::drive_statistics difference(const disks::drive_statistics &after, const disks::drive_statistics &before);
 
@@ -80,6 +82,7 @@ struct run_report {
     const think_time_source *think = nullptr;  // optional parts
     const trace_source *trace = nullptr;
     const timeline *samples = nullptr;
+    const fault_injector *faults = nullptr;  // with a `faults:` schedule
     std::vector<std::string> outputs;  // files written, for the summary
 };
 

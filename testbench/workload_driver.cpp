@@ -44,7 +44,7 @@ void workload_driver::trace(sc_core::sc_trace_file *tf, const std::string &prefi
     sc_core::sc_trace(tf, m_in_flight, prefix + ".in_flight");
 }
 
-void workload_driver::issue(const host_request &r) {
+bool workload_driver::issue(const host_request &r, int client) {
     tlm::tlm_generic_payload *gp = m_pool.acquire();
     gp->set_command(r.read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     gp->set_address(r.lbn * protocol::sector_bytes);
@@ -63,11 +63,16 @@ void workload_driver::issue(const host_request &r) {
     }
     const bool measured = m_measurement.measuring();
     const double issue_ms = now_ms();
+    const uint64_t id = m_issued;
+    m_pending[id] = {client, issue_ms, r.read, r.lbn, r.sectors, measured};
     ++m_issued;
     m_peak_in_flight = std::max(m_peak_in_flight, ++m_in_flight);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(*gp, delay);
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    const auto pending = m_pending.find(id);
+    if (pending == m_pending.end()) return false;  // abandoned and counted meanwhile
+    m_pending.erase(pending);
     --m_in_flight;
     const bool ok = gp->is_response_ok();
     gp->release();
@@ -84,13 +89,43 @@ void workload_driver::issue(const host_request &r) {
         m_measurement.finish(done_ms);
         sc_core::sc_stop();
     }
+    return true;
+}
+
+size_t workload_driver::abandon_in_flight() {
+    const double now = now_ms();
+    const size_t n = m_pending.size();
+    bool done = false;
+    std::vector<int> clients;
+    for (const auto &[id, p] : m_pending) {
+        --m_in_flight;
+        ++m_completed;
+        ++m_abandoned;
+        if (m_options.log) m_options.log->add(p.issue_ms, now, p.read, p.lbn, p.sectors, p.measured, false);
+        done = m_measurement.complete(p.measured, p.read, p.sectors, p.issue_ms, now, false) || done;
+        if (p.client >= 0) clients.push_back(p.client);
+    }
+    m_pending.clear();
+    if (done) {
+        sc_core::sc_stop();
+        return n;
+    }
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(thread_stack_bytes);
+    for (int c : clients)
+        sc_core::sc_spawn([this, c] { client_loop(c); }, sc_core::sc_gen_unique_name("client"), &opts);
+    if (m_source_done && m_in_flight == 0 && m_dispatched == 0) {
+        m_measurement.finish(now);
+        sc_core::sc_stop();
+    }
+    return n;
 }
 
 void workload_driver::client_loop(int client) {
     if (!m_options.think && !within_kernel_time(m_config.think_time_ms)) return;
     const sc_core::sc_time think = sc_core::sc_time(m_config.think_time_ms, sc_core::SC_MS);
     while (!m_measurement.done()) {
-        issue(m_generator.next(client));
+        if (!issue(m_generator.next(client), client)) return;  // abandoned: a new client took over
         if (m_measurement.done()) break;
         if (m_options.think) {
             const double z = m_options.think->next_ms();
@@ -181,7 +216,7 @@ void workload_driver::worker_loop(worker *w) {
     for (;;) {
         while (!w->busy) sc_core::wait(w->go);
         --m_dispatched;
-        issue(w->request);
+        if (!issue(w->request)) return;  // abandoned: this worker's request never comes back
         w->busy = false;
         m_idle.push_back(w);
     }

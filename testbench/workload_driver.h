@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,12 @@ public:
     // The arrival or think time (ms of simulated time) that would have passed the kernel's time
     // range (sc_max_time()) and stopped the run; 0 if none.
     double beyond_kernel_time_ms() const { return m_beyond_kernel_time_ms; }
+
+    // A power loss took the controller's requests in flight (and those that arrived while the
+    // power was off) with it: the host counts each as failed now, and a closed loop's clients go
+    // on with new requests. Returns how many were abandoned.
+    size_t abandon_in_flight();
+    uint64_t abandoned() const { return m_abandoned; }
     // Traces "<prefix>.in_flight": requests issued and not yet completed.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix) const;
 
@@ -84,9 +91,18 @@ private:
     bool next_arrival(double &delay_ms, host_request &r);
     void dispatch(const host_request &r);
     void worker_loop(worker *w);
-    void issue(const host_request &r);
     // Whether now + delay_ms is a time the kernel can represent; if not, stops the run.
     bool within_kernel_time(double delay_ms);
+    // false: the request was abandoned (abandon_in_flight) before its response came.
+    bool issue(const host_request &r, int client = -1);
+    struct pending_issue {
+        int client;
+        double issue_ms;
+        bool read;
+        uint64_t lbn;
+        uint32_t sectors;
+        bool measured;
+    };
 
     workload_config m_config;
     workload_generator &m_generator;
@@ -106,6 +122,8 @@ private:
     double m_response_sum_ms = 0;
     std::string m_error;
     double m_beyond_kernel_time_ms = 0;
+    std::map<uint64_t, pending_issue> m_pending;  // by issue number: requests in flight
+    uint64_t m_abandoned = 0;
 };
 
 }  // namespace raidtlm::testbench

@@ -66,6 +66,9 @@ struct scsi_command : tlm::tlm_extension<scsi_command> {
     // READ with FUA (Force Unit Access, SCSI READ(10) byte 1 bit 3): the drive reads the media
     // even when its cache holds the sectors. The firmware's reference reads need the media.
     bool force_unit_access = false;
+    // Set by the target: CHECK CONDITION with sense key MEDIUM ERROR (a read of sectors the drive
+    // cannot read back; the response is then TLM_GENERIC_ERROR_RESPONSE and no data moved).
+    bool medium_error = false;
     // The initiator's own observations (its chip's clock), stamped on the way: when selection
     // and the CDB were done, i.e. the command was delivered to the target (the bus stamps it),
     // and when the status phase ended (the channel stamps it). Not the drive's timing.

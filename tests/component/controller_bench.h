@@ -27,7 +27,7 @@ struct controller_bench {
             raidtlm::disks::drive_options o;
             o.spindle_phase = 0.13 * i;
             drives.push_back(std::make_unique<raidtlm::disks::disk_drive>(sc_core::sc_gen_unique_name("disk"), spec, o));
-            infos.push_back({uint64_t(drives.back()->capacity_blocks()), spec.interface.max_queue_length});
+            infos.push_back({uint64_t(drives.back()->capacity_blocks()), spec.interface.max_queue_length, &spec});
         }
         ctl = std::make_unique<raidtlm::controller::controller_top>("controller", config, infos);
         for (int i = 0; i < n; ++i) {

@@ -76,6 +76,25 @@ TEST(FloatingMap, RunsOutOnlyWhenEveryFreeSlotIsReserved) {
     EXPECT_TRUE(m.begin_move(156));  // another cylinder
 }
 
+TEST(FloatingMap, ASlotWithACommandInFlightIsNeverTheTargetOfAMove) {
+    floating_map m = make();
+    // Same as PrefersTheSameTrackWhenItIsCloser, but a read of unit 2's old slot (sectors 8-11)
+    // is still in flight when unit 2 has moved away: unit 1 must not be written over it.
+    auto a = m.begin_move(2);
+    ASSERT_TRUE(a);
+    m.hold(9);  // a command translated to the slot of sectors 8-11
+    EXPECT_EQ(m.holds(8), 1);
+    m.finish_move(*a);
+    auto b = m.begin_move(1);
+    ASSERT_TRUE(b);
+    EXPECT_NE(b->new_drive_lbn, 8);
+    m.release(11);
+    EXPECT_EQ(m.holds(8), 0);
+    EXPECT_THROW(m.release(8), std::logic_error);
+    m.finish_move(*b);
+    EXPECT_EQ(m.free_slots(0), 12);
+}
+
 TEST(FloatingMap, TablesAreThePapersSize) {
     const floating_map m = make();
     EXPECT_EQ(m.bitmask_bits() + m.location_table_bits(), 1343784);  // Section 4, per disk

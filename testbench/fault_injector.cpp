@@ -1,0 +1,88 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "testbench/fault_injector.h"
+
+#include <fmt/format.h>
+
+namespace raidtlm::testbench {
+
+namespace {
+double now_ms() { return sc_core::sc_time_stamp().to_seconds() * 1e3; }
+}  // namespace
+
+fault_injector::fault_injector(sc_core::sc_module_name name, std::vector<fault_entry> schedule,
+                               controller::controller_top &ctl, std::vector<disks::disk_drive *> drives,
+                               workload_driver &workload)
+    : sc_module(name), m_ctl(ctl), m_drives(std::move(drives)), m_workload(workload) {
+    bool by_request = false;
+    for (size_t i = 0; i < schedule.size(); ++i) {
+        m_outcomes.push_back({schedule[i]});
+        if (schedule[i].at_request >= 0) by_request = true;
+        else sc_core::sc_spawn([this, i] { at_time(i); }, sc_core::sc_gen_unique_name("fault"));
+    }
+    if (by_request) m_ctl.on_host_request = [this](uint64_t sequence) { on_request(sequence); };
+}
+
+void fault_injector::at_time(size_t i) {
+    sc_core::wait(sc_core::sc_time(m_outcomes[i].fault.at_ms, sc_core::SC_MS));
+    apply(i);
+}
+
+void fault_injector::on_request(uint64_t sequence) {
+    for (size_t i = 0; i < m_outcomes.size(); ++i)
+        if (m_outcomes[i].fault.at_request == int64_t(sequence) && m_outcomes[i].happened_ms < 0) apply(i);
+}
+
+void fault_injector::apply(size_t i) {
+    fault_outcome &o = m_outcomes[i];
+    o.happened_ms = now_ms();
+    const fault_entry &f = o.fault;
+    switch (f.kind) {
+    case fault_kind::disk_loss:
+        m_ctl.set_failed_disk(f.disk);
+        break;
+    case fault_kind::media_error:
+        m_drives.at(size_t(f.disk))->inject_media_error(f.lbn, f.sectors);
+        break;
+    case fault_kind::power_loss:
+        // From a thread of its own: the outage and the recovery take time.
+        sc_core::sc_spawn([this, i] { power_cycle(i); }, sc_core::sc_gen_unique_name("power"));
+        break;
+    }
+}
+
+void fault_injector::power_cycle(size_t i) {
+    fault_outcome &o = m_outcomes[i];
+    m_ctl.power_fail();
+    sc_core::wait(sc_core::sc_time(o.fault.restore_after_ms, sc_core::SC_MS));
+    o.recovered = m_ctl.power_restore_and_recover();
+    o.recovered_ms = now_ms();
+    o.abandoned = m_workload.abandon_in_flight();
+}
+
+nlohmann::json fault_injector::report() const {
+    nlohmann::json list = nlohmann::json::array();
+    for (const fault_outcome &o : m_outcomes) {
+        const fault_entry &f = o.fault;
+        nlohmann::json j = {{"kind", to_string(f.kind)}, {"happened", o.happened_ms >= 0}};
+        if (o.happened_ms >= 0) j["at_ms"] = o.happened_ms;
+        if (f.at_request >= 0) j["at_request"] = f.at_request;
+        if (f.kind != fault_kind::power_loss) j["disk"] = f.disk;
+        if (f.kind == fault_kind::media_error) {
+            j["lbn"] = f.lbn;
+            j["sectors"] = f.sectors;
+            j["still_unreadable"] = m_drives.at(size_t(f.disk))->unreadable_blocks();
+        }
+        if (f.kind == fault_kind::power_loss) {
+            j["restore_after_ms"] = f.restore_after_ms;
+            if (o.recovered_ms >= 0) {
+                j["recovery_ms"] = o.recovered_ms - o.happened_ms - f.restore_after_ms;
+                j["recovered"] = o.recovered;
+                j["requests_lost_with_power"] = o.abandoned;
+            }
+        }
+        list.push_back(j);
+    }
+    return list;
+}
+
+}  // namespace raidtlm::testbench

@@ -1,0 +1,42 @@
+// The scenario's fault schedule (`faults:`, testbench/faults_section.cpp reads it): what goes
+// wrong, and when, during a run. Plain C++; testbench/fault_injector.h carries it out.
+//
+//   disk_loss    disk `disk` is lost (the controller's failed disk; the firmware serves degraded)
+//   media_error  disk `disk` returns MEDIUM ERROR for reads of drive LBNs [lbn, lbn + sectors)
+//                until they are rewritten (the firmware rebuilds them from redundancy and rewrites)
+//   power_loss   the controller loses power (requests in flight are lost, the buffer DRAM's
+//                contents too, NVRAM survives), and gets it back `restore_after_ms` later: the
+//                firmware recovers from NVRAM before serving (delayed-write replay, parity resync)
+//
+// Each entry happens at a simulated time (`at_ms`) or when host request number `at_request`
+// (counted from 0) arrives. A disk of -1 and an lbn of -1 are drawn from the run's seed, as is a
+// time given as a [from, to] range.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace raidtlm::testbench {
+
+enum class fault_kind { disk_loss, media_error, power_loss };
+const char *to_string(fault_kind k);
+
+struct fault_entry {
+    fault_kind kind = fault_kind::disk_loss;
+    double at_ms = -1;          // >= 0: at this simulated time
+    double at_ms_to = -1;       // > at_ms: a time drawn uniformly in [at_ms, at_ms_to]
+    int64_t at_request = -1;    // >= 0: when this host request arrives
+    int disk = -1;              // disk_loss, media_error; -1: drawn from the seed
+    int64_t lbn = -1;           // media_error: first drive LBN; -1: drawn from the seed
+    int32_t sectors = 8;        // media_error: sectors from lbn
+    double restore_after_ms = 500;  // power_loss: the outage
+    std::string where;          // FILE:LINE of the entry, for errors found later
+};
+
+// The schedule with every drawn value fixed: disks below `disks`, LBNs below `disk_sectors`
+// (minus the range), times within their ranges; the same seed gives the same schedule.
+std::vector<fault_entry> resolve_faults(std::vector<fault_entry> faults, int disks, int64_t disk_sectors,
+                                        uint64_t seed);
+
+}  // namespace raidtlm::testbench
