@@ -403,22 +403,19 @@ int run_scenario(const run_options &o) {
     std::cout << summary_table(report) << (parv.yaml.empty() ? std::string() : disksim_figures(parv, measurement))
               << std::flush;
     // Exit status 1 alone left stderr empty (issue 13): say what failed and where to look.
-    const auto *controller_stats = report.controller ? &report.controller->statistics() : nullptr;
-    if (controller_stats && controller_stats->failed_reads + controller_stats->failed_writes > 0) {
-        const auto &cs = *controller_stats;
-        std::cerr << fmt::format("raidtlm: {} host requests failed ({} reads, {} writes); see controller.failed_requests "
-                                 "and controller.firmware in {}\n",
-                                 cs.failed_reads + cs.failed_writes, cs.failed_reads, cs.failed_writes,
-                                 (out_dir / "stats.json").string());
-    } else if (measurement.errors()) {
+    const auto *cs = report.controller ? &report.controller->statistics() : nullptr;
+    const uint64_t controller_failed = cs ? cs->failed_reads + cs->failed_writes : 0;
+    if (measurement.errors() || controller_failed) {
         const bool lost = s.controller.enabled && s.controller.config.firmware.fail_disk >= 0;
-        std::cerr << fmt::format("raidtlm: {} of {} measured host requests failed{}; see {} (requests.errors)\n",
-                                 measurement.errors(), measurement.measured(),
-                                 lost ? fmt::format(" (controller.fail_disk {} was lost at request {})",
-                                                    s.controller.config.firmware.fail_disk,
-                                                    s.controller.config.firmware.fail_after_requests)
-                                      : std::string(),
-                                 (out_dir / "stats.json").string());
+        std::cerr << fmt::format(
+            "raidtlm: {} of {} measured host requests failed{}{}; see {} (requests.errors, controller.failed_requests)\n",
+            measurement.errors(), measurement.measured(),
+            controller_failed ? fmt::format(" ({} reads and {} writes over the run)", cs->failed_reads, cs->failed_writes)
+                              : std::string(),
+            lost ? fmt::format(" (controller.fail_disk {} was lost at request {})", s.controller.config.firmware.fail_disk,
+                               s.controller.config.firmware.fail_after_requests)
+                 : std::string(),
+            (out_dir / "stats.json").string());
     }
     // Requests a scheduled power loss took are the fault's expected outcome, not a failure of the run.
     const uint64_t lost_with_power = bench.workload().abandoned();
