@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "controller/brick_firmware.h"
 #include "controller/floating_firmware.h"
 #include "controller/make_layout.h"
 #include "controller/parity_logging_firmware.h"
@@ -89,6 +90,16 @@ void register_firmware() {
                                                     {"raid1", "raid10", "sr_array"}));
     r.add("parity_logging", family<parity_logging_firmware>("parity logging (Stodolsky et al.)", {"parity_logging"}));
     r.add("floating", family<floating_firmware>("floating data and parity (Menon and Kasson)", {"floating"}));
+    // Storage bricks (Lumb): one disk each, on the network of the bricks topology.
+    auto brick = [](const std::string &help, distribution_policy policy) {
+        return firmware_factory{help, {"raid0"}, [policy](firmware_platform &p) -> std::unique_ptr<firmware> {
+                                    return std::make_unique<brick_firmware>(p, policy);
+                                }};
+    };
+    r.add("dsptf", brick("storage brick, D-SPTF: reads at every replica, CLAIM on selection", distribution_policy::dsptf));
+    r.add("brick_hashing", brick("storage brick, reads to the replica hash(block) mod replicas", distribution_policy::hashing));
+    r.add("brick_weighted_hashing", brick("storage brick, reads hashed in proportion to bricks.replica_weights",
+                                          distribution_policy::weighted_hashing));
 }
 
 scheduler_factory policy_scheduler(const std::string &help, scheduling_policy p) {

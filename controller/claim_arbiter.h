@@ -11,6 +11,7 @@
 // Plain C++, no SystemC: the brick firmware owns the queue and the timing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 

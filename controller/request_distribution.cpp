@@ -51,7 +51,7 @@ int request_distribution::hashed_replica(uint64_t lbn) const {
 
 std::vector<int> request_distribution::read_queuers(uint64_t lbn) const {
     if (m_policy == distribution_policy::dsptf) {
-        std::vector<int> all(size_t(m_replicas));
+        std::vector<int> all(static_cast<size_t>(m_replicas), 0);
         for (int r = 0; r < m_replicas; ++r)
             all[size_t(r)] = r;
         return all;

@@ -11,6 +11,7 @@
 // Plain C++; times in seconds.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
