@@ -16,6 +16,11 @@ const char *msg_type = "/raidtlm/controller/brick_firmware";
 // A claim for a read this brick never sees again is forgotten after this long: far beyond any
 // network delay of the configurations run (the latency is swept to 5 ms).
 constexpr double forget_claims_after_ms = 1000;
+// Destages start once dirty data fill more than this share of the cache (a high-water mark, as
+// write-back array caches do; a documented assumption: the thesis says only "at some point").
+// Below it the disks serve reads alone: the thesis's idle-time figures (Figs 6.1, 6.2) show
+// hashed bricks idle while writes sit in their caches, which idle-time destaging would not.
+constexpr double destage_above_cache_fraction = 0.5;
 }  // namespace
 
 brick_firmware::brick_firmware(firmware_platform &platform, distribution_policy policy)
@@ -198,7 +203,8 @@ void brick_firmware::store_write(const network_message &m) {
 
 void brick_firmware::try_destage() {
     const disk_queues::disk_state &ds = m_kit.queues.state(0);
-    if (m_destaging || m_dirty.empty() || !ds.queue.empty() || ds.in_use >= ds.tags)
+    if (m_destaging || m_dirty.empty() || !ds.queue.empty() || ds.in_use >= ds.tags ||
+        double(m_cache.dirty_pages()) <= destage_above_cache_fraction * double(m_cache.capacity_pages()))
         return;
     // The disk has nothing else to do: SPTF over the dirty data.
     size_t best = 0;

@@ -10,10 +10,10 @@
 //   brick_weighted_hashing   the same, cut in proportion to brick_role::replica_weights
 // Writes under every policy: the entry brick forwards to every other replica; each stores the
 // data in its NVRAM (timed) and acknowledges; the entry brick answers the client when all
-// have. Each replica destages its dirty data when its disk has no read waiting (one destage at
-// a time, the one its predictor says is cheapest: SPTF over the dirty data; Lumb 4.1.2 says
-// only "at some point", the idle-time policy is the delayed-write table's of this tree); a
-// write waits for room when the cache is full of dirty data. After its destage a replica keeps
+// have. Once dirty data fill half the cache, each replica destages when its disk has no read
+// waiting (one destage at a time, the one its predictor says is cheapest: SPTF over the dirty
+// data; Lumb 4.1.2 says only "at some point"); a write waits for room when the cache is full
+// of dirty data. After its destage a replica keeps
 // the data cached only if hash(address) mod replicas is its index (brick_cache).
 //
 // It sees only what a brick's firmware sees: messages, its own drive's completions and times,

@@ -55,11 +55,12 @@ void network_switch::deliver() {
             sc_core::wait(m_arrival);
             continue;
         }
-        const double now = sc_core::sc_time_stamp().to_seconds();
-        const double due = m_pending.top().delivered_s;
-        if (due > now) {
+        // Compared on the kernel's time grid: a difference below its resolution would be a
+        // zero wait, forever.
+        const sc_time due(m_pending.top().delivered_s, SC_SEC);
+        if (due > sc_core::sc_time_stamp()) {
             // A message sent meanwhile may be due earlier.
-            sc_core::wait(sc_time(due - now, SC_SEC), m_arrival);
+            sc_core::wait(due - sc_core::sc_time_stamp(), m_arrival);
             continue;
         }
         m_delivery_ext->message = m_pending.top().message;

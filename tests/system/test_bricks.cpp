@@ -5,6 +5,8 @@
 
 #include "system_harness.h"
 
+using namespace system_test;
+
 namespace {
 
 const std::string scenario = "scenarios/bricks_dsptf.yaml";
