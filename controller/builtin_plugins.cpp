@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "controller/adaptraid5_keys.h"
+#include "controller/brick_firmware.h"
 #include "controller/floating_firmware.h"
 #include "controller/iss_firmware.h"
 #include "controller/make_layout.h"
@@ -107,6 +108,16 @@ void register_firmware() {
     r.add("streams", family<stream_firmware>("RAID 0 / JBOD with the stream engine for many sequential streams "
                                              "(Panagiotakis; keys controller.streams.*)",
                                              {"raid0"}));
+    // Storage bricks (Lumb): one disk each, on the network of the bricks topology.
+    auto brick = [](const std::string &help, distribution_policy policy) {
+        return firmware_factory{help, {"raid0"}, [policy](firmware_platform &p) -> std::unique_ptr<firmware> {
+                                    return std::make_unique<brick_firmware>(p, policy);
+                                }};
+    };
+    r.add("dsptf", brick("storage brick, D-SPTF: reads at every replica, CLAIM on selection", distribution_policy::dsptf));
+    r.add("brick_hashing", brick("storage brick, reads to the replica hash(block) mod replicas", distribution_policy::hashing));
+    r.add("brick_weighted_hashing", brick("storage brick, reads hashed in proportion to bricks.replica_weights",
+                                          distribution_policy::weighted_hashing));
 }
 
 scheduler_factory policy_scheduler(const std::string &help, scheduling_policy p) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "config/plugin_keys.h"
+#include "controller/brick_role.h"
 #include "controller/disk_scheduler.h"
 #include "controller/head_position_predictor.h"
 #include "controller/log_buffer_pool.h"
@@ -133,6 +134,8 @@ struct controller_config {
     // The keys of plug-in sections (config/plugin_keys.h): a firmware registered with keys of its
     // own reads them here, `plugins.get<its_config>("controller.its_name")`.
     config::plugin_values plugins;
+    // A storage brick's place on the network (brick firmware only; brick_role.h).
+    brick_role brick;
 };
 
 // SCSI IDs given to the drives of a channel, in order: 0, 1, 2, ... skipping the initiator's.

@@ -91,6 +91,9 @@ public:
     int channel_of(int disk) const override { return m_channel.at(size_t(disk)); }
     int target_id_of(int disk) const { return m_target.at(size_t(disk)); }
 
+    // A storage brick: the platform's network interface (before the simulation starts).
+    void attach_network(rtl_models::network_port *nic) { m_network = nic; }
+
     // The firmware API as firmware sees it (for tests that act as firmware).
     firmware_platform &services() { return *this; }
     // The firmware running (controller.firmware) and, when it is of family T, as T.
@@ -183,6 +186,7 @@ private:
     bool parallel(size_t n, const std::function<bool(size_t)> &job) override;
     void run_background(std::function<void()> job) override;
     void spawn(const std::string &name, std::function<void()> body) override;
+    rtl_models::network_port *network() override { return m_network; }
     uint64_t power_epoch() const override { return m_epoch; }
     void check_power() override;
     void check_power(uint64_t epoch) override;
@@ -193,6 +197,7 @@ private:
     std::vector<int> m_channel, m_target;  // per disk
     uint64_t m_capacity = 0;
     int m_failed = -1;
+    rtl_models::network_port *m_network = nullptr;
     scoreboard m_scoreboard;
     std::unique_ptr<rtl_models::controller_cpu> m_cpu;
     std::unique_ptr<rtl_models::buffer_dram> m_dram;

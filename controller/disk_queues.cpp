@@ -71,6 +71,29 @@ void disk_queues::restart() {
 
 uint64_t disk_queues::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
                                   const std::vector<placement> *choices, size_t *chosen) {
+    return acquire(d, lbn, sectors, write, choices, chosen, 0);
+}
+
+uint64_t disk_queues::acquire_tag_unless_cancelled(int d, uint64_t lbn, uint32_t sectors, bool write, uint64_t key) {
+    return acquire(d, lbn, sectors, write, nullptr, nullptr, key);
+}
+
+bool disk_queues::cancel(int d, uint64_t key) {
+    auto &q = m_disk[size_t(d)].queue;
+    for (auto it = q.begin(); it != q.end(); ++it)
+        if ((*it)->cancel_key == key) {
+            waiter *w = *it;
+            q.erase(it);
+            w->cancelled = true;
+            w->granted = true;
+            w->go.notify(sc_core::SC_ZERO_TIME);
+            return true;
+        }
+    return false;
+}
+
+uint64_t disk_queues::acquire(int d, uint64_t lbn, uint32_t sectors, bool write, const std::vector<placement> *choices,
+                              size_t *chosen, uint64_t cancel_key) {
     disk_state &ds = m_disk[size_t(d)];
     const bool several = choices && choices->size() > 1;
     if (ds.in_use < ds.tags && ds.queue.empty() && !(ds.scheduler && several)) {
@@ -112,9 +135,11 @@ uint64_t disk_queues::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool wr
         return 1;
     }
     w.queued_s = t0;
+    w.cancel_key = cancel_key;
     ds.queue.push_back(&w);
     note_traced(ds);
     while (!w.granted) sc_core::wait(w.go);
+    if (w.cancelled) return 0;
     m_stats.tag_wait.add(m_platform.now_s() - t0);
     if (chosen) *chosen = w.placement;
     return w.n;
@@ -123,7 +148,8 @@ uint64_t disk_queues::acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool wr
 scheduling_decision disk_queues::choose(disk_state &ds) {
     return ds.predictor
                ? *ds.scheduler->choose(ds.snapshot, ds.predictor->at_command(m_platform.now_ms() +
-                                                                             std::max(0.0, ds.start_offset_ms)))
+                                                                             std::max(0.0, ds.start_offset_ms) +
+                                                                             ds.issue_delay_ms))
                : *ds.scheduler->choose(ds.snapshot, ds.head);
 }
 

@@ -64,6 +64,10 @@ public:
         waiter *primary = nullptr;
         size_t granted_holder = 0;
         double queued_s = 0;  // when it joined the queue (traced: the oldest waiter's age)
+        // A request another controller may take first (a storage brick's D-SPTF read): its key
+        // for cancel(), and whether it was cancelled instead of granted.
+        uint64_t cancel_key = 0;
+        bool cancelled = false;
     };
     // The firmware's idea of the head without a predictor: where the disk's last command ended.
     struct head_oracle final : access_time_oracle {
@@ -93,6 +97,9 @@ public:
         bool used_since_burst = false;  // a disk nobody uses needs no periodic calibration
         reference_sample last_reference;
         std::vector<queued_request> snapshot;  // the queue as the scheduler sees it
+        // The command a decision picks is sent this long after it (a brick's CLAIM wait): the
+        // predictor ranks the queue for then.
+        double issue_delay_ms = 0;
         uint64_t next_id = 0;
         // Traced (trace()): commands queued, tags in use, the oldest waiter's age when the queue
         // last changed, and whether a command waits for a tag.
@@ -113,6 +120,12 @@ public:
     // one picked goes to *chosen); returns the entries the decision examined.
     uint64_t acquire_tag(int d, uint64_t lbn, uint32_t sectors, bool write,
                          const std::vector<placement> *choices = nullptr, size_t *chosen = nullptr);
+    // As acquire_tag, for a request that cancel(d, key) may withdraw while it waits (key != 0):
+    // returns 0 then, else the entries the decision examined (>= 1).
+    uint64_t acquire_tag_unless_cancelled(int d, uint64_t lbn, uint32_t sectors, bool write, uint64_t key);
+    // Withdraws the waiting request `key` from disk d's queue; false when it is not queued.
+    bool cancel(int d, uint64_t key);
+    size_t queued(int d) const { return m_disk[size_t(d)].queue.size(); }
     void release_tag(int d);
     // A tag on one of the holders: an idle one closest to its copy at once, else one with a free
     // tag, else the request is queued on every holder and the first disk to schedule it wins.
@@ -143,6 +156,8 @@ public:
 private:
     scheduling_decision choose(disk_state &ds);
     void note_traced(disk_state &ds);  // after the queue or the tags in use changed
+    uint64_t acquire(int d, uint64_t lbn, uint32_t sectors, bool write, const std::vector<placement> *choices,
+                     size_t *chosen, uint64_t cancel_key);
 
     firmware_platform &m_platform;
     std::vector<disk_state> m_disk;

@@ -22,6 +22,7 @@
 //                  ran on the CPU)
 //   time, threads  now_ms; sc_core::wait on the firmware's own events and timers; parallel (jobs
 //                  on the platform's worker pool, the caller waits) and run_background
+//   network        network(): a storage brick's port on the switched network (or none)
 //   power          a platform service returns only while the power stays on: after a power
 //                  loss the calling thread stops there for good. power_epoch / check_power
 //                  let a thread that waits on the firmware's own events stop the same way.
@@ -50,6 +51,7 @@
 #include "controller/layout.h"
 #include "disks/disk_spec.h"
 #include "rtl_models/controller_cpu.h"
+#include "rtl_models/network_interface.h"
 #include "tlm/dma_command.h"
 #include "tlm/scsi_command.h"
 
@@ -169,6 +171,11 @@ public:
     virtual void run_background(std::function<void()> job) = 0;
     // A thread of its own for the firmware's whole life (e.g. a periodic task); at elaboration.
     virtual void spawn(const std::string &name, std::function<void()> body) = 0;
+
+    // ---- network (a storage brick's interface to the switched network): send, receive, its
+    // address. nullptr when the platform has none (a controller in a host). Ready once the
+    // simulation runs (the topology attaches it after the platform is built).
+    virtual rtl_models::network_port *network() { return nullptr; }
 
     // ---- power
     virtual bool powered() const = 0;

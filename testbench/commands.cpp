@@ -29,6 +29,7 @@
 #include "controller/host_address_map.h"
 #include "controller/parity_logging_firmware.h"
 #include "controller/replicated_firmware.h"
+#include "testbench/bricks_command.h"
 #include "testbench/child_runs.h"
 #include "testbench/confidence.h"
 #include "testbench/distributions.h"
@@ -294,6 +295,11 @@ int run_scenario(const run_options &o) {
 
     const fs::path out_dir = out_dir_of(o);
     prepare_out_dir(out_dir);
+    if (s.bricks.count > 0) {
+        if (s.measurement.seeds > 1)
+            throw s.error("measurement.seeds", "several seeds in one bricks run", "1 (one run per seed)");
+        return run_bricks(o, s, specs.front(), out_dir);
+    }
     if (s.measurement.seeds > 1) return run_seeds(o, s, out_dir);
 
     stopping_rule rule;

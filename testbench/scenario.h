@@ -153,6 +153,24 @@ struct output_config {
     bool timeline = true;       // stats.json "timeline": utilisation and throughput over time
 };
 
+// Storage bricks on a switched network (Lumb; testbench/bricks_bench.h): `count` bricks of one
+// disk each (disks.spec) in replica groups of `replicas`, one closed-loop client per group.
+enum class brick_distribution { dsptf, hashing, weighted_hashing, central };
+const char *to_string(brick_distribution v);
+
+struct bricks_config {
+    int count = 0;  // 0: not a bricks topology
+    int replicas = 2;
+    brick_distribution distribution = brick_distribution::dsptf;
+    int outstanding_per_group = 16;  // Lumb 6.1
+    double cache_mb = 512;           // Lumb 5.1: per brick, LRU, non-volatile
+    uint32_t cache_page_sectors = 8;
+    std::vector<double> replica_weights;  // weighted_hashing: per replica (empty: equal)
+    double one_way_latency_us = 50;       // rtl_models::network_config
+    double port_mb_per_s = 125;
+    uint32_t control_message_bytes = 50;
+};
+
 struct scenario {
     std::string file;  // the scenario file as given
     disks_config disks;
@@ -163,6 +181,7 @@ struct scenario {
     measurement_config measurement;
     output_config output;
     std::vector<fault_entry> faults;  // faults: (testbench/fault_schedule.h)
+    bricks_config bricks;
     // The keys of registered plug-ins (config/plugin_keys.h), by prefix:
     // plugins.get<my_fw_config>("controller.my_fw").
     config::plugin_values plugins;

@@ -16,6 +16,7 @@ scenario_keys_t scenario_declarations() {
     declare_measurement_section(k);
     declare_output_section(k);
     declare_faults_section(k);
+    declare_bricks_section(k);
     // Registered plug-ins, each under its own prefix (controller.my_fw.*), read into and echoed
     // from scenario::plugins.
     for (const config::plugin_section &p : config::plugin_sections()) k.mount(p.prefix, p.keys, &scenario::plugins);

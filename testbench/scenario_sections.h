@@ -19,6 +19,7 @@ void declare_trace_section(scenario_keys_t &k);        // trace_section.cpp
 void declare_measurement_section(scenario_keys_t &k);  // measurement_section.cpp
 void declare_output_section(scenario_keys_t &k);       // output_section.cpp
 void declare_faults_section(scenario_keys_t &k);       // faults_section.cpp
+void declare_bricks_section(scenario_keys_t &k);       // bricks_section.cpp
 
 // Every key of a scenario, in the order of the help: the sections above, then each registered
 // plug-in section (its keys after those of the section it sits in).

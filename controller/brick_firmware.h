@@ -1,0 +1,111 @@
+// A storage brick's firmware (Lumb chapters 4-5): one controller platform with its disk, its
+// non-volatile cache and its network interface, serving the reads and writes of its replica
+// group that clients send over the network. Registered as three families (plugins.h):
+//   dsptf                    reads queued at every replica, CLAIM protocol (claim_arbiter),
+//                            prescheduling: the CLAIM goes out when the brick's SPTF picks the
+//                            read and the disk command two one-way latencies later (the pick
+//                            ranks the queue for that moment, so the wait falls in the
+//                            rotational latency it would have spent anyway: Fig 4.3)
+//   brick_hashing            a read goes to the replica hash(block) mod replicas, no claims
+//   brick_weighted_hashing   the same, cut in proportion to brick_role::replica_weights
+// Writes under every policy: the entry brick forwards to every other replica; each stores the
+// data in its NVRAM (timed) and acknowledges; the entry brick answers the client when all
+// have. Once dirty data fill half the cache, each replica destages when its disk has no read
+// waiting (one destage at a time, the one its predictor says is cheapest: SPTF over the dirty
+// data; Lumb 4.1.2 says only "at some point"); a write waits for room when the cache is full
+// of dirty data. After its destage a replica keeps
+// the data cached only if hash(address) mod replicas is its index (brick_cache).
+//
+// It sees only what a brick's firmware sees: messages, its own drive's completions and times,
+// and its predictor's view of the head (disk_queues with the controller's scheduler: satf).
+// A read hit in this brick's cache is answered at once (a forwarded read that hits also sends
+// CLAIMs so the others drop it).
+//
+// Data on the network and to the disks are timing only (no tokens).
+// Not modelled (chapter 7): latency scheduling, random backoff, post abort; LARD.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "controller/brick_cache.h"
+#include "controller/claim_arbiter.h"
+#include "controller/firmware_kit.h"
+#include "controller/request_distribution.h"
+
+namespace raidtlm::controller {
+
+struct brick_statistics {
+    uint64_t client_reads = 0, client_writes = 0;  // received from clients (entry brick)
+    uint64_t reads_from_disk = 0, read_cache_hits = 0;
+    uint64_t writes_stored = 0, destages = 0;
+    uint64_t lost_claims = 0;  // reads this brick picked and then lost to a better bid
+    double disk_busy_s = 0;    // the brick's own view: command issued to completion seen
+    double since_s = 0;
+};
+
+class brick_firmware : public kit_firmware {
+public:
+    brick_firmware(firmware_platform &platform, distribution_policy policy);
+    ~brick_firmware() override;
+
+    uint64_t capacity_sectors() const override { return m_capacity; }
+    const layout *array_layout() const override { return nullptr; }
+    // Bricks serve the network, not a host socket.
+    bool serve(const host_command &cmd) override { return false; }
+    size_t restart_after_power_loss() override { return 0; }
+    void reset_statistics() override;
+    void report(nlohmann::json &out) const override;
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix) override;
+
+    const brick_statistics &statistics() const { return m_stats; }
+    const claim_arbiter &claims() const { return m_claims; }
+    const brick_cache &cache() const { return m_cache; }
+    int replica_index() const { return m_role.replica_index; }
+
+private:
+    void receive_loop();
+    void on_read(const protocol::network_message &m, bool from_client);
+    void on_claim(const protocol::network_message &m);
+    void serve_read_from_disk(protocol::network_message m);
+    void entry_write(protocol::network_message m);
+    void replica_write(protocol::network_message m);
+    void store_write(const protocol::network_message &m);
+    // A destage when the disk has no read waiting and a free tag (one at a time).
+    void try_destage();
+    void destage(uint64_t lbn, uint32_t sectors);
+    void send(protocol::message_kind kind, int to, const protocol::network_message &about, uint32_t data_bytes);
+    void send_to_others(protocol::message_kind kind, const protocol::network_message &about, uint32_t data_bytes);
+    double predicted_service_ms(uint64_t lbn, uint32_t sectors, bool write) const;
+    // The time the disk is busy with a command of this brick (for the idle figures).
+    bool disk_io(bool write, uint64_t lbn, uint32_t sectors, uint64_t n);
+
+    firmware_platform &m_platform;
+    brick_role m_role;
+    request_distribution m_distribution;
+    uint64_t m_capacity = 0;
+    rtl_models::network_port *m_net = nullptr;
+    claim_arbiter m_claims;
+    brick_cache m_cache;
+    // Writes this brick forwarded: acknowledgements still to come.
+    struct pending_write {
+        int acks_missing = 0;
+        sc_core::sc_event all_in;
+    };
+    std::unordered_map<uint64_t, std::unique_ptr<pending_write>> m_writes;
+    sc_core::sc_event m_destaged;  // room in the cache for dirty data
+    struct dirty_extent {
+        uint64_t lbn;
+        uint32_t sectors;
+    };
+    std::vector<dirty_extent> m_dirty;  // stored writes not yet destaging
+    bool m_destaging = false;
+    brick_statistics m_stats;
+    int m_trace_queue = 0;   // requests waiting for the disk (reads and destages)
+    int m_trace_claims = 0;  // CLAIMs this brick has out (prescheduling waits)
+    int m_trace_dirty_pages = 0;
+};
+
+}  // namespace raidtlm::controller

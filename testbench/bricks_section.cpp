@@ -1,0 +1,61 @@
+// bricks.*: storage bricks on a switched network (Lumb's D-SPTF thesis; bricks_bench.h).
+#include <fmt/format.h>
+
+#include "testbench/scenario_sections.h"
+
+namespace raidtlm::testbench {
+
+namespace {
+using config::key_use;
+using config::value_ref;
+
+const config::names<brick_distribution> distribution_names = {{"dsptf", brick_distribution::dsptf},
+                                                              {"hashing", brick_distribution::hashing},
+                                                              {"weighted_hashing", brick_distribution::weighted_hashing},
+                                                              {"central", brick_distribution::central}};
+}  // namespace
+
+const char *to_string(brick_distribution v) { return config::name_of(distribution_names, v); }
+
+void declare_bricks_section(scenario_keys_t &root) {
+    using b = bricks_config;
+    config::declarations<b> k;
+    k.integer("count", &b::count, "0", 0, 4096)
+        .note("bricks of one disk each (disks.spec), a multiple of bricks.replicas; 0: no bricks topology");
+    k.integer("replicas", &b::replicas, "2", 1, 64).note("bricks per replica group, each a full copy of its data");
+    k.choice("distribution", &b::distribution, "dsptf", distribution_names)
+        .note("dsptf: reads queued at every replica, CLAIM on selection; hashing: hash(block) mod replicas; "
+              "weighted_hashing: in proportion to replica_weights; central: one controller per group, one SPTF "
+              "queue over its disks (the ideal)");
+    k.integer("outstanding_per_group", &b::outstanding_per_group, "16", 1, 100000)
+        .note("closed loop, per replica group (its client keeps this many requests in flight)");
+    k.number("cache_mb", &b::cache_mb, "512").min(0).cap(1 << 20).unit("MB").note("each brick's non-volatile LRU cache");
+    k.integer("cache_page_sectors", &b::cache_page_sectors, "8", 1, 1 << 16).note("the cache's unit and the hash's block");
+    k.custom(
+        "replica_weights", "[]", "a list of numbers > 0, one per replica (weighted_hashing)",
+        [](b &x, const value_ref &v, const key_use &u) {
+            x.replica_weights.clear();
+            for (const auto &item : config::read_list(v, u))
+                x.replica_weights.push_back(config::read_number(config::part_of(v, item), u, 0, true, 1e9, false));
+        },
+        [](const b &x) { return nlohmann::json(x.replica_weights); });
+    k.number("one_way_latency_us", &b::one_way_latency_us, "50").min(0).cap(1e7).unit("us").note("the network's");
+    k.number("port_mb_per_s", &b::port_mb_per_s, "125")
+        .min(0)
+        .cap(1e9)
+        .unit("MB/s")
+        .note("each network port, each way; 0 = unlimited");
+    k.integer("control_message_bytes", &b::control_message_bytes, "50", 1, 1 << 20)
+        .note("requests, CLAIMs and acknowledgements; data messages add the data");
+    k.check([](const b &x, const config::key_checks &c) {
+        if (x.count > 0 && x.count % x.replicas != 0)
+            c.fail("count", fmt::format("{} bricks do not make groups of {}", x.count, x.replicas),
+                   fmt::format("a multiple of {}", c.key("replicas")));
+        if (!x.replica_weights.empty() && int(x.replica_weights.size()) != x.replicas)
+            c.fail("replica_weights", fmt::format("{} weights for {} replicas", x.replica_weights.size(), x.replicas),
+                   fmt::format("one weight per replica ({})", c.key("replicas")));
+    });
+    root.mount("bricks", k, &scenario::bricks);
+}
+
+}  // namespace raidtlm::testbench
