@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -60,6 +61,19 @@ struct result {
     int code = -1;
     std::string out, err;
 };
+
+// A failed run: exit `code` and exactly one short line on stderr ("raidtlm: ..."), mentioning
+// every needle.
+inline void expect_one_line_error(const result &r, int code, const std::vector<std::string> &needles) {
+    EXPECT_EQ(r.code, code) << r.err;
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err.back(), '\n');
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line:\n" << r.err.substr(0, 2000);
+    EXPECT_EQ(r.err.rfind("raidtlm: ", 0), 0u) << r.err.substr(0, 2000);
+    EXPECT_LT(r.err.size(), 2500u) << "a long message: " << r.err.substr(0, 2000);
+    for (const auto &n : needles)
+        EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in " << r.err.substr(0, 2000);
+}
 
 // Runs `raidtlm <args>` from the repository root.
 inline result raidtlm(const std::string &args, const fs::path &dir) {

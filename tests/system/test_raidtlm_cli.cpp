@@ -22,16 +22,6 @@ using namespace system_test;
 
 namespace {
 
-// A failed run: non-zero exit and exactly one line on stderr, mentioning every needle.
-void expect_one_line_error(const result &r, int code, const std::vector<std::string> &needles) {
-    EXPECT_EQ(r.code, code) << r.err;
-    ASSERT_FALSE(r.err.empty());
-    EXPECT_EQ(r.err.back(), '\n');
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line:\n" << r.err;
-    EXPECT_EQ(r.err.rfind("raidtlm: ", 0), 0u) << r.err;
-    for (const auto &n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in " << r.err;
-    EXPECT_EQ(r.out.find("Copyright"), std::string::npos);
-}
 
 // Names of the variables a SystemC VCD declares, as GTKWave shows them ("SystemC.disk0.state[31:0]").
 std::set<std::string> vcd_names(const fs::path &vcd) {
