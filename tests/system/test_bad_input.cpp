@@ -22,7 +22,6 @@ using namespace system_test;
 
 namespace {
 
-
 const std::string validation_dir = "../shared/reference/disksim/validation/";
 
 // The Cheetah 9LP spec copied into `dir`, with `from` replaced by `to` in its .model file.

@@ -7,8 +7,10 @@
 #include "controller/parity_tokens.h"
 #include "controller/parity_write_plan.h"
 #include "controller/scoreboard.h"
+#include "token_array_model.h"
 
 using namespace raidtlm::controller;
+using raidtlm::controller::testing::token_array;
 
 namespace {
 
@@ -17,83 +19,6 @@ int count(const stripe_write_plan &p, disk_op_kind k) {
     for (const auto &op : p.ops) n += op.kind == k;
     return n;
 }
-
-// A functional model of the array's contents: one token per (disk, drive LBN), 0 if never
-// written; executes write plans the way the controller will (reads, XOR, writes).
-class token_array {
-public:
-    explicit token_array(const parity_layout &l) : m_layout(l) {}
-
-    uint64_t at(int disk, int64_t lbn) const {
-        auto it = m_tokens.find({disk, lbn});
-        return it == m_tokens.end() ? 0 : it->second;
-    }
-    void set(int disk, int64_t lbn, uint64_t token) { m_tokens[{disk, lbn}] = token; }
-
-    // Writes logical [lbn, lbn + n) with fresh tokens, acknowledges them on the scoreboard.
-    void write(int64_t lbn, int32_t n, const parity_write_policy &policy, scoreboard &sb) {
-        std::vector<stripe_write_plan> plans;
-        plan_parity_write(m_layout, lbn, n, policy, plans);
-        std::map<int64_t, uint64_t> fresh;
-        for (int64_t l = lbn; l < lbn + n; ++l) fresh[l] = make_token(l, ++m_sequence);
-        for (const auto &plan : plans) {
-            std::map<std::pair<int, int64_t>, uint64_t> read;
-            for (const auto &op : plan.ops)
-                if (op.kind != disk_op_kind::write)
-                    for (int i = 0; i < op.sectors; ++i) read[{op.disk, op.drive_lbn + i}] = at(op.disk, op.drive_lbn + i);
-            const auto parity = new_parity_tokens(
-                m_layout, plan, [&](int64_t l) { return fresh.at(l); },
-                [&](int disk, int64_t dl) {
-                    auto it = read.find({disk, dl});
-                    if (it == read.end()) ADD_FAILURE() << "parity needs disk " << disk << " lbn " << dl << " it did not read";
-                    return it == read.end() ? 0 : it->second;
-                });
-            for (const auto &op : plan.ops) {
-                if (op.kind == disk_op_kind::read) continue;
-                for (int i = 0; i < op.sectors; ++i) {
-                    const int64_t dl = op.drive_lbn + i;
-                    if (op.parity) {
-                        set(op.disk, dl, parity[size_t(dl - plan.parity_write().drive_lbn)]);
-                    } else {
-                        const int64_t stripe = dl / m_layout.unit_sectors();
-                        const int j = m_layout.data_unit_on_disk(stripe, op.disk);
-                        set(op.disk, dl, fresh.at(m_layout.logical_lbn(stripe, j, dl % m_layout.unit_sectors())));
-                    }
-                }
-            }
-        }
-        for (const auto &[l, t] : fresh) sb.write_acknowledged(l, t);
-    }
-
-    // Reads logical lbn with `failed` disk lost (-1: none), as plan_degraded_read says.
-    uint64_t read(int64_t lbn, int failed) const {
-        std::vector<disk_op> ops;
-        plan_degraded_read(m_layout, lbn, 1, failed, ops);
-        if (ops.size() == 1) return at(ops[0].disk, ops[0].drive_lbn);
-        EXPECT_EQ(int(ops.size()), m_layout.disks() - 1);
-        std::vector<uint64_t> survivors;
-        for (const auto &op : ops) {
-            EXPECT_NE(op.disk, failed);
-            EXPECT_EQ(op.drive_lbn, m_layout.drive_lbn_of(lbn));
-            survivors.push_back(at(op.disk, op.drive_lbn));
-        }
-        return reconstruct_token(survivors);
-    }
-
-    bool rows_consistent() const {
-        for (int64_t dl = 0; dl < m_layout.stripes() * m_layout.unit_sectors(); ++dl) {
-            uint64_t x = 0;
-            for (int d = 0; d < m_layout.disks(); ++d) x ^= at(d, dl);
-            if (x != 0) return false;
-        }
-        return true;
-    }
-
-private:
-    const parity_layout &m_layout;
-    std::map<std::pair<int, int64_t>, uint64_t> m_tokens;
-    uint64_t m_sequence = 0;
-};
 
 }  // namespace
 
@@ -166,7 +91,7 @@ TEST(parity_write_plan, every_path_keeps_parity_exact_and_reads_check_clean) {
             const parity_write_policy policy{i % 3 == 0 ? 0.0 : 0.5, i % 2 == 0};
             array.write(lbn, n, policy, sb);
         }
-        EXPECT_TRUE(array.rows_consistent());
+        EXPECT_TRUE(array.stripes_consistent(l.stripes()));
         for (int failed = -1; failed < l.disks(); ++failed)
             for (int64_t lbn = 0; lbn < l.capacity_sectors(); ++lbn) sb.check_read(lbn, array.read(lbn, failed));
         EXPECT_EQ(sb.integrity_errors(), 0u);
