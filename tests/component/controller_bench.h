@@ -97,4 +97,17 @@ void run_clean(controller_bench &b, Fn body) {
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
+// What a drive holds, read without time (TLM debug transport).
+inline std::vector<uint64_t> on_disk(controller_bench &b, int disk, uint64_t lbn, uint32_t n) {
+    std::vector<uint64_t> t(n);
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(lbn * raidtlm::protocol::sector_bytes);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(t.data()));
+    gp.set_data_length(n * raidtlm::protocol::token_bytes);
+    gp.set_streaming_width(n * raidtlm::protocol::token_bytes);
+    EXPECT_EQ(b.drives[size_t(disk)]->target.get_base_interface().transport_dbg(gp), n * raidtlm::protocol::token_bytes);
+    return t;
+}
+
 }  // namespace component_test

@@ -50,19 +50,6 @@ void spawn_writers(controller_bench &b, int writers, LbnOf lbn_of, std::map<uint
         });
 }
 
-// What a drive holds, read without time (TLM debug transport).
-std::vector<uint64_t> on_disk(controller_bench &b, int disk, uint64_t lbn, uint32_t n) {
-    std::vector<uint64_t> t(n);
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(lbn * protocol::sector_bytes);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(t.data()));
-    gp.set_data_length(n * protocol::token_bytes);
-    gp.set_streaming_width(n * protocol::token_bytes);
-    EXPECT_EQ(b.drives[size_t(disk)]->target.get_base_interface().transport_dbg(gp), n * protocol::token_bytes);
-    return t;
-}
-
 // Keeps `disk` busy with a raw read of `sectors` sectors far from the test's data (started now).
 void occupy(controller_bench &b, int disk, uint32_t sectors, bool *done = nullptr) {
     b.host.spawn([&b, disk, sectors, done] {

@@ -105,19 +105,6 @@ TEST(faults, raid10_with_delayed_writes_serves_every_request_after_a_disk_loss) 
 
 namespace {
 
-// What a drive holds, read without time (TLM debug transport).
-std::vector<uint64_t> on_disk(controller_bench &b, int disk, uint64_t lbn, uint32_t n) {
-    std::vector<uint64_t> t(n);
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(lbn * protocol::sector_bytes);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(t.data()));
-    gp.set_data_length(n * protocol::token_bytes);
-    gp.set_streaming_width(n * protocol::token_bytes);
-    b.drives[size_t(disk)]->target.get_base_interface().transport_dbg(gp);
-    return t;
-}
-
 // Parity rows of the first `rows` drive LBNs whose XOR over every disk is not zero.
 int inconsistent_rows(controller_bench &b, int disks, uint32_t rows) {
     std::vector<uint64_t> x(rows, 0);
