@@ -64,15 +64,22 @@ bool workload_driver::issue(const host_request &r, int client) {
     const bool measured = m_measurement.measuring();
     const double issue_ms = now_ms();
     const uint64_t id = m_issued;
-    m_pending[id] = {client, issue_ms, r.read, r.lbn, r.sectors, measured};
+    size_t slot = m_pending.size();
+    if (m_free_slots.empty()) {
+        m_pending.emplace_back();
+    } else {
+        slot = m_free_slots.back();
+        m_free_slots.pop_back();
+    }
+    m_pending[slot] = {client, issue_ms, r.read, r.lbn, r.sectors, measured, id, true};
     ++m_issued;
     m_peak_in_flight = std::max(m_peak_in_flight, ++m_in_flight);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(*gp, delay);
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-    const auto pending = m_pending.find(id);
-    if (pending == m_pending.end()) return false;  // abandoned and counted meanwhile
-    m_pending.erase(pending);
+    if (!m_pending[slot].live || m_pending[slot].id != id) return false;  // abandoned and counted meanwhile
+    m_pending[slot].live = false;
+    m_free_slots.push_back(slot);
     --m_in_flight;
     const bool ok = gp->is_response_ok();
     gp->release();
@@ -94,10 +101,19 @@ bool workload_driver::issue(const host_request &r, int client) {
 
 size_t workload_driver::abandon_in_flight() {
     const double now = now_ms();
-    const size_t n = m_pending.size();
+    std::vector<pending_issue *> in_flight;  // in issue order
+    for (size_t k = 0; k < m_pending.size(); ++k)
+        if (m_pending[k].live) {
+            in_flight.push_back(&m_pending[k]);
+            m_pending[k].live = false;
+            m_free_slots.push_back(k);
+        }
+    std::sort(in_flight.begin(), in_flight.end(), [](const auto *a, const auto *b) { return a->id < b->id; });
+    const size_t n = in_flight.size();
     bool done = false;
     std::vector<int> clients;
-    for (const auto &[id, p] : m_pending) {
+    for (const pending_issue *q : in_flight) {
+        const pending_issue &p = *q;
         --m_in_flight;
         ++m_completed;
         ++m_abandoned;
@@ -105,7 +121,6 @@ size_t workload_driver::abandon_in_flight() {
         done = m_measurement.complete(p.measured, p.read, p.sectors, p.issue_ms, now, false) || done;
         if (p.client >= 0) clients.push_back(p.client);
     }
-    m_pending.clear();
     if (done) {
         sc_core::sc_stop();
         return n;

@@ -102,6 +102,8 @@ private:
         uint64_t lbn;
         uint32_t sectors;
         bool measured;
+        uint64_t id;  // issue number: a slot reused after an abandon holds another
+        bool live;
     };
 
     workload_config m_config;
@@ -122,7 +124,9 @@ private:
     double m_response_sum_ms = 0;
     std::string m_error;
     double m_beyond_kernel_time_ms = 0;
-    std::map<uint64_t, pending_issue> m_pending;  // by issue number: requests in flight
+    // Requests in flight, in reusable slots (no allocation per request on the hot path).
+    std::vector<pending_issue> m_pending;
+    std::vector<size_t> m_free_slots;
     uint64_t m_abandoned = 0;
 };
 
