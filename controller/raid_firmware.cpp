@@ -53,7 +53,7 @@ bool raid_firmware::serve(const host_command &cmd) {
     m_platform.free_buffer(r.buffer);
     if (read_ticket) {
         m_reads.leave(read_ticket);
-        m_reads_changed.notify(sc_core::SC_ZERO_TIME);
+        if (m_order_waiters > 0) m_reads_changed.notify(sc_core::SC_ZERO_TIME);  // reads alone: nobody to wake
     }
     return ok;
 }
@@ -61,12 +61,14 @@ bool raid_firmware::serve(const host_command &cmd) {
 void raid_firmware::wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {
     const uint64_t epoch = m_platform.power_epoch();
     const uint64_t ticket = m_reads.enter(0, logical_lbn, sectors);
+    ++m_order_waiters;
     while (m_reads.must_wait(ticket)) {
         sc_core::wait(m_reads_changed);
         m_platform.check_power(epoch);
     }
+    --m_order_waiters;
     m_reads.leave(ticket);
-    m_reads_changed.notify(sc_core::SC_ZERO_TIME);
+    if (m_order_waiters > 0) m_reads_changed.notify(sc_core::SC_ZERO_TIME);
 }
 
 bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,

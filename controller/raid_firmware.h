@@ -65,6 +65,7 @@ protected:
     void wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors);
     write_order_guard m_reads;  // host reads in flight, by logical range (one "disk": 0)
     sc_core::sc_event m_reads_changed;
+    int m_order_waiters = 0;  // writes inside wait_for_earlier_reads: only they need m_reads_changed
 
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;  // nullptr: JBOD through m_map

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "controller/raid10_layout.h"
+#include "layout_error_text.h"
 
 using namespace raidtlm::controller;
 
@@ -91,14 +92,7 @@ TEST(raid10_layout, raid10_stripes_over_mirrored_pairs) {
 }
 
 TEST(raid10_layout, layouts_that_do_not_fit_say_why) {
-    auto message = [](auto make) {
-        try {
-            make();
-        } catch (const layout_error &e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
+    const auto message = [](auto make) { return layout_error_text(make); };
     EXPECT_EQ(message([] { raid10_layout::raid1({100}); }), "RAID 1 needs at least 2 disks; the array has 1");
     EXPECT_EQ(message([] { raid10_layout::raid10(std::vector<int64_t>(5, 100), 2, 8); }),
               "RAID 10 with 2-way mirrors needs a multiple of 2 disks; the array has 5");
