@@ -80,6 +80,11 @@ struct firmware_config {
     // are back (the parity logging paper's Section 8: a RAID 5 small write "completes two slow
     // read-rotate-write accesses sequentially", footnote 9).
     bool rrw_parity_after_data = false;
+    // Read-rotate-write stripes: the old data of a small write is in the controller's cache (the
+    // parity logging paper's "data cache hit", Figure 23(c) and Figure 27): the data disks get a
+    // plain write, only the parity disk a read-rotate-write (floating: the data unit is rewritten
+    // in place, the parity floats).
+    bool old_data_cached = false;
     // Which waiting command of a disk's firmware queue gets the next free tag: fcfs, sstf, look,
     // c_look or cvscan (the head taken where the disk's last command ended, on the firmware's copy
     // of the geometry: disk_info::geometry). Each decision costs schedule_cycles(entries examined).

@@ -24,6 +24,7 @@ const config::names<scheduling_policy> scheduler_names = {
     {"rlook", scheduling_policy::rlook},   {"rsatf", scheduling_policy::rsatf}};
 const config::names<bool> rmw_names = {{"separate", false}, {"read_rotate_write", true}};
 const config::names<bool> rrw_order_names = {{"together", false}, {"parity_after_data", true}};
+const config::names<bool> old_data_names = {{"preread", false}, {"cached", true}};
 const config::names<parity_placement> rotation_names = {{"left-symmetric", parity_placement::left_symmetric},
                                                         {"left-asymmetric", parity_placement::left_asymmetric},
                                                         {"right-symmetric", parity_placement::right_symmetric},
@@ -107,6 +108,8 @@ void declare_keys(config::declarations<firmware_config> &k) {
     k.choice<bool>("rmw", [](fw_t &f) -> bool & { return f.parity_writes.read_rotate_write; }, "separate",
                    rmw_names);
     k.choice("rrw_order", &fw_t::rrw_parity_after_data, "together", rrw_order_names);
+    k.choice("old_data", &fw_t::old_data_cached, "preread", old_data_names)
+        .note("read-rotate-write stripes: cached = the old data in the controller's cache, a plain data write");
 
     config::declarations<parity_logging_config> parity_logging;
     declare_parity_logging_keys(parity_logging);
@@ -186,6 +189,12 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
         set_while_layout("rrw_order",
                          fmt::format("it only with {}: floating, or raid4/raid5/adaptraid5 with {}: read_rotate_write", layout,
                                      k.key("rmw")),
+                         raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");
+    if (k.given("old_data") && fw.array != array_kind::floating && !(raid45 && fw.parity_writes.read_rotate_write))
+        set_while_layout("old_data",
+                         fmt::format("it only with {}: floating, or raid4/raid5/adaptraid5 with {}: read_rotate_write "
+                                     "(parity_logging: {})",
+                                     layout, k.key("rmw"), k.key("parity_logging.preread")),
                          raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");
     if (k.given("rmw") && !raid45 && fw.array != array_kind::parity_logging)
         set_while_layout("rmw", fmt::format("it only with {}: raid4, raid5, adaptraid5 or parity_logging (its data preread)", layout));

@@ -109,16 +109,40 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
     protocol::buffer_block *work = nullptr;
     ++m_stats.stripe_writes[size_t(plan.path)];
     m_kit.locks.lock(plan.stripe);
+    // controller.old_data cached: the old data is in the controller's cache, so a data unit is
+    // simply rewritten where it is; only the parity (whose old value must be read) floats.
+    const bool cached = m_platform.config().firmware.old_data_cached;
     std::vector<std::optional<floating_map::move>> moves(n);
     for (size_t k = 0; k < n; ++k) {
         const disk_op &op = plan.ops[k];
+        if (cached && !op.parity) continue;
         moves[k] = m_maps[size_t(op.disk)]->begin_move(op.drive_lbn / int64_t(unit));
     }
     work = m_platform.allocate_buffer((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
     std::vector<std::vector<uint64_t>> old(n);
+    // Data op k's new unit in slot n + k: its old contents with the write's sectors laid over.
+    auto compose_new_unit = [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((n + k) * unit));
+        const int j = l.data_unit_on_disk(plan.stripe, op.disk);
+        const uint64_t from = uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
+        std::copy(buffer->tokens.begin() + int64_t(from), buffer->tokens.begin() + int64_t(from) + op.sectors,
+                  work->tokens.begin() + int64_t((n + k) * unit + uint64_t(op.drive_lbn) % unit));
+    };
     auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         const uint64_t first = uint64_t(op.drive_lbn) / unit * unit;  // the whole unit moves
+        if (cached && !op.parity) {
+            // Its old tokens as the drive holds them now (the stripe is locked), untimed; the write
+            // carries the new unit itself, since it overwrites the only copy a read may be reading.
+            if (data) {
+                old[k].resize(size_t(unit));
+                m_platform.peek_untimed(op.disk, floating_lbn(op.disk, first, uint32_t(unit)), uint32_t(unit),
+                                        old[k].data());
+                compose_new_unit(k);
+            }
+            return m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (n + k) * unit);
+        }
         return m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, 2 * n * unit, &old[k], nullptr, nullptr,
                              moves[k] ? moves[k]->new_drive_lbn : -1);
     };
@@ -137,14 +161,7 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
                 continue;
             }
             inputs.push_back({work, (n + k) * unit});
-            if (data) {
-                // The new unit: the old one with the write's sectors laid over.
-                std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((n + k) * unit));
-                const int j = l.data_unit_on_disk(plan.stripe, op.disk);
-                const uint64_t from = uint64_t(l.logical_lbn(plan.stripe, j, op.drive_lbn - row0) - int64_t(host_lbn));
-                std::copy(buffer->tokens.begin() + int64_t(from), buffer->tokens.begin() + int64_t(from) + op.sectors,
-                          work->tokens.begin() + int64_t((n + k) * unit + uint64_t(op.drive_lbn) % unit));
-            }
+            if (data) compose_new_unit(k);
         }
         // New parity = old parity ^ old data ^ new data, over the whole unit, into the parity op's
         // new-contents slot (inputs read before the output is written, as the engine streams).
@@ -162,6 +179,7 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
     // The tables: every unit that moved now lives in its new slot (the old one is free).
     std::vector<int64_t> moved_units;  // logical first sectors of the data units that moved
     for (size_t k = 0; k < n; ++k) {
+        if (cached && !plan.ops[k].parity) continue;  // rewritten in place by design
         if (!moves[k]) {
             ++m_floating.in_place;
             continue;

@@ -239,11 +239,22 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     std::vector<std::vector<uint64_t>> old(n);
     const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
+    const bool cached = m_platform.config().firmware.old_data_cached;
     auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         // The parity command carries slot 0 (a stand-in: the new parity is installed below).
         if (op.parity)
             return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0, &old[k]);
+        if (cached) {
+            // A data cache hit: the old data the controller holds is what the drive holds now (the
+            // stripe is locked), taken untimed; the data disk only writes.
+            if (data) {
+                old[k].resize(size_t(op.sectors));
+                m_platform.peek_untimed(op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), old[k].data());
+            }
+            return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                                 r.host_offset(op));
+        }
         return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                        r.host_offset(op), &old[k]);
     };

@@ -43,6 +43,32 @@ SCHEMES = {
                                    f"controller.parity_logging.log_stripes={LOG_STRIPES}"],
                                   "parity_logging_no_preread"),
 }
+
+# Section 9's variants and the cached-old-data runs (scripts/reproduce_parity_logging_failures,
+# scripts/reproduce_airline), kept apart so the scripts that walk SCHEMES (the paper's Section 8
+# set) do not run them.
+TOLERANT_SCHEMES = {
+    # Section 9: f-failure-tolerant mirroring is f+1 copies ("quadruplicated storage" at f = 3),
+    # all written before the write completes. A copy set needs whole columns: 21 and 20 of the 22
+    # disks (callers set disks.count, see copies_disks()).
+    "mirroring_3copies": ("  layout: raid10\n  mirror_copies: 3\n",
+                          ["controller.delayed_writes.foreground_propagation=true"], "mirroring"),
+    "mirroring_4copies": ("  layout: raid10\n  mirror_copies: 4\n",
+                          ["controller.delayed_writes.foreground_propagation=true"], "mirroring"),
+    # The old data in the controller's cache (Figure 23(c), Figure 27's "cached"): the data disk
+    # only writes, the parity disk reads-rotates-writes, both issued together (Section 8: "a user's
+    # data write and parity update can be issued concurrently").
+    "raid5_cached": ("  layout: raid5\n  rmw: read_rotate_write\n  old_data: cached\n", [], "raid5"),
+    "floating_cached": ("  layout: floating\n  old_data: cached\n", [], "floating"),
+}
+ALL_SCHEMES = {**SCHEMES, **TOLERANT_SCHEMES}
+
+
+def copies_disks(copies, disks=DISKS):
+    """The largest array of at most `disks` drives made of whole `copies`-disk mirror columns."""
+    return disks // copies * copies
+
+
 # The paper's derived figures (SEEDS.md): busy ms per write and IO/s per disk at saturation.
 PAPER = {"nonredundant": (20.61, 48.5), "mirroring": (41.22, 24.3), "raid5": (69.02, 14.5),
          "floating": (47.61, 21.0), "parity_logging": (41.16, 24.3),
@@ -67,10 +93,10 @@ def scenario_for(scheme, outdir):
         if section == "controller" and indent == 2 and line.strip() and not line.lstrip().startswith("#"):
             key = line.strip().split(":")[0]
             if key == "layout":
-                out.append(SCHEMES[scheme][0].rstrip("\n"))
+                out.append(ALL_SCHEMES[scheme][0].rstrip("\n"))
                 replaced = True
                 continue
-            if key in ("rmw", "rrw_order", "mirror_copies", "parity_logging"):
+            if key in ("rmw", "rrw_order", "mirror_copies", "old_data", "parity_logging"):
                 skipping = key == "parity_logging"
                 continue
         if section == "disks" and line.strip().startswith("spec:"):
@@ -90,11 +116,11 @@ def run_scheme(scheme, outdir, sets=(), waves=False):
     path = scenario_for(scheme, outdir)
     cmd = [BIN, "run", path, "-o", outdir, "--set", "output.timeline=false",
            "--set", f"output.waves={'true' if waves else 'false'}"]
-    for s in list(SCHEMES[scheme][1]) + list(sets):
+    for s in list(ALL_SCHEMES[scheme][1]) + list(sets):
         cmd += ["--set", s]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV)
     # Exit 2 naming the scheme's layout or one of its keys: this build does not have the scheme.
-    scheme_keys = ["controller.layout"] + [s.split("=")[0] for s in SCHEMES[scheme][1]]
+    scheme_keys = ["controller.layout"] + [s.split("=")[0] for s in ALL_SCHEMES[scheme][1]]
     if p.returncode == 2 and any(f"key '{k}'" in p.stderr for k in scheme_keys):
         return None
     if p.returncode != 0:

@@ -296,6 +296,11 @@ int sc_main(int argc, char **argv) {
         ->check(positive_number);
     plog_cmd->add_option("--log-stripes", plog.log_stripes, "Log striping factor L (default 1)")
         ->check(positive_number);
+    plog_cmd->add_option("--failures", plog.failures,
+                         "Section 9: the schemes extended to tolerate F failures (F+1 copies, F check units, F log "
+                         "copies); blind and cached old data, storage overhead")
+        ->check(CLI::Range(0, 3))
+        ->type_name("F");
     plog_cmd->add_flag("--json", plog.json, "Print JSON instead of the table");
     plog_cmd->footer(
         "Sections 3-4 of Stodolsky et al.: S is the mean seek over random cylinder pairs from the spec's seek\n"

@@ -2,14 +2,59 @@
 
 #include <iostream>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "controller/failure_tolerance_model.h"
 #include "controller/parity_logging_model.h"
 #include "disks/diskspec_loader.h"
 
 namespace raidtlm::testbench {
+
+namespace {
+
+// Section 9: Figure 30's rows for one degree of tolerance.
+int print_tolerant_schemes(const plog_model_options &o, const controller::plog_model::parameters &p) {
+    namespace pm = controller::plog_model;
+    std::vector<pm::tolerant_row> rows;
+    try {
+        rows = pm::tolerant_schemes(p, o.failures);
+    } catch (const std::invalid_argument &e) {
+        std::cerr << "raidtlm: plog-model --failures " << o.failures << ": " << e.what() << "\n";
+        return 2;
+    }
+    const pm::plog_terms pre = pm::tolerant_parity_logging(p, o.failures, true);
+    if (o.json) {
+        nlohmann::json j;
+        j["source"] = o.disk_spec.empty() ? std::string("figure12") : o.disk_spec;
+        j["failures"] = o.failures;
+        for (const auto &r : rows)
+            j["schemes"][r.scheme] = {{"blind_busy_ms_per_write", r.blind_ms},
+                                      {"cached_busy_ms_per_write", r.cached_ms},
+                                      {"blind_io_per_s_per_disk", r.blind_rate},
+                                      {"cached_io_per_s_per_disk", r.cached_rate},
+                                      {"storage_overhead", r.storage_overhead}};
+        j["parity_logging_terms_ms"] = {{"data_access", pre.data_access_ms}, {"log_write", pre.log_write_ms},
+                                        {"log_read", pre.log_read_ms},       {"check_read", pre.parity_read_ms},
+                                        {"check_write", pre.parity_write_ms}};
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    std::cout << fmt::format("multiple failure model, {} failure(s) tolerated ({}): S {:.3f} ms, R {:.3f} ms, D {:g}, "
+                             "N {:g}, L {:g}\n",
+                             o.failures, o.disk_spec.empty() ? "Figure 12 as printed" : o.disk_spec, p.seek_ms,
+                             p.rotation_ms, p.units_per_track, p.disks, p.log_stripes);
+    std::cout << fmt::format("{:<16} {:>14} {:>14} {:>16} {:>16} {:>10}\n", "scheme", "blind ms/wr", "cached ms/wr",
+                             "blind IO/s/disk", "cached IO/s/disk", "overhead");
+    for (const auto &r : rows)
+        std::cout << fmt::format("{:<16} {:>14.2f} {:>14.2f} {:>16.2f} {:>16.2f} {:>9.1f}%\n", r.scheme, r.blind_ms,
+                                 r.cached_ms, r.blind_rate, r.cached_rate, r.storage_overhead * 100);
+    return 0;
+}
+
+}  // namespace
 
 int run_plog_model(const plog_model_options &o) {
     namespace pm = controller::plog_model;
@@ -26,6 +71,7 @@ int run_plog_model(const plog_model_options &o) {
             return 2;
         }
     }
+    if (o.failures >= 0) return print_tolerant_schemes(o, p);
     const auto rows = pm::all_schemes(p);
     const pm::plog_terms pre = pm::parity_logging(p, true);
     const double table_bits = pm::floating_table_bits_per_disk(p);

@@ -13,6 +13,7 @@ struct plog_model_options {
     int regions_per_disk = 100;
     int buffered_tracks = 1;        // K
     int log_stripes = 1;            // L
+    int failures = -1;              // >= 0: Section 9's table for f failures tolerated
     bool json = false;
 };
 
