@@ -11,6 +11,7 @@
 #include "controller/parity_logging_firmware.h"
 #include "controller/parity_logging_layout.h"
 #include "controller/plugins.h"
+#include "controller/raid6_firmware.h"
 #include "controller/raid_firmware.h"
 #include "controller/stream_engine_config.h"
 #include "controller/stream_firmware.h"
@@ -71,6 +72,7 @@ void register_layouts() {
     r.add("raid10", standard("striped mirrors (controller.mirror_copies)", "raid10"));
     r.add("raid4", standard("striping with a dedicated parity disk", "raid4"));
     r.add("raid5", standard("striping with rotating parity (controller.parity_rotation)", "raid5"));
+    r.add("raid6", standard("striping with rotating P and Q (Reed-Solomon over GF(2^8)): two failures survived", "raid6"));
     r.add("sr_array", standard("SR-Mirror Ds x Dr x Dm (Yu et al.)", "sr-mirror"));
     r.add("floating", {"RAID 5 over what floating data and parity leave: one track per cylinder free",
                        [](const controller_config &c, const std::vector<disk_info> &disks) {
@@ -100,6 +102,9 @@ void register_firmware() {
     r.add("raid", family<raid_firmware>("RAID 0 / JBOD, RAID 4, RAID 5, AdaptRaid5: degraded paths, "
                                         "read-rotate-write",
                                         {"raid0", "raid4", "raid5", "adaptraid5"}));
+    r.add("raid6", family<raid6_firmware>("RAID 6 (P+Q): Q on the XOR engine's GF mode, degraded paths with one or "
+                                          "two members lost, media-error repair from P or Q",
+                                          {"raid6"}));
     r.add("replicated", family<replicated_firmware>("RAID 1, RAID 10, SR-Array: mirror reads, delayed writes, "
                                                     "power-loss recovery",
                                                     {"raid1", "raid10", "sr_array"}));

@@ -13,6 +13,7 @@ const char *to_string(array_kind k) {
     case array_kind::floating: return "floating";
     case array_kind::parity_logging: return "parity_logging";
     case array_kind::adaptraid5: return "adaptraid5";
+    case array_kind::raid6: return "raid6";
     }
     return "?";
 }

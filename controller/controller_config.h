@@ -26,7 +26,7 @@ namespace raidtlm::controller {
 // floating: RAID 5 whose data and parity units float within their cylinder (floating_firmware.cpp).
 // parity_logging: Stodolsky et al. parity logging (parity_logging_firmware.h).
 // adaptraid5: heterogeneous RAID 5 (Cortes and Labarta; adaptraid5_layout.h), run by the RAID firmware.
-enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging, adaptraid5 };
+enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging, adaptraid5, raid6 };
 const char *to_string(array_kind k);
 
 // Parity logging (Stodolsky et al.; controller/parity_logging_firmware.h). Defaults are the

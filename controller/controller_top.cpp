@@ -212,11 +212,17 @@ void controller_top::host_dma(const host_command &cmd, protocol::buffer_block *b
 
 void controller_top::xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
                                 uint64_t sectors) {
+    gf_blocks(inputs, {}, output, sectors);
+}
+
+void controller_top::gf_blocks(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                               const protocol::buffer_ref &output, uint64_t sectors) {
     tlm::tlm_generic_payload gp;
     protocol::xor_command x;
     x.inputs = inputs;
     x.output = output;
     x.sectors = sectors;
+    x.coefficients = coefficients;
     gp.set_extension(&x);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_to_xor->b_transport(gp, delay);

@@ -170,6 +170,8 @@ private:
     void request_table_write(uint32_t bytes) override;
     void host_dma(const host_command &cmd, protocol::buffer_block *buffer, uint64_t first_sector) override;
     using firmware_platform::host_dma;
+    void gf_blocks(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                   const protocol::buffer_ref &output, uint64_t sectors) override;
     void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
                     uint64_t sectors) override;
     int64_t nvram_allocate(uint64_t bytes) override { return m_nvram->allocate(bytes); }

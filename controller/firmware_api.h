@@ -11,7 +11,7 @@
 //   buffer DRAM    allocate_buffer / free_buffer (waits while the buffer is full);
 //                  request_table_write (the CPU's request-table traffic)
 //   host link      host_dma: the host command's data into or out of a buffer
-//   XOR engine     xor_blocks
+//   XOR engine     xor_blocks; gf_blocks (its GF(2^8) multiply-accumulate mode: RAID 6's Q)
 //   NVRAM          nvram_allocate / nvram_release / nvram_write, nvram_read (timed) / nvram_peek (untimed, the
 //                  firmware reading its own non-volatile memory after a restart)
 //   SCSI channels  drive_command: one command to one drive, returns its completion: status, the
@@ -144,6 +144,10 @@ public:
     // ---- XOR engine: XOR of `inputs` into `output` over `sectors` sectors
     virtual void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
                             uint64_t sectors) = 0;
+    // The engine's GF(2^8) multiply-accumulate mode: output = sum of coefficients[k] x inputs[k]
+    // (byte lanes; rtl_models/gf256.h), one coefficient per input.
+    virtual void gf_blocks(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                           const protocol::buffer_ref &output, uint64_t sectors) = 0;
 
     // ---- NVRAM
     virtual int64_t nvram_allocate(uint64_t bytes) = 0;  // -1: no room

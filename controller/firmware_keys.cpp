@@ -15,7 +15,7 @@ const config::names<array_kind> array_names = {
     {"raid0", array_kind::raid0}, {"raid1", array_kind::raid1},       {"raid10", array_kind::raid10},
     {"raid4", array_kind::raid4}, {"raid5", array_kind::raid5},       {"sr_array", array_kind::sr_array},
     {"floating", array_kind::floating}, {"parity_logging", array_kind::parity_logging},
-    {"adaptraid5", array_kind::adaptraid5}};
+    {"adaptraid5", array_kind::adaptraid5}, {"raid6", array_kind::raid6}};
 const config::names<buffer_policy> buffer_policy_names = {{"global", buffer_policy::global},
                                                           {"static", buffer_policy::static_per_region}};
 const config::names<scheduling_policy> scheduler_names = {
@@ -172,8 +172,8 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
         k.fail(name, fmt::format("set while {} is {}{}", layout, kind, detail), expected);
     };
     // The layouts the RAID firmware writes with parity (raid_parity_paths.cpp).
-    const bool raid45 =
-        fw.array == array_kind::raid5 || fw.array == array_kind::raid4 || fw.array == array_kind::adaptraid5;
+    const bool raid45 = fw.array == array_kind::raid5 || fw.array == array_kind::raid4 ||
+                        fw.array == array_kind::adaptraid5 || fw.array == array_kind::raid6;
 
     if (fw.array != array_kind::raid0 && fw.layout == host_layout::jbod)
         k.fail("layout", fmt::format("{} while host.layout is jbod", kind),
@@ -183,11 +183,11 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
     if (k.given("mirror_copies") && fw.array != array_kind::raid10)
         set_while_layout("mirror_copies", fmt::format("it only with {}: raid10", layout));
     if (k.given("reconstruct_write_fraction") && !raid45 && fw.array != array_kind::floating)
-        set_while_layout("reconstruct_write_fraction", fmt::format("it only with {}: raid4, raid5 or adaptraid5", layout));
+        set_while_layout("reconstruct_write_fraction", fmt::format("it only with {}: raid4, raid5, raid6 or adaptraid5", layout));
     if (k.given("rrw_order") && fw.array != array_kind::floating &&
         !(raid45 && fw.parity_writes.read_rotate_write))
         set_while_layout("rrw_order",
-                         fmt::format("it only with {}: floating, or raid4/raid5/adaptraid5 with {}: read_rotate_write", layout,
+                         fmt::format("it only with {}: floating, or raid4/raid5/raid6/adaptraid5 with {}: read_rotate_write", layout,
                                      k.key("rmw")),
                          raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");
     if (k.given("old_data") && fw.array != array_kind::floating && !(raid45 && fw.parity_writes.read_rotate_write))
@@ -197,7 +197,7 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                                      layout, k.key("rmw"), k.key("parity_logging.preread")),
                          raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");
     if (k.given("rmw") && !raid45 && fw.array != array_kind::parity_logging)
-        set_while_layout("rmw", fmt::format("it only with {}: raid4, raid5, adaptraid5 or parity_logging (its data preread)", layout));
+        set_while_layout("rmw", fmt::format("it only with {}: raid4, raid5, raid6, adaptraid5 or parity_logging (its data preread)", layout));
     if (k.given("cvscan_r") && scheduler_name != "cvscan")
         k.fail("cvscan_r", fmt::format("set while {} is {}", scheduler, scheduler_name),
                fmt::format("it only with {}: cvscan", scheduler));
@@ -258,6 +258,9 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
     if (((raid45 && fw.array != array_kind::adaptraid5) || fw.array == array_kind::floating) && n < 3)
         k.fail("layout", fmt::format("{} needs at least 3 disks; disks.count is {}", kind, n),
                "disks.count >= 3 or another layout");
+    if (fw.array == array_kind::raid6 && n < 4)
+        k.fail("layout", fmt::format("raid6 needs at least 4 disks (two data units, P and Q); disks.count is {}", n),
+               "disks.count >= 4 or another layout");
     if (fw.array == array_kind::raid10 && (n < fw.mirror_copies || n % fw.mirror_copies != 0))
         k.fail("layout",
                fmt::format("raid10 with {}-way mirrors needs a multiple of {} disks; disks.count is {}",

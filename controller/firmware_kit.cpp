@@ -1,5 +1,7 @@
 #include "controller/firmware_kit.h"
 
+#include <algorithm>
+
 #include "controller/predictor_feed.h"
 
 namespace raidtlm::controller {
@@ -78,6 +80,28 @@ void firmware_kit::xor_blocks(const std::vector<protocol::buffer_ref> &inputs, c
                               uint64_t sectors, int affinity) {
     platform.cpu_run_priced(rtl_models::cpu_task::xor_setup, affinity);
     platform.xor_blocks(inputs, output, sectors);
+}
+
+void firmware_kit::gf_blocks(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                             const protocol::buffer_ref &output, uint64_t sectors, int affinity) {
+    std::vector<protocol::buffer_ref> used;
+    std::vector<uint8_t> factors;
+    bool xor_only = true;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        if (coefficients.at(k) == 0) continue;
+        used.push_back(inputs[k]);
+        factors.push_back(coefficients[k]);
+        xor_only = xor_only && coefficients[k] == 1;
+    }
+    if (used.empty()) {  // a zero combination: nothing to read, the result is zero
+        auto &t = output.block->tokens;
+        if (t.size() >= output.first_sector + sectors)
+            std::fill(t.begin() + int64_t(output.first_sector), t.begin() + int64_t(output.first_sector + sectors), 0);
+        return;
+    }
+    platform.cpu_run_priced(rtl_models::cpu_task::xor_setup, affinity);
+    if (xor_only) platform.xor_blocks(used, output, sectors);
+    else platform.gf_blocks(used, factors, output, sectors);
 }
 
 bool firmware_kit::disk_io(bool write, int d, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,

@@ -50,6 +50,10 @@ public:
     // The CPU's xor_setup and the XOR engine's work.
     void xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
                     uint64_t sectors, int affinity);
+    // The same in the engine's GF multiply-accumulate mode; all coefficients 0 or 1: an XOR
+    // command (the cheaper mode), inputs with coefficient 0 left out.
+    void gf_blocks(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                   const protocol::buffer_ref &output, uint64_t sectors, int affinity);
     bool parallel(size_t n, const std::function<bool(size_t)> &job) { return platform.parallel(n, job); }
 
     // One drive command: a tag for the disk, the command, the tag released. `choices` set: any of

@@ -1,6 +1,7 @@
 #include "controller/make_layout.h"
 
 #include "controller/raid10_layout.h"
+#include "controller/raid6_layout.h"
 
 namespace raidtlm::controller {
 
@@ -11,6 +12,7 @@ std::unique_ptr<layout> make_layout(const layout_config &cfg, const std::vector<
     if (k == "raid1") return std::make_unique<raid10_layout>(raid10_layout::raid1(disk_sectors));
     if (k == "raid10")
         return std::make_unique<raid10_layout>(raid10_layout::raid10(disk_sectors, cfg.mirror_copies, cfg.unit_sectors));
+    if (k == "raid6") return std::make_unique<raid6_layout>(disk_sectors, cfg.unit_sectors);
     if (k == "raid4") return std::make_unique<parity_layout>(disk_sectors, cfg.unit_sectors, parity_placement::dedicated);
     if (k == "raid5") {
         if (cfg.placement == parity_placement::dedicated)
@@ -23,7 +25,7 @@ std::unique_ptr<layout> make_layout(const layout_config &cfg, const std::vector<
         shape.unit_sectors = cfg.unit_sectors;
         return std::make_unique<sr_mirror_layout>(*geometry, int(disk_sectors.size()), shape);
     }
-    throw layout_error("unknown layout '" + k + "'; expected one of raid0, raid1, raid10, raid4, raid5, sr-mirror");
+    throw layout_error("unknown layout '" + k + "'; expected one of raid0, raid1, raid10, raid4, raid5, raid6, sr-mirror");
 }
 
 }  // namespace raidtlm::controller

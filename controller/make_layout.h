@@ -14,7 +14,7 @@
 namespace raidtlm::controller {
 
 struct layout_config {
-    std::string kind = "raid5";  // raid0, raid1, raid10, raid4, raid5, sr-mirror
+    std::string kind = "raid5";  // raid0, raid1, raid10, raid4, raid5, raid6, sr-mirror
     int64_t unit_sectors = 128;  // stripe unit (every striped kind)
     int mirror_copies = 2;       // raid10
     parity_placement placement = parity_placement::left_symmetric;  // raid5

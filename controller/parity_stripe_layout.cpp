@@ -6,8 +6,13 @@
 
 namespace raidtlm::controller {
 
+unit_place parity_stripe_layout::q_unit(int64_t) const {
+    throw std::logic_error("a layout without a Q unit (" + describe() + ") was asked for one");
+}
+
 int parity_stripe_layout::unit_on_disk(int64_t stripe, int disk) const {
     if (parity_unit(stripe).disk == disk) return -1;
+    if (has_q() && q_unit(stripe).disk == disk) return q_on_disk;
     for (int j = 0, n = stripe_data_units(stripe); j < n; ++j)
         if (data_unit(stripe, j).disk == disk) return j;
     return -2;
@@ -24,6 +29,7 @@ std::vector<unit_place> parity_stripe_layout::units_by_disk(int64_t stripe) cons
     std::vector<unit_place> units;
     for (int j = 0, n = stripe_data_units(stripe); j < n; ++j) units.push_back(data_unit(stripe, j));
     units.push_back(parity_unit(stripe));
+    if (has_q()) units.push_back(q_unit(stripe));
     std::sort(units.begin(), units.end(), [](const unit_place &a, const unit_place &b) { return a.disk < b.disk; });
     return units;
 }

@@ -8,6 +8,9 @@
 //
 // Every stripe unit starts at a multiple of unit_sectors() on its disk, so a drive LBN's offset
 // within its unit is drive_lbn % unit_sectors() whatever the layout.
+//
+// RAID 6 (raid6_layout.h) answers it too, with a second check unit Q in every stripe (has_q):
+// the write plans then read and write Q beside P, and its firmware (raid6_firmware.h) computes it.
 #pragma once
 
 #include <cstdint>
@@ -35,14 +38,21 @@ public:
     // Data unit j (0 .. stripe_data_units - 1) and the parity unit of a stripe.
     virtual unit_place data_unit(int64_t stripe, int j) const = 0;
     virtual unit_place parity_unit(int64_t stripe) const = 0;
+    // RAID 6: every stripe also has a Q unit (pq_parity.h). Layouts without one: false, and
+    // q_unit throws std::logic_error.
+    virtual bool has_q() const { return false; }
+    virtual unit_place q_unit(int64_t stripe) const;
 
     int64_t stripe_data_sectors_of(int64_t stripe) const { return stripe_data_units(stripe) * unit_sectors(); }
     int64_t offset_in_unit(int64_t drive_lbn) const { return drive_lbn % unit_sectors(); }
-    // Which data unit of the stripe a disk holds: -1 the parity, -2 none (a narrower stripe).
+    // Which data unit of the stripe a disk holds: -1 the parity (P), -2 none (a narrower
+    // stripe), -3 the Q unit (RAID 6).
+    static constexpr int q_on_disk = -3;
     int unit_on_disk(int64_t stripe, int disk) const;
     // The logical sector at drive_lbn of a disk holding one of the stripe's data units.
     int64_t logical_lbn_on_disk(int64_t stripe, int disk, int64_t drive_lbn) const;
-    // Every unit of the stripe, data and parity, in disk order (the order a rebuild reads them).
+    // Every unit of the stripe, data and parity (P, and Q when has_q), in disk order (the order a
+    // rebuild reads them).
     std::vector<unit_place> units_by_disk(int64_t stripe) const;
 };
 

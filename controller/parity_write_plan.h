@@ -13,6 +13,9 @@
 // phase needs the old data of every data disk of the stripe (and the new data); the integrator
 // sequences that dependency.
 //
+// RAID 6 (layout.has_q()): every path also writes the Q unit over the same rows as P, and
+// read-modify-write reads (or read-rotate-writes) the old Q beside the old P.
+//
 // Which path: full_stripe whenever the whole stripe is written; otherwise reconstruct_write when
 // the write touches at least `reconstruct_write_fraction` of the stripe's data units, else
 // read_modify_write. 0.5 picks the path with fewer reads (ties to reconstruct-write); a value
@@ -37,7 +40,9 @@ struct disk_op {
     int disk = 0;
     int64_t drive_lbn = 0;
     int32_t sectors = 0;
-    bool parity = false;  // the stripe's parity unit rather than data
+    bool parity = false;  // the stripe's parity unit (P) rather than data
+    bool q = false;       // RAID 6: the stripe's Q unit (parity stays false)
+    bool data() const { return !parity && !q; }
 };
 
 struct parity_write_policy {

@@ -36,17 +36,14 @@ bool raid_firmware::serve(const host_command &cmd) {
         m_map.map(cmd.lbn, cmd.sectors, pieces);
         ok = m_kit.run_fragments(cmd.write, pieces, r.buffer);
     } else if (m_stripes && cmd.write) {
-        const bool degraded = m_platform.failed_disk() >= 0;
-        ok = parity_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
-        if (degraded || m_platform.failed_disk() >= 0) wait_for_earlier_reads(int64_t(cmd.lbn), int64_t(cmd.sectors));
-    } else if (m_stripes && m_platform.failed_disk() >= 0) {
-        ok = degraded_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+        const bool degraded = array_degraded();
+        ok = stripes_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+        if (degraded || array_degraded()) wait_for_earlier_reads(int64_t(cmd.lbn), int64_t(cmd.sectors));
+    } else if (m_stripes) {
+        ok = stripes_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     } else {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
         ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
-        // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
-        if (!ok && !pieces.empty() && m_stripes && !cmd.write && m_platform.failed_disk() < 0)
-            ok = read_repairing(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     }
     m_kit.return_data(cmd, r, ok);
     m_kit.finish(cmd, r);
@@ -56,6 +53,21 @@ bool raid_firmware::serve(const host_command &cmd) {
         if (m_order_waiters > 0) m_reads_changed.notify(sc_core::SC_ZERO_TIME);  // reads alone: nobody to wake
     }
     return ok;
+}
+
+bool raid_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    return parity_write(lbn, sectors, buffer, affinity);
+}
+
+bool raid_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    if (m_platform.failed_disk() >= 0) return degraded_read(lbn, sectors, buffer, affinity);
+    std::vector<disk_fragment> pieces;
+    m_kit.fragments_of(*m_layout, false, lbn, sectors, pieces);
+    if (pieces.empty()) return false;
+    if (m_kit.run_fragments(false, pieces, buffer)) return true;
+    // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
+    if (m_platform.failed_disk() >= 0) return false;
+    return read_repairing(lbn, sectors, buffer, affinity);
 }
 
 void raid_firmware::wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {

@@ -63,6 +63,14 @@ protected:
     // the acknowledgement): floating moves, and degraded stripes, whose reads wait on stripe
     // locks chunk by chunk. Reads are in m_reads for their whole life.
     void wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors);
+    // A parity array's host writes and reads (RAID 4/5, AdaptRaid5 here; RAID 6 overrides them),
+    // and whether it is degraded now (a write then waits for earlier reads of its range).
+    virtual bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    virtual bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    virtual bool array_degraded() const { return m_platform.failed_disk() >= 0; }
+    // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
+    virtual bool resync_parity(int64_t stripe);
+    void note_lost_range(int64_t lbn, int32_t sectors);  // once each
     write_order_guard m_reads;  // host reads in flight, by logical range (one "disk": 0)
     sc_core::sc_event m_reads_changed;
     int m_order_waiters = 0;  // writes inside wait_for_earlier_reads: only they need m_reads_changed
@@ -86,15 +94,12 @@ private:
                                int affinity, int lost, bool write_lost);
     // The lost disk's unit of a stripe whose rebuild failed (a second fault): into lost_ranges.
     void record_lost_stripe_rows(int64_t stripe, int lost);
-    void note_lost_range(int64_t lbn, int32_t sectors);  // once each
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool read_repairing(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     // One chunk's data rebuilt from the rest of its stripe as if `lost` were lost; `rewrite`: the
     // rebuilt data written back to `lost` under the same stripe lock.
     bool rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer_block *buffer, int lost, bool rewrite,
                        int affinity);
-    // One stripe's parity rewritten as the XOR of its data units (under the stripe lock).
-    bool resync_parity(int64_t stripe);
 };
 
 }  // namespace raidtlm::controller

@@ -8,7 +8,12 @@
 // bytes/cycle x clock or the DRAM's share, whichever is slower. The result's tokens are the XOR of
 // the inputs' tokens, so parity built here is checked exactly.
 //
-// Traced: <prefix>.busy, <prefix>.queue_depth (commands accepted and not done).
+// A command with coefficients runs in the GF(2^8) multiply-accumulate mode (RAID 6's Q and
+// two-erasure recovery, rtl_models/gf256.h) at gf_bytes_per_cycle; it shares the queue, the
+// clock and the DRAM port with XOR commands (one engine, two modes), and is counted apart.
+//
+// Traced: <prefix>.busy, <prefix>.gf_busy (a multiply-accumulate command running), <prefix>.queue_depth
+// (commands accepted and not done).
 #pragma once
 
 #include <deque>
@@ -26,9 +31,13 @@
 namespace raidtlm::rtl_models {
 
 struct xor_statistics {
-    uint64_t commands = 0;
+    uint64_t commands = 0;  // both modes
     double result_bytes = 0;
     double busy_s = 0;
+    // Of these, the multiply-accumulate (GF) mode's.
+    uint64_t gf_commands = 0;
+    double gf_result_bytes = 0;
+    double gf_busy_s = 0;
     wait_stats wait;  // submitted -> started
     double since_s = 0;
 };
@@ -60,6 +69,7 @@ private:
     sc_core::sc_event m_room;
     int m_depth = 0;  // accepted, not done (traced)
     int m_busy = 0;   // traced
+    int m_gf_busy = 0;  // traced
     xor_statistics m_stats;
 };
 

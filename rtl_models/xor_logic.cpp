@@ -12,8 +12,8 @@ void xor_tokens(const std::vector<const uint64_t *> &in, uint64_t sectors, uint6
     }
 }
 
-uint64_t xor_config::cycles(uint64_t block_bytes) const {
-    return setup_cycles + uint64_t(std::ceil(double(block_bytes) / bytes_per_cycle - 1e-9));
+uint64_t xor_config::cycles(uint64_t block_bytes, bool gf) const {
+    return setup_cycles + uint64_t(std::ceil(double(block_bytes) / (gf ? gf_bytes_per_cycle : bytes_per_cycle) - 1e-9));
 }
 
 }  // namespace raidtlm::rtl_models

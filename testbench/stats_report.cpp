@@ -145,7 +145,11 @@ nlohmann::json controller_json(const controller::controller_top &c) {
         j["xor"] = {{"utilisation", c.xor_unit().utilisation()},
                     {"commands", st.commands},
                     {"mb_per_s", ratio(st.result_bytes, now - st.since_s) / 1e6},
-                    {"wait", wait_json(st.wait)}};
+                    {"wait", wait_json(st.wait)},
+                    // Of these, the GF multiply-accumulate mode's (RAID 6's Q and recovery).
+                    {"gf_commands", st.gf_commands},
+                    {"gf_mb_per_s", ratio(st.gf_result_bytes, now - st.since_s) / 1e6},
+                    {"gf_utilisation", ratio(st.gf_busy_s, now - st.since_s)}};
     }
     {
         const auto &link = c.link();

@@ -154,7 +154,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
         if (groups.has("host_link"))
             layout.groups.push_back(
                 {"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}});
-        if (groups.has("xor")) layout.groups.push_back({"xor", {sig("xor.busy"), sig("xor.queue_depth")}});
+        if (groups.has("xor")) layout.groups.push_back({"xor", {sig("xor.busy"), sig("xor.gf_busy"), sig("xor.queue_depth")}});
         if (groups.has("nvram")) {
             gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
             const auto *replicated = ctl->firmware_as<controller::replicated_firmware>();

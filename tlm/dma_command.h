@@ -57,11 +57,14 @@ struct buffer_ref {
 };
 
 // An XOR engine command (on a generic payload sent to the XOR engine): output = XOR of the inputs,
-// sector by sector, over `sectors` sectors. The payload's command and data fields are unused.
+// sector by sector, over `sectors` sectors. With `coefficients` (one per input) the engine's GF(2^8)
+// multiply-accumulate mode: output = sum of coefficient x input (rtl_models/gf256.h), RAID 6's Q
+// and two-erasure recovery. The payload's command and data fields are unused.
 struct xor_command : tlm::tlm_extension<xor_command> {
     std::vector<buffer_ref> inputs;
     buffer_ref output;
     uint64_t sectors = 0;
+    std::vector<uint8_t> coefficients;  // empty: plain XOR (the P mode)
 
     tlm::tlm_extension_base *clone() const override { return new xor_command(*this); }
     void copy_from(const tlm::tlm_extension_base &other) override {

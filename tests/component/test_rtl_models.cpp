@@ -16,6 +16,7 @@
 
 #include "rtl_models/buffer_dram.h"
 #include "rtl_models/controller_cpu.h"
+#include "rtl_models/gf256.h"
 #include "rtl_models/host_link.h"
 #include "rtl_models/scsi_bus.h"
 #include "rtl_models/scsi_channel.h"
@@ -334,6 +335,52 @@ TEST(xor_engine, a_narrow_dram_limits_it) {
               << " MB/s\n";
     EXPECT_NEAR(rate / (d.bandwidth_bytes_per_s() / 4), 1.0, 0.02) << rate;
     EXPECT_GT(b.dram.utilisation(), 0.97);
+}
+
+// The GF multiply-accumulate mode runs at its own bytes/cycle on the same engine, its tokens are
+// the field's sum of products, and it is counted apart from the XOR commands.
+TEST(xor_engine, gf_mode_has_its_own_throughput_and_exact_tokens) {
+    dram_config d;
+    d.width_bits = 512;
+    xor_config x;
+    x.gf_bytes_per_cycle = 2;  // a quarter of the XOR rate: the time must follow it
+    xor_bench b("bench", d, x);
+    const uint64_t sectors = 2048;
+    const std::vector<uint8_t> coefficients = {1, 2, 4, 0x8e};
+    double end_s = 0;
+    sc_core::sc_spawn([&] {
+        std::vector<protocol::buffer_block *> in;
+        for (size_t i = 0; i < coefficients.size(); ++i) {
+            in.push_back(b.dram.allocate(sectors * 512, sectors));
+            for (uint64_t s = 0; s < sectors; ++s) in.back()->tokens[s] = (uint64_t(i + 1) << 48) ^ (s * 0x9e3779b97f4a7c15ULL);
+        }
+        protocol::buffer_block *out = b.dram.allocate(sectors * 512, sectors);
+        tlm::tlm_generic_payload gp;
+        protocol::xor_command c;
+        for (auto *p : in) c.inputs.push_back({p, 0});
+        c.output = {out, 0};
+        c.sectors = sectors;
+        c.coefficients = coefficients;
+        gp.set_extension(&c);
+        sc_time delay = sc_core::SC_ZERO_TIME;
+        b.to_xor->b_transport(gp, delay);
+        gp.clear_extension(&c);
+        EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+        end_s = sc_core::sc_time_stamp().to_seconds();
+        for (uint64_t s = 0; s < sectors; s += 31) {
+            uint64_t want = 0;
+            for (size_t i = 0; i < in.size(); ++i) want ^= gf256::scale_token(coefficients[i], in[i]->tokens[s]);
+            ASSERT_EQ(out->tokens[s], want);
+            ASSERT_NE(out->tokens[s], in[0]->tokens[s] ^ in[1]->tokens[s] ^ in[2]->tokens[s] ^ in[3]->tokens[s]);
+        }
+    });
+    sc_core::sc_start();
+    const double expected_s = double(x.cycles(sectors * 512, true)) * x.cycle_s();
+    EXPECT_NEAR(end_s / expected_s, 1.0, 0.02) << end_s;
+    EXPECT_GT(end_s, 3.5 * double(x.cycles(sectors * 512, false)) * x.cycle_s());  // not at the XOR rate
+    EXPECT_EQ(b.engine.statistics().commands, 1u);
+    EXPECT_EQ(b.engine.statistics().gf_commands, 1u);
+    EXPECT_DOUBLE_EQ(b.engine.statistics().gf_result_bytes, double(sectors * 512));
 }
 
 // ---- buffer DRAM ----------------------------------------------------------------------------------

@@ -40,9 +40,11 @@ TEST(make_layout, builds_every_kind) {
 TEST(make_layout, errors_say_what_does_not_fit) {
     const auto &spec = raidtlm::test::cheetah9lp();
     layout_config cfg;
-    cfg.kind = "raid6";
+    cfg.kind = "raid7";
     EXPECT_EQ(error_of(cfg, {100, 100, 100}, nullptr),
-              "unknown layout 'raid6'; expected one of raid0, raid1, raid10, raid4, raid5, sr-mirror");
+              "unknown layout 'raid7'; expected one of raid0, raid1, raid10, raid4, raid5, raid6, sr-mirror");
+    cfg.kind = "raid6";
+    EXPECT_EQ(error_of(cfg, {100, 100, 100}, nullptr), "RAID 6 needs at least 4 disks; the array has 3");
     cfg.kind = "sr-mirror";
     EXPECT_EQ(error_of(cfg, {100}, nullptr), "sr-mirror places replicas by angle and needs the drives' geometry");
     cfg.sr = {4, 1, 2, 0, 0};

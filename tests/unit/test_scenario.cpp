@@ -344,9 +344,11 @@ TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
     const scenario d = load_scenario(write_temp("d.yaml", minimal()));
     EXPECT_EQ(d.controller.config.firmware.array, raidtlm::controller::array_kind::raid0);
 
-    std::string m = error_of(minimal() + "controller:\n  layout: raid6\n");
+    std::string m = error_of(minimal() + "controller:\n  layout: raid7\n");
     EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout'"), std::string::npos) << m;
-    EXPECT_NE(m.find("raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging or adaptraid5"), std::string::npos) << m;
+    EXPECT_NE(m.find("raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging, adaptraid5 or raid6"),
+              std::string::npos)
+        << m;
     m = error_of(minimal() + "controller:\n  layout: raid10\n  mirror_copies: 3\n");  // 4 disks
     EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout': raid10 with 3-way mirrors needs a multiple of 3 disks"),
               std::string::npos)

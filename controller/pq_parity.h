@@ -1,0 +1,41 @@
+// RAID 6's two checks over a stripe of n data units D_0 .. D_{n-1}, in GF(2^8) (rtl_models/gf256.h),
+// after H. Peter Anvin, "The mathematics of RAID-6" (2004, rev. 2011), sections 1-4:
+//
+//   P = D_0 + D_1 + ... + D_{n-1}                 (plain XOR, RAID 5's parity)
+//   Q = g^0 D_0 + g^1 D_1 + ... + g^{n-1} D_{n-1} (g = {02}; the Reed-Solomon syndrome)
+//
+// Any two of the n + 2 members can be lost and rebuilt from the others. Every rebuilt member is a
+// linear combination of surviving members with constant coefficients, so recovery is one
+// multiply-accumulate command of the GF engine per rebuilt member (coefficient 0: not read).
+// A stripe's members are numbered 0 .. n-1 (data units), n (P) and n + 1 (Q).
+//
+// Tokens: a 64-bit token is 8 byte lanes (gf256.h), so all of this holds token by token.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace raidtlm::controller::pq {
+
+inline int p_member(int data_units) { return data_units; }
+inline int q_member(int data_units) { return data_units + 1; }
+// Q's coefficient of data unit j: g^j (so a read-modify-write's Q delta is g^j (old + new)).
+uint8_t q_coefficient(int j);
+
+// The coefficients, one per member (n + 2 of them), with which member `target` equals the sum of
+// coefficient x member over the members; lost members (and members not needed) get 0. `lost_a`
+// and `lost_b` are the members that cannot be read (lost_b -1: only one); `target` is one of
+// them. One lost data unit is rebuilt from P (XOR only), never from Q. Throws
+// std::invalid_argument for members out of range or a target that is not lost.
+std::vector<uint8_t> recovery_coefficients(int data_units, int lost_a, int lost_b, int target);
+
+// True when every coefficient is 0 or 1: an XOR command does it (the P engine's mode).
+bool xor_only(const std::vector<uint8_t> &coefficients);
+
+// P and Q of one row of data tokens.
+uint64_t p_of(const std::vector<uint64_t> &data);
+uint64_t q_of(const std::vector<uint64_t> &data);
+// Member `target` of a row from the others' tokens (`members`: n + 2 tokens, lost ones ignored).
+uint64_t recover(const std::vector<uint64_t> &members, int lost_a, int lost_b, int target);
+
+}  // namespace raidtlm::controller::pq

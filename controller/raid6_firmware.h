@@ -1,0 +1,82 @@
+// RAID 6 firmware (controller.layout: raid6, firmware family raid6): the RAID firmware's host
+// command steps, stripe locks, write-intent records and write plans (raid_firmware.h,
+// parity_write_plan.h), with a second check Q computed by the XOR engine's GF(2^8)
+// multiply-accumulate mode (pq_parity.h, rtl_models/gf256.h). Any two members of a stripe may
+// be unreadable (lost disks, MEDIUM ERRORs):
+//
+//   write, healthy stripe   full-stripe: P and Q of the host data; reconstruct-write: the rows the
+//                           write does not replace read, P and Q of the rows; read-modify-write:
+//                           old data, old P, old Q read (or read-rotate-written), then
+//                           P' = P + sum(old + new), Q' = Q + sum g^j (old + new)
+//   write, degraded stripe  every readable member's rows read, the unreadable data units rebuilt
+//                           (one GF command each), the new data laid over them, P and Q
+//                           recomputed, every writable member written
+//   read                    data read directly; an unreadable unit rebuilt from the members its
+//                           recovery coefficients name (from P alone when only it is lost);
+//                           a MEDIUM ERROR's sectors rebuilt and written back (repair)
+//   power loss              every stripe named by an intent record gets P and Q recomputed
+//
+// Three members of a stripe unreadable: its lost data units' rows are reported lost.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "controller/raid_firmware.h"
+
+namespace raidtlm::controller {
+
+struct raid6_statistics {
+    uint64_t two_lost_rebuilt_reads = 0;     // reads of a unit rebuilt with two members of its stripe lost
+    uint64_t two_lost_stripe_writes = 0;     // stripe writes with two members unreadable
+    uint64_t q_commands = 0;                 // GF multiply-accumulate commands issued (Q and recovery)
+};
+
+class raid6_firmware final : public raid_firmware {
+public:
+    explicit raid6_firmware(firmware_platform &platform);
+
+    void reset_statistics() override;
+    void report(nlohmann::json &out) const override;
+    const raid6_statistics &raid6_stats() const { return m_raid6_stats; }
+
+protected:
+    bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
+    bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
+    bool array_degraded() const override { return !lost_disks().empty(); }
+    bool resync_parity(int64_t stripe) override;
+
+private:
+    // The disks the platform reports lost now.
+    std::vector<int> lost_disks() const;
+    // A stripe's member (0 .. n-1 data units, n P, n + 1 Q: pq_parity.h) on `disk`, -1: none.
+    int member_on_disk(int64_t stripe, int disk) const;
+    unit_place member_place(int64_t stripe, int member) const;
+    // The members of a stripe on the given disks (at most every member once).
+    std::vector<int> members_on(int64_t stripe, const std::vector<int> &disks) const;
+
+    // One stripe's part of a write. `unreadable`: disks not to read (lost, or a MEDIUM ERROR
+    // seen); `repair_disk` >= 0: a disk that answered MEDIUM ERROR, rewritten whole over the rows.
+    // On a failed read, *failed_read is set to its disk (the caller retries without it).
+    bool stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
+                      const std::vector<int> &unreadable, int repair_disk, int *failed_read);
+    bool healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                              int affinity, int *failed_read);
+    bool rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                             int affinity, int *failed_read);
+    bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                               int affinity, const std::vector<int> &lost_members, int repair_disk, int *failed_read);
+    // One chunk of a read, rebuilt when its disk is unreadable (and written back after a MEDIUM ERROR).
+    bool read_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity);
+    // The chunk rebuilt from the members its recovery coefficients name; `repair`: written back.
+    bool rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
+                       const std::vector<int> &lost_members, bool repair, int *failed_read);
+    // The GF engine over `inputs` with `coefficients` (counted).
+    void combine(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                 const protocol::buffer_ref &output, uint64_t sectors, int affinity);
+    void record_lost_members(int64_t stripe, const std::vector<int> &lost_members);
+
+    raid6_statistics m_raid6_stats;
+};
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,318 @@
+// RAID 6 writes (raid6_firmware.h): the RAID 5 write plans with Q beside P, P and Q computed by
+// the XOR engine (P in its XOR mode, Q in its GF multiply-accumulate mode), stripe locks.
+#include <algorithm>
+#include <map>
+
+#include "controller/pq_parity.h"
+#include "controller/raid6_firmware.h"
+
+namespace raidtlm::controller {
+
+namespace {
+
+// Where a plan's ops sit: the P rows the write touches, a data op's place in the host's buffer.
+struct plan_rows {
+    plan_rows(const parity_stripe_layout &layout, const stripe_write_plan &p, uint64_t host)
+        : l(layout),
+          plan(p),
+          host_lbn(host),
+          lo(layout.offset_in_unit(p.parity_write().drive_lbn)),
+          rows(uint64_t(p.parity_write().sectors)) {}
+    uint64_t host_offset(const disk_op &op) const {
+        return uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
+    }
+    uint64_t row_of(const disk_op &op) const { return uint64_t(l.offset_in_unit(op.drive_lbn) - lo); }
+    const parity_stripe_layout &l;
+    const stripe_write_plan &plan;
+    uint64_t host_lbn;
+    int64_t lo;
+    uint64_t rows;
+};
+
+}  // namespace
+
+bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    std::vector<stripe_write_plan> plans;
+    parity_write_policy policy = m_platform.config().firmware.parity_writes;
+    if (array_degraded()) policy.read_rotate_write = false;  // degraded writes read the survivors
+    plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
+    return m_kit.parallel(plans.size(), [&](size_t i) {
+        std::vector<int> media_errors;
+        int repair_disk = -1;
+        // Each turn takes the disks lost by now and the MEDIUM ERRORs seen so far.
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            std::vector<int> unreadable = lost_disks();
+            unreadable.insert(unreadable.end(), media_errors.begin(), media_errors.end());
+            int failed = -1;
+            if (stripe_write(plans[i], lbn, buffer, affinity, unreadable, repair_disk, &failed)) return true;
+            if (failed < 0) return false;
+            const std::vector<int> lost = lost_disks();
+            if (std::find(lost.begin(), lost.end(), failed) != lost.end()) continue;  // lost meanwhile
+            // A read answered MEDIUM ERROR: that disk's rows rebuilt from the others and written
+            // too (the drive reallocates them).
+            ++m_stats.media_repairs;
+            media_errors.push_back(failed);
+            if (repair_disk < 0) repair_disk = failed;
+        }
+        return false;
+    });
+}
+
+bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                  int affinity, const std::vector<int> &unreadable, int repair_disk, int *failed_read) {
+    const std::vector<int> lost = members_on(plan.stripe, unreadable);
+    if (lost.empty()) {
+        if (plan.path == write_path::read_modify_write && plan.parity_write().kind == disk_op_kind::read_rotate_write)
+            return rrw_pq_stripe_write(plan, host_lbn, buffer, affinity, failed_read);
+        return healthy_stripe_write(plan, host_lbn, buffer, affinity, failed_read);
+    }
+    if (lost.size() > 2) {  // beyond RAID 6: the stripe's lost data units are gone
+        record_lost_members(plan.stripe, lost);
+        return false;
+    }
+    return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, repair_disk, failed_read);
+}
+
+// Every path's P and Q are sums over slots of `rows` sectors, each zero outside what was put in
+// it: slot 0 receives P, slot 1 Q; a read lands in its member's slot, new data in their unit's
+// slot (reconstruct-write: beside what was read of the unit; read-modify-write: a slot of their
+// own, beside the old data). P sums every slot but Q's with coefficient 1, Q sums data slots with
+// g^j and the old Q with 1 (pq_parity.h). A full-stripe write sums the host buffer directly.
+bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                          protocol::buffer_block *buffer, int affinity, int *failed_read) {
+    const plan_rows r(*m_stripes, plan, host_lbn);
+    const int n = m_stripes->stripe_data_units(plan.stripe);
+    const bool data = !buffer->tokens.empty();
+    const bool full = plan.path == write_path::full_stripe;
+    const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
+    std::map<std::pair<int, int>, uint64_t> slot;  // (member, role) -> slot; role 0: read, 1: new data
+    auto slot_of = [&](int member, int role) {
+        return slot.try_emplace({member, role}, uint64_t(slot.size()) + 2).first->second;
+    };
+    auto p_coefficient = [&](int m) { return uint8_t(m == pq::q_member(n) ? 0 : 1); };
+    auto q_coefficient = [&](int m) {
+        return m == pq::q_member(n) ? uint8_t(1) : m == pq::p_member(n) ? uint8_t(0) : pq::q_coefficient(m);
+    };
+    std::vector<const disk_op *> reads, writes;
+    std::vector<protocol::buffer_ref> inputs;
+    std::vector<uint8_t> p_coefficients, q_coefficients;
+    for (const disk_op &op : plan.ops) {
+        const int m = member_on_disk(plan.stripe, op.disk);
+        if (op.kind == disk_op_kind::read) {
+            reads.push_back(&op);
+            slot_of(m, 0);
+            continue;
+        }
+        writes.push_back(&op);
+        if (!op.data()) continue;
+        if (!full) {
+            slot_of(m, new_role);
+            continue;
+        }
+        inputs.push_back({buffer, r.host_offset(op)});
+        p_coefficients.push_back(1);
+        q_coefficients.push_back(pq::q_coefficient(m));
+    }
+    const uint64_t slots = slot.size() + 2;
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    m_kit.locks.lock(plan.stripe);
+    protocol::buffer_block *work =
+        m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    for (const auto &[key, k] : slot) {
+        inputs.push_back({work, k * r.rows});
+        p_coefficients.push_back(p_coefficient(key.first));
+        q_coefficients.push_back(q_coefficient(key.first));
+    }
+    bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
+        const disk_op &op = *reads[i];
+        const uint64_t at = slot_of(member_on_disk(plan.stripe, op.disk), 0) * r.rows + r.row_of(op);
+        if (m_kit.disk_io(false, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, at)) return true;
+        *failed_read = op.disk;
+        return false;
+    });
+    if (ok) {
+        if (data && !full)
+            for (const disk_op *op : writes) {
+                if (!op->data()) continue;
+                const uint64_t *from = buffer->tokens.data() + r.host_offset(*op);
+                const uint64_t at = slot_of(member_on_disk(plan.stripe, op->disk), new_role) * r.rows + r.row_of(*op);
+                std::copy(from, from + op->sectors, work->tokens.begin() + int64_t(at));
+            }
+        combine(inputs, p_coefficients, {work, 0}, r.rows, affinity);
+        combine(inputs, q_coefficients, {work, r.rows}, r.rows, affinity);
+        ok = m_kit.parallel(writes.size(), [&](size_t i) {
+            const disk_op &op = *writes[i];
+            if (op.parity) return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0);
+            if (op.q) return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, r.rows);
+            return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer, r.host_offset(op));
+        });
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(plan.stripe);
+    return ok;
+}
+
+// Read-modify-write as read-rotate-write commands (raid_parity_paths.cpp's rrw_stripe_write says
+// how the parity drive's write phase is modelled): one command per data disk, P and Q; once all
+// are back the engine computes P' and Q' from the returned old tokens and the new data, and both
+// are installed on their drives untimed.
+bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                         protocol::buffer_block *buffer, int affinity, int *failed_read) {
+    const plan_rows r(*m_stripes, plan, host_lbn);
+    const int n = m_stripes->stripe_data_units(plan.stripe);
+    const bool data = !buffer->tokens.empty();
+    const size_t ops = plan.ops.size();
+    // Slots of r.rows: 0 new P, 1 new Q, 2 + k op k's old tokens, 2 + ops + k op k's new data.
+    const uint64_t slots = 2 + 2 * uint64_t(ops);
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    m_kit.locks.lock(plan.stripe);
+    protocol::buffer_block *work =
+        m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    std::vector<std::vector<uint64_t>> old(ops);
+    auto rrw = [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        bool done;
+        if (!op.data())  // a stand-in: the new check is installed below
+            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, op.q ? r.rows : 0,
+                                 &old[k]);
+        else
+            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                                 r.host_offset(op), &old[k]);
+        if (!done) *failed_read = op.disk;
+        return done;
+    };
+    // controller.rrw_order parity_after_data: the data disks' commands, then P's and Q's.
+    const size_t data_ops = size_t(std::count_if(plan.ops.begin(), plan.ops.end(), [](const disk_op &o) { return o.data(); }));
+    const bool checks_last = m_platform.config().firmware.rrw_parity_after_data && data_ops > 0;
+    bool ok = checks_last ? m_kit.parallel(data_ops, rrw) &&
+                                m_kit.parallel(ops - data_ops, [&](size_t k) { return rrw(data_ops + k); })
+                          : m_kit.parallel(ops, rrw);
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        std::vector<uint8_t> p_coefficients, q_coefficients;
+        auto add = [&](uint64_t s, uint8_t p, uint8_t q) {
+            inputs.push_back({work, s * r.rows});
+            p_coefficients.push_back(p);
+            q_coefficients.push_back(q);
+        };
+        for (size_t k = 0; k < ops; ++k) {
+            const disk_op &op = plan.ops[k];
+            const uint64_t at = r.row_of(op);
+            const int m = member_on_disk(plan.stripe, op.disk);
+            const uint8_t q = op.q ? 1 : op.parity ? 0 : pq::q_coefficient(m);
+            add(2 + k, op.q ? 0 : 1, q);
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((2 + k) * r.rows + at));
+            if (!op.data()) continue;
+            add(2 + ops + k, 1, q);
+            if (data) {
+                const uint64_t *from = buffer->tokens.data() + r.host_offset(op);
+                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((2 + ops + k) * r.rows + at));
+            }
+        }
+        combine(inputs, p_coefficients, {work, 0}, r.rows, affinity);
+        combine(inputs, q_coefficients, {work, r.rows}, r.rows, affinity);
+        if (data)
+            for (const disk_op &op : plan.ops)
+                if (!op.data())
+                    ok = m_platform.install_untimed(op.disk, uint64_t(op.drive_lbn),
+                                                    work->tokens.data() + (op.q ? r.rows : 0), uint32_t(r.rows)) &&
+                         ok;
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(plan.stripe);
+    return ok;
+}
+
+// A stripe write with one or two members unreadable. Slot m (of `rows`, the P rows the write
+// touches) holds member m: every readable member's rows are read into their slots, each
+// unreadable data unit is rebuilt into its own (one GF command with its recovery coefficients),
+// the new data are laid over the data slots, and P and Q are summed from the data slots. Every
+// member whose disk is there is written: data from the host's buffer, P and Q from their slots,
+// and a disk that answered MEDIUM ERROR (`repair_disk`) rewritten over all the rows. A lost
+// disk is not written. With both checks lost only the data are written.
+bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                           protocol::buffer_block *buffer, int affinity,
+                                           const std::vector<int> &lost_members, int repair_disk, int *failed_read) {
+    const plan_rows r(*m_stripes, plan, host_lbn);
+    const int64_t stripe = plan.stripe;
+    const int n = m_stripes->stripe_data_units(stripe);
+    const int p = pq::p_member(n), q = pq::q_member(n);
+    const bool data = !buffer->tokens.empty();
+    auto is_lost = [&](int m) { return std::find(lost_members.begin(), lost_members.end(), m) != lost_members.end(); };
+    const int repair_member = repair_disk >= 0 ? member_on_disk(stripe, repair_disk) : -1;
+    auto writable = [&](int m) { return !is_lost(m) || m == repair_member; };
+    std::vector<const disk_op *> data_writes;  // to disks that are there, but the repaired one
+    for (const disk_op &op : plan.ops)
+        if (op.kind != disk_op_kind::read && op.data()) {
+            const int m = member_on_disk(stripe, op.disk);
+            if (writable(m) && m != repair_member) data_writes.push_back(&op);
+        }
+    ++m_stats.degraded_stripe_writes;
+    if (lost_members.size() == 2) ++m_raid6_stats.two_lost_stripe_writes;
+    auto write_data = [&](size_t i) {
+        const disk_op &op = *data_writes[i];
+        return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer, r.host_offset(op));
+    };
+    m_kit.locks.lock(stripe);
+    bool ok;
+    if (!writable(p) && !writable(q)) {
+        ok = m_kit.parallel(data_writes.size(), write_data);
+    } else {
+        const uint64_t slots = uint64_t(n) + 2;
+        protocol::buffer_block *work =
+            m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+        auto slot = [&](int m) { return protocol::buffer_ref{work, uint64_t(m) * r.rows}; };
+        std::vector<int> readable;
+        for (int m = 0; m < n + 2; ++m)
+            if (!is_lost(m)) readable.push_back(m);
+        ok = m_kit.parallel(readable.size(), [&](size_t i) {
+            const unit_place u = member_place(stripe, readable[i]);
+            if (m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + r.lo), uint32_t(r.rows), work,
+                              slot(readable[i]).first_sector))
+                return true;
+            *failed_read = u.disk;
+            return false;
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> members, data_slots;
+            for (int m = 0; m < n + 2; ++m) members.push_back(slot(m));
+            const int lost_b = lost_members.size() > 1 ? lost_members[1] : -1;
+            for (int m : lost_members)
+                if (m < n) combine(members, pq::recovery_coefficients(n, lost_members[0], lost_b, m), slot(m), r.rows, affinity);
+            if (data)
+                for (const disk_op &op : plan.ops) {
+                    if (op.kind == disk_op_kind::read || !op.data()) continue;
+                    const uint64_t *from = buffer->tokens.data() + r.host_offset(op);
+                    const uint64_t at = slot(member_on_disk(stripe, op.disk)).first_sector + r.row_of(op);
+                    std::copy(from, from + op.sectors, work->tokens.begin() + int64_t(at));
+                }
+            std::vector<uint8_t> ones, gs;
+            for (int j = 0; j < n; ++j) {
+                data_slots.push_back(slot(j));
+                ones.push_back(1);
+                gs.push_back(pq::q_coefficient(j));
+            }
+            if (writable(p)) combine(data_slots, ones, slot(p), r.rows, affinity);
+            if (writable(q)) combine(data_slots, gs, slot(q), r.rows, affinity);
+            // Data writes, then P, Q and the repaired member (each once) from their slots.
+            std::vector<int> from_slots;
+            for (int m : {p, q, repair_member})
+                if (m >= 0 && writable(m) && std::find(from_slots.begin(), from_slots.end(), m) == from_slots.end())
+                    from_slots.push_back(m);
+            ok = m_kit.parallel(data_writes.size() + from_slots.size(), [&](size_t i) {
+                if (i < data_writes.size()) return write_data(i);
+                const int m = from_slots[i - data_writes.size()];
+                const unit_place u = member_place(stripe, m);
+                return m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn + r.lo), uint32_t(r.rows), work,
+                                     slot(m).first_sector);
+            });
+        } else if (*failed_read < 0) {
+            record_lost_members(stripe, lost_members);
+        }
+        m_platform.free_buffer(work);
+    }
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+}  // namespace raidtlm::controller
