@@ -192,7 +192,7 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                          raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");
     if (k.given("old_data") && fw.array != array_kind::floating && !(raid45 && fw.parity_writes.read_rotate_write))
         set_while_layout("old_data",
-                         fmt::format("it only with {}: floating, or raid4/raid5/adaptraid5 with {}: read_rotate_write "
+                         fmt::format("it only with {}: floating, or raid4/raid5/raid6/adaptraid5 with {}: read_rotate_write "
                                      "(parity_logging: {})",
                                      layout, k.key("rmw"), k.key("parity_logging.preread")),
                          raid45 ? fmt::format(" with {}: separate", k.key("rmw")) : "");

@@ -169,13 +169,23 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
     protocol::buffer_block *work =
         m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     std::vector<std::vector<uint64_t>> old(ops);
+    const bool cached = m_platform.config().firmware.old_data_cached;
     auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         bool done;
         if (!op.data())  // a stand-in: the new check is installed below
             done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, op.q ? r.rows : 0,
                                  &old[k]);
-        else
+        else if (cached) {
+            // controller.old_data cached: the old data as the cache holds it (the drive's tokens,
+            // the stripe locked), untimed; the data disk only writes.
+            if (data) {
+                old[k].resize(size_t(op.sectors));
+                m_platform.peek_untimed(op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), old[k].data());
+            }
+            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+                                 r.host_offset(op));
+        } else
             done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                                  r.host_offset(op), &old[k]);
         if (!done) *failed_read = op.disk;

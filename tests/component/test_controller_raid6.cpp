@@ -169,3 +169,18 @@ TEST(controller_raid6, a_medium_error_is_repaired_from_the_stripe) {
     });
     EXPECT_EQ(b.firmware().statistics().media_repairs, 2u);
 }
+
+// controller.old_data cached (the parity logging paper's "data cache hit"): the data disks only
+// write (their old tokens taken as cached), P and Q still read-rotate-write; both stay right.
+TEST(controller_raid6, read_rotate_write_with_cached_old_data_keeps_p_and_q) {
+    controller::controller_config c = raid6_config(true);
+    c.firmware.old_data_cached = true;
+    raid6_bench b(c);
+    run_clean(b, [&] {
+        writer w{b, {}};
+        write_every_path(w);
+        w.check(0, 500);
+        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
+    });
+    EXPECT_GT(b.firmware().kit().queues.statistics().read_rotate_writes, 0u);
+}

@@ -1,6 +1,6 @@
 // System tests of the parity logging paper's Section 9 and Figure 27 configurations that the
 // simulator runs (scripts/reproduce_parity_logging_failures, scripts/reproduce_airline): f+1-copy
-// mirroring, and RAID 5 / floating with the old data cached (controller.old_data: cached). Each
+// mirroring, and RAID 5 / P+Q / floating with the old data cached (controller.old_data: cached). Each
 // runs with data tokens and reads, so the scoreboard checks every read against the last
 // acknowledged write, and checks the mechanism in the drives' work.
 #include <string>
@@ -63,10 +63,14 @@ TEST(multiple_failures, cached_old_data_skips_the_data_preread_and_keeps_parity_
     const nlohmann::json cached = run_scenario(dir, "cached", scenario(6, raid5 + "  old_data: cached\n", 0.5));
     const nlohmann::json floating =
         run_scenario(dir, "floating", scenario(6, "  layout: floating\n  old_data: cached\n", 0.5));
+    // P+Q (Section 9's double-failure RAID 5) with cached old data: P and Q read-rotate-write.
+    const nlohmann::json pq = run_scenario(
+        dir, "pq", scenario(6, "  layout: raid6\n  rmw: read_rotate_write\n  old_data: cached\n", 0.5));
     ASSERT_FALSE(blind.is_null());
     ASSERT_FALSE(cached.is_null());
     ASSERT_FALSE(floating.is_null());
-    for (const auto *st : {&blind, &cached, &floating}) {
+    ASSERT_FALSE(pq.is_null());
+    for (const auto *st : {&blind, &cached, &floating, &pq}) {
         EXPECT_EQ((*st)["controller"]["integrity_errors"].get<int>(), 0);
         EXPECT_GT((*st)["controller"]["reads_checked"].get<int>(), 1000);
     }
