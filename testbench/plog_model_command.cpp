@@ -59,6 +59,12 @@ int print_tolerant_schemes(const plog_model_options &o, const controller::plog_m
 int run_plog_model(const plog_model_options &o) {
     namespace pm = controller::plog_model;
     pm::parameters p = pm::figure12();
+    // The array shape applies to Figure 12's drive too (its defaults are the paper's).
+    p.units_per_track = 48.0 / o.stripe_unit_sectors;
+    p.disks = o.disks;
+    p.log_cylinders = p.parity_cylinders = p.cylinders / o.regions_per_disk;
+    p.buffered_tracks = o.buffered_tracks;
+    p.log_stripes = o.log_stripes;
     if (!o.disk_spec.empty()) {
         const disks::disk_spec spec = disks::load_diskspec(o.disk_spec);
         try {

@@ -306,3 +306,24 @@ TEST(raidtlm_plog_model, prints_the_papers_figures_and_refuses_a_zoned_drive) {
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("cheetah9LP.diskspecs"), std::string::npos) << bad.err;
 }
+
+// `raidtlm plog-model --failures f`: Section 9's extension (Figure 30's rows); an array whose f log
+// copies leave too few members is one line of error.
+TEST(raidtlm_plog_model, failures_prints_figure_30s_rows_and_refuses_too_few_members) {
+    const scratch_dir dir;
+    const result table = raidtlm("plog-model --failures 3", dir);
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("12.13"), std::string::npos) << table.out;  // 4-copy mirroring: a quarter of 48.52
+    const result js = raidtlm("plog-model --failures 2 --json --log-stripes 6", dir);
+    ASSERT_EQ(js.code, 0) << js.err;
+    const auto j = nlohmann::json::parse(js.out);
+    EXPECT_EQ(j["failures"].get<int>(), 2);
+    EXPECT_NEAR(j["schemes"]["mirroring"]["storage_overhead"].get<double>(), 2.0 / 3, 1e-9);
+    EXPECT_GT(j["schemes"]["parity_logging"]["blind_io_per_s_per_disk"].get<double>(),
+              j["schemes"]["mirroring"]["blind_io_per_s_per_disk"].get<double>());
+    const result bad = raidtlm("plog-model --failures 3 --log-stripes 7", dir);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("needs more than"), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    EXPECT_NE(raidtlm("plog-model --failures 4", dir).code, 0);
+}
