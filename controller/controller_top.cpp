@@ -128,7 +128,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         m_failed = m_config.firmware.fail_disk;
     hc.affinity = int(hc.sequence % 1024);
     ++m_stats.requests;
-    m_stats.peak_outstanding = std::max(m_stats.peak_outstanding, ++m_outstanding);
+    m_stats.peak_outstanding = std::max<int>(m_stats.peak_outstanding, ++m_outstanding);
     hc.write = trans.is_write();
     hc.lbn = cmd->lbn;
     hc.sectors = cmd->blocks;
@@ -139,7 +139,9 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     if (hc.write && data)
         for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.write_issued(int64_t(hc.lbn + i), tokens[i]);
 
+    set_serving(int64_t(hc.sequence));
     const bool ok = m_firmware->serve(hc);
+    set_serving(-1);
     check_power();
 
     // The response: a read's data checked, a write acknowledged.
@@ -297,6 +299,7 @@ drive_completion controller_top::drive_command(const drive_request &request) {
     cmd->target_id = m_target[size_t(d)];
     cmd->force_unit_access = !request.write && request.force_unit_access;
     cmd->delivered_at = cmd->status_at = sc_core::SC_ZERO_TIME;
+    cmd->host_request = serving_request();
     ++m_stats.physical_commands;
 
     m_channels[size_t(channel)]->execute(*gp);  // selection, data phases with the DMA, status
@@ -357,10 +360,13 @@ bool controller_top::parallel(size_t n, const std::function<bool(size_t)> &job) 
     worker_pool::group g;
     bool all = true;
     const uint64_t epoch = m_epoch;  // the workers belong to this request's power epoch
+    const int64_t request = serving_request();  // and serve the caller's host command
     for (size_t i = 1; i < n; ++i)
-        m_workers.run(g, [this, &job, &all, i, epoch] {
+        m_workers.run(g, [this, &job, &all, i, epoch, request] {
             join_epoch(epoch);
+            set_serving(request);
             all = job(i) && all;
+            set_serving(-1);
         });
     const bool ok = job(0);
     g.wait();
@@ -372,6 +378,16 @@ void controller_top::run_background(std::function<void()> job) {
         join_epoch(epoch);
         job();
     });
+}
+
+int64_t controller_top::serving_request() const {
+    if (!m_traced) return -1;
+    const auto it = m_serving.find(sc_core::sc_get_current_process_handle().get_process_object());
+    return it == m_serving.end() ? -1 : it->second;
+}
+
+void controller_top::set_serving(int64_t request) {
+    if (m_traced) m_serving[sc_core::sc_get_current_process_handle().get_process_object()] = request;
 }
 
 void controller_top::spawn(const std::string &name, std::function<void()> body) {
@@ -417,7 +433,8 @@ void controller_top::reset_statistics() {
 
 void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix,
                            const std::vector<std::string> &disk_names, const waveforms::wave_groups &groups) {
-    sc_core::sc_trace(tf, m_outstanding, prefix + ".outstanding");
+    m_traced = true;
+    waveforms::trace(tf, m_outstanding, prefix + ".outstanding");
     if (groups.has("cpu")) m_cpu->trace(tf, prefix + ".cpu");
     if (groups.has("dram")) m_dram->trace(tf, prefix + ".dram");
     if (groups.has("nvram")) m_nvram->trace(tf, prefix + ".nvram");

@@ -47,6 +47,7 @@
 #include "rtl_models/xor_engine.h"
 #include "tlm/payload_pool.h"
 #include "waveforms/wave_groups.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
 
@@ -243,7 +244,13 @@ private:
     std::unordered_map<const sc_core::sc_object *, uint64_t> m_thread_epoch;
     sc_core::sc_event m_never;
     uint64_t m_sequence = 0;
-    int m_outstanding = 0;  // traced
+    // For the waves: the host command (its sequence) each thread serves, so a drive command is
+    // traced with the host request it serves (-1: none, such as a destage); kept while traced.
+    bool m_traced = false;
+    std::unordered_map<const sc_core::sc_object *, int64_t> m_serving;
+    int64_t serving_request() const;
+    void set_serving(int64_t request);
+    waveforms::traced_int m_outstanding = 0;  // traced
     controller_statistics m_stats;
     std::unique_ptr<firmware> m_firmware;  // last: it uses every block
 };

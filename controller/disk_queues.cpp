@@ -219,10 +219,10 @@ void disk_queues::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     for (size_t i = 0; i < m_disk.size(); ++i) {
         disk_state &ds = m_disk[i];
         const std::string p = fmt::format("{}.disk{}.", prefix, i);
-        sc_core::sc_trace(tf, ds.traced_queue_depth, p + "queue_depth");
-        sc_core::sc_trace(tf, ds.traced_tags_in_use, p + "tags_in_use");
-        sc_core::sc_trace(tf, ds.traced_oldest_wait_us, p + "oldest_wait_us");
-        sc_core::sc_trace(tf, ds.traced_tag_wait, p + "tag_wait");
+        waveforms::trace(tf, ds.traced_queue_depth, p + "queue_depth");
+        waveforms::trace(tf, ds.traced_tags_in_use, p + "tags_in_use");
+        waveforms::trace(tf, ds.traced_oldest_wait_us, p + "oldest_wait_us");
+        waveforms::trace(tf, ds.traced_tag_wait, p + "tag_wait");
         note_traced(ds);
     }
 }

@@ -25,6 +25,7 @@
 #include "controller/queued_request.h"
 #include "disks/disk_layout.h"
 #include "rtl_models/resource_stats.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
 
@@ -103,8 +104,8 @@ public:
         uint64_t next_id = 0;
         // Traced (trace()): commands queued, tags in use, the oldest waiter's age when the queue
         // last changed, and whether a command waits for a tag.
-        int traced_queue_depth = 0, traced_tags_in_use = 0, traced_oldest_wait_us = 0;
-        bool traced_tag_wait = false;
+        waveforms::traced_int traced_queue_depth = 0, traced_tags_in_use = 0, traced_oldest_wait_us = 0;
+        waveforms::traced_flag traced_tag_wait = false;
     };
 
     explicit disk_queues(firmware_platform &platform);

@@ -47,6 +47,7 @@
 #include "controller/reintegration_plan.h"
 #include "controller/worker_pool.h"
 #include "tlm/dma_command.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
 
@@ -168,10 +169,10 @@ private:
     parity_logging_statistics m_stats;
     double m_first_reintegration_s = -1;
     // Traced.
-    int m_reintegrating = 0;
-    int m_buffers_in_use = 0;
-    int m_log_writes = 0;
-    int m_blocked = 0;
+    waveforms::traced_int m_reintegrating = 0;
+    waveforms::traced_int m_buffers_in_use = 0;
+    waveforms::traced_int m_log_writes = 0;
+    waveforms::traced_int m_blocked = 0;
 };
 
 }  // namespace raidtlm::controller

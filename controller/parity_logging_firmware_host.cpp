@@ -65,10 +65,10 @@ void parity_logging_firmware::report(nlohmann::json &out) const {
 
 void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     const std::string p = prefix + ".plog";
-    sc_core::sc_trace(tf, m_reintegrating, p + ".reintegrating");
-    sc_core::sc_trace(tf, m_buffers_in_use, p + ".buffers_in_use");
-    sc_core::sc_trace(tf, m_log_writes, p + ".log_writes");
-    sc_core::sc_trace(tf, m_blocked, p + ".blocked_writers");
+    waveforms::trace(tf, m_reintegrating, p + ".reintegrating");
+    waveforms::trace(tf, m_buffers_in_use, p + ".buffers_in_use");
+    waveforms::trace(tf, m_log_writes, p + ".log_writes");
+    waveforms::trace(tf, m_blocked, p + ".blocked_writers");
 }
 
 }  // namespace raidtlm::controller

@@ -72,9 +72,6 @@ disk_drive::disk_drive(sc_core::sc_module_name name, const disk_spec &spec, cons
     target.register_b_transport(this, &disk_drive::b_transport);
     target.register_transport_dbg(this, &disk_drive::transport_dbg);
     SC_THREAD(service_thread);
-    SC_METHOD(replay_trace);
-    sensitive << m_change_due;
-    dont_initialize();
 }
 
 disk_drive::~disk_drive() = default;
@@ -125,34 +122,29 @@ void disk_drive::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     sc_core::sc_trace(tf, m_cmd_state, prefix + ".cmd_state");
     sc_core::sc_trace(tf, m_cylinder, prefix + ".cylinder");
     sc_core::sc_trace(tf, m_head, prefix + ".head");
-    sc_core::sc_trace(tf, m_queue_depth, prefix + ".queue_depth");
-    m_tracing = true;
+    waveforms::trace(tf, m_queue_depth, prefix + ".queue_depth");
+    sc_core::sc_trace(tf, m_request, prefix + ".request");
+    m_waves = std::make_unique<waveforms::scheduled_trace>(tf);
+    m_waves->show_undriven(m_request, -1);  // no command in service
     m_engine->on_trace = [this](const drive_trace_event &e) {
-        // The engine reports each signal's changes in the order they happen, but a command's
-        // start (now_ms(), rounded to the kernel's picoseconds) can come out a hair before the
-        // previous command's completion (a double): its "overhead" would then apply first and the
-        // completion's "idle" hide the whole next command (seen on the default scenario).
-        double &last_ms = e.mechanism ? m_last_mech_change_ms : m_last_cmd_change_ms;
-        last_ms = std::max(last_ms, e.time_ms);
-        m_changes.push(last_ms, e);
-        const double d = std::max(0.0, m_changes.first_due() - now_ms());
-        m_change_due.notify(sc_core::sc_time(d, sc_core::SC_MS));  // an earlier notify wins
+        if (e.mechanism) {
+            const double at_ms = std::max(m_last_mech_change_ms, e.time_ms);
+            trace_at(m_mech_state, e.state, m_last_mech_change_ms, at_ms);
+            trace_at(m_cylinder, e.cyl, m_last_mech_change_ms, at_ms);
+            trace_at(m_head, e.head, m_last_mech_change_ms, at_ms);
+        } else {
+            trace_at(m_cmd_state, e.state, m_last_cmd_change_ms, e.time_ms);
+        }
     };
 }
 
-void disk_drive::replay_trace() {
-    const double t = now_ms() + 1e-9;
-    m_changes.apply_due(t, [this](const drive_trace_event &e) {
-        if (e.mechanism) {
-            m_mech_state = e.state;
-            m_cylinder = e.cyl;
-            m_head = e.head;
-        } else {
-            m_cmd_state = e.state;
-        }
-    });
-    if (!m_changes.empty())
-        m_change_due.notify(sc_core::sc_time(std::max(0.0, m_changes.first_due() - now_ms()), sc_core::SC_MS));
+void disk_drive::trace_at(int &var, int value, double &last_ms, double at_ms) {
+    // The engine reports each signal's changes in the order they happen, but a command's start
+    // (now_ms(), rounded to the kernel's picoseconds) can come out a hair before the previous
+    // command's completion (a double): its "overhead" would then apply first and the
+    // completion's "idle" hide the whole next command (seen on the default scenario).
+    last_ms = std::max(last_ms, at_ms);
+    m_waves->set_at(var, value, last_ms * 1e-3);
 }
 
 void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
@@ -250,7 +242,9 @@ void disk_drive::serve(pending &p) {
                       p.trans->is_write() && cmd.read_rotate_write,
                       p.trans->is_write() && cmd.read_rotate_write ? cmd.relocate_lbn : -1,
                       !p.trans->is_write() && cmd.force_unit_access};
+    if (m_waves) trace_at(m_request, int(cmd.host_request), m_last_request_change_ms, start);
     const drive_result r = m_engine->serve(req, start, on_bus);
+    if (m_waves) trace_at(m_request, -1, m_last_request_change_ms, r.complete_ms);
     wait_until_ms(r.complete_ms);
     if (req.read_rotate_write && cmd.old_tokens) {
         cmd.old_tokens->resize(cmd.blocks);

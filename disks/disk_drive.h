@@ -35,7 +35,8 @@
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
 #include "tlm/sector_token_store.h"
-#include "waveforms/timed_changes.h"
+#include "waveforms/scheduled_trace.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::disks {
 
@@ -97,7 +98,9 @@ public:
     int64_t unreadable_blocks() const { return int64_t(m_unreadable.size()); }
     // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,
     // 3 transfer), <prefix>.cmd_state (0 idle, 1 overhead, 2 waiting for media, 3 on the bus),
-    // <prefix>.cylinder, <prefix>.head, <prefix>.queue_depth (commands queued or in service).
+    // <prefix>.cylinder, <prefix>.head, <prefix>.queue_depth (commands queued or in service),
+    // <prefix>.request (the host request the command in service serves, as its initiator
+    // numbered it: protocol::scsi_command::host_request; -1 none).
     // Call before simulation starts.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
@@ -122,7 +125,8 @@ private:
     // tokens; returns the bytes moved. Models a drive-side XOR whose result is installed at no
     // cost (the controller's read-rotate-write parity update, docs/ARCHITECTURE.md).
     unsigned transport_dbg(tlm::tlm_generic_payload &trans);
-    void replay_trace();
+    // Schedules a traced change at `at_ms`, never before the one scheduled last for that signal.
+    void trace_at(int &var, int value, double &last_ms, double at_ms);
 
     std::unique_ptr<drive_engine> m_engine;
     drive_options m_options;
@@ -146,18 +150,18 @@ private:
     bool m_ascending = true;
     // Tokens of sectors written so far; never-written sectors read as token 0.
     protocol::sector_token_store m_tokens;
-    // Traced state (plain members: a trace file samples them when they change). The engine
-    // reports changes ahead of time; replay_trace applies them when simulated time gets there.
-    waveforms::timed_changes<double, drive_trace_event> m_changes;  // by time_ms, then as reported
+    // Traced state. The engine reports changes ahead of time; they go to the trace file with
+    // their times (waveforms::scheduled_trace), queue_depth is sampled.
+    std::unique_ptr<waveforms::scheduled_trace> m_waves;  // when traced
     double m_last_mech_change_ms = 0;  // latest change of each traced state scheduled so far
     double m_last_cmd_change_ms = 0;
-    sc_core::sc_event m_change_due;
-    bool m_tracing = false;
+    double m_last_request_change_ms = 0;
     int m_mech_state = 0;
     int m_cmd_state = 0;
     int m_cylinder = 0;
     int m_head = 0;
-    int m_queue_depth = 0;
+    waveforms::traced_int m_queue_depth = 0;
+    int m_request = -1;  // the host request the command in service serves (-1: none)
 };
 
 }  // namespace raidtlm::disks

@@ -275,9 +275,9 @@ void buffer_dram::reset_statistics() {
 }
 
 void buffer_dram::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_occupancy_kib, prefix + ".occupancy_kib");
-    sc_core::sc_trace(tf, m_alloc_waiting, prefix + ".alloc_waiting");
-    for (size_t i = 0; i < m_ports.size(); ++i) sc_core::sc_trace(tf, m_grant[i], prefix + ".grant_" + m_ports[i].name);
+    waveforms::trace(tf, m_occupancy_kib, prefix + ".occupancy_kib");
+    waveforms::trace(tf, m_alloc_waiting, prefix + ".alloc_waiting");
+    for (size_t i = 0; i < m_ports.size(); ++i) waveforms::trace(tf, m_grant[i], prefix + ".grant_" + m_ports[i].name);
 }
 
 }  // namespace raidtlm::rtl_models

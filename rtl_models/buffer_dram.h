@@ -26,6 +26,7 @@
 #include "rtl_models/dram_arbiter.h"
 #include "rtl_models/resource_stats.h"
 #include "tlm/dma_command.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::rtl_models {
 
@@ -124,9 +125,9 @@ private:
     std::vector<protocol::buffer_block *> m_free_blocks;
     dram_statistics m_stats;
     // Traced.
-    int m_occupancy_kib = 0;
-    int m_alloc_waiting = 0;
-    std::vector<int> m_grant;
+    waveforms::traced_int m_occupancy_kib = 0;
+    waveforms::traced_int m_alloc_waiting = 0;
+    std::vector<waveforms::traced_int> m_grant;
 };
 
 }  // namespace raidtlm::rtl_models

@@ -34,20 +34,20 @@ void controller_cpu::run(std::initializer_list<step> steps, int affinity) {
     m_stats.core_busy_s[size_t(slot.core)] += slot.end_s - slot.start_s;
     if (m_trace) {
         if (slot.start_s > now) {
-            m_trace->add_at(m_run_queue, 1, at_s(now));
-            m_trace->add_at(m_run_queue, -1, at_s(slot.start_s));
+            m_trace->add_at(m_run_queue, 1, now);
+            m_trace->add_at(m_run_queue, -1, slot.start_s);
         }
         int &busy = m_busy[size_t(slot.core)];
         int &task = m_task[size_t(slot.core)];
-        m_trace->set_at(busy, 1, at_s(slot.start_s));
+        m_trace->set_at(busy, 1, slot.start_s);
         double t = slot.start_s;
         for (const step &s : steps) {
             if (s.cycles == 0) continue;
-            m_trace->set_at(task, int(s.task), at_s(t));
+            m_trace->set_at(task, int(s.task), t);
             t += double(s.cycles) * cycle;
         }
-        m_trace->set_at(busy, 0, at_s(slot.end_s));
-        m_trace->set_at(task, 0, at_s(slot.end_s));
+        m_trace->set_at(busy, 0, slot.end_s);
+        m_trace->set_at(task, 0, slot.end_s);
     }
     sc_core::wait(at_s(slot.end_s - now));
 }
@@ -75,7 +75,7 @@ double controller_cpu::busy_s() const {
 }
 
 void controller_cpu::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(sc_core::sc_gen_unique_name("cpu_trace"));
+    if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(tf);
     for (int c = 0; c < m_dispatch.cores(); ++c) {
         sc_core::sc_trace(tf, m_busy[size_t(c)], prefix + ".core" + std::to_string(c) + "_busy");
         sc_core::sc_trace(tf, m_task[size_t(c)], prefix + ".core" + std::to_string(c) + "_task");

@@ -80,9 +80,9 @@ double host_link::utilisation() const {
 }
 
 void host_link::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_trace_busy[0], prefix + ".to_controller");
-    sc_core::sc_trace(tf, m_trace_busy[1], prefix + ".to_host");
-    sc_core::sc_trace(tf, m_trace_waiting, prefix + ".waiting");
+    waveforms::trace(tf, m_trace_busy[0], prefix + ".to_controller");
+    waveforms::trace(tf, m_trace_busy[1], prefix + ".to_host");
+    waveforms::trace(tf, m_trace_waiting, prefix + ".waiting");
 }
 
 }  // namespace raidtlm::rtl_models

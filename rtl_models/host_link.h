@@ -23,6 +23,7 @@
 #include "rtl_models/host_link_timing.h"
 #include "rtl_models/resource_stats.h"
 #include "tlm/dma_command.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::rtl_models {
 
@@ -59,8 +60,8 @@ private:
     host_link_config m_config;
     std::array<channel, 2> m_channels;  // PCI-X uses m_channels[0] for both directions
     host_link_statistics m_stats;
-    std::array<int, 2> m_trace_busy{};
-    int m_trace_waiting = 0;
+    std::array<waveforms::traced_int, 2> m_trace_busy{};
+    waveforms::traced_int m_trace_waiting = 0;
 };
 
 }  // namespace raidtlm::rtl_models

@@ -37,10 +37,12 @@ void network_switch::b_transport(int port, tlm::tlm_generic_payload &trans, sc_t
     m_stats.bytes[k] += m.bytes;
     // The receiver's link starts on it one wire time before it is delivered.
     const double in_start = t.delivered_s - m_timing.wire_s(m.bytes);
-    m_waves.add_at(m_to_switch_level[size_t(port)], 1, sc_time(out_start, SC_SEC));
-    m_waves.add_at(m_to_switch_level[size_t(port)], -1, sc_time(t.sent_s, SC_SEC));
-    m_waves.add_at(m_from_switch_level[size_t(m.destination)], 1, sc_time(in_start, SC_SEC));
-    m_waves.add_at(m_from_switch_level[size_t(m.destination)], -1, sc_time(t.delivered_s, SC_SEC));
+    if (m_waves) {
+        m_waves->add_at(m_to_switch_level[size_t(port)], 1, out_start);
+        m_waves->add_at(m_to_switch_level[size_t(port)], -1, t.sent_s);
+        m_waves->add_at(m_from_switch_level[size_t(m.destination)], 1, in_start);
+        m_waves->add_at(m_from_switch_level[size_t(m.destination)], -1, t.delivered_s);
+    }
     m_pending.push({t.delivered_s, m_order++, m});
     m_arrival.notify(sc_core::SC_ZERO_TIME);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -78,6 +80,7 @@ void network_switch::reset_statistics() {
 }
 
 void network_switch::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
+    if (!m_waves) m_waves = std::make_unique<waveforms::scheduled_trace>(tf);
     for (int p = 0; p < ports(); ++p) {
         sc_core::sc_trace(tf, m_to_switch_level[size_t(p)], fmt::format("{}.port{}.to_switch", prefix, p));
         sc_core::sc_trace(tf, m_from_switch_level[size_t(p)], fmt::format("{}.port{}.from_switch", prefix, p));

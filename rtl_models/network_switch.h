@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
@@ -72,7 +73,7 @@ private:
     sc_core::sc_event m_arrival;
     tlm::tlm_generic_payload m_delivery;
     protocol::network_payload *m_delivery_ext;  // owned by m_delivery
-    waveforms::scheduled_trace m_waves{"waves"};
+    std::unique_ptr<waveforms::scheduled_trace> m_waves;  // when traced
     std::vector<int> m_to_switch_level, m_from_switch_level;
 };
 

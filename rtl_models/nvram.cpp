@@ -83,8 +83,8 @@ void nvram::reset_statistics() {
 double nvram::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
 
 void nvram::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_trace_occupancy, prefix + ".occupancy_bytes");
-    sc_core::sc_trace(tf, m_trace_busy, prefix + ".busy");
+    waveforms::trace(tf, m_trace_occupancy, prefix + ".occupancy_bytes");
+    waveforms::trace(tf, m_trace_busy, prefix + ".busy");
 }
 
 }  // namespace raidtlm::rtl_models

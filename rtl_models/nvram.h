@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/resource_stats.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::rtl_models {
 
@@ -80,8 +81,8 @@ private:
     double m_free_at_s = 0;  // the port is busy until then
     int m_power_failures = 0;
     nvram_statistics m_stats;
-    int m_trace_occupancy = 0;
-    int m_trace_busy = 0;
+    waveforms::traced_int m_trace_occupancy = 0;
+    waveforms::traced_int m_trace_busy = 0;
 };
 
 }  // namespace raidtlm::rtl_models

@@ -11,6 +11,11 @@
 namespace raidtlm::rtl_models {
 
 namespace {
+// The host request a command serves (waves only).
+int64_t request_of(const tlm::tlm_generic_payload &command) {
+    const auto *cmd = command.get_extension<protocol::scsi_command>();
+    return cmd ? cmd->host_request : -1;
+}
 constexpr double us = 1e-6;
 const char *msg_type = "/raidtlm/rtl_models/scsi_bus";
 }  // namespace
@@ -39,6 +44,7 @@ struct scsi_bus::requester {
     sc_core::sc_event granted;
     bool won = false;
     double connected_s = 0;  // when its connection phases end
+    int64_t host_request = -1;  // the host request its command serves (waves only)
 };
 
 scsi_bus::scsi_bus(sc_core::sc_module_name name, const scsi_bus_config &config, int initiator_id,
@@ -104,7 +110,7 @@ void scsi_bus::initiator_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    select(cmd->target_id);
+    select(cmd->target_id, cmd->host_request);
     // The initiator chip sees selection and the CDB done: the command is at the target.
     trans.get_extension<protocol::scsi_command>()->delivered_at = sc_core::sc_time_stamp();
     m_to_target[size_t(slot)]->b_transport(trans, delay);
@@ -131,7 +137,7 @@ void scsi_bus::target_transport(int id, tlm::tlm_generic_payload &trans, sc_core
         phase->contended = contended();
         phase->observes_data = true;  // statistics and waves, and the initiator's DMA
         break;
-    case protocol::scsi_bus_request::reselect: acquire(id); break;
+    case protocol::scsi_bus_request::reselect: acquire(id, phase->command ? request_of(*phase->command) : -1); break;
     case protocol::scsi_bus_request::disconnect: release(id); break;
     case protocol::scsi_bus_request::data:
         if (!phase->command) {
@@ -145,7 +151,7 @@ void scsi_bus::target_transport(int id, tlm::tlm_generic_payload &trans, sc_core
 }
 
 void scsi_bus::trace_at(int &var, int value, double t_s) {
-    if (m_trace) m_trace->set_at(var, value, span_s(t_s));
+    if (m_trace) m_trace->set_at(var, value, t_s);
 }
 
 // ---- arbitration ----------------------------------------------------------------------------
@@ -194,6 +200,7 @@ void scsi_bus::start_round() {
     trace_at(m_trace_phase, int(scsi_phase::arbitration), t);
     t += p.arbitration_us * us;
     trace_at(m_trace_owner, r.id, t);
+    trace_at(m_trace_request, int(r.host_request), t);
     trace_at(m_trace_phase, int(r.initiator ? scsi_phase::selection : scsi_phase::reselection), t);
     t += (r.initiator ? p.selection_us : p.reselection_us) * us;
     trace_at(m_trace_phase, int(scsi_phase::message), t);
@@ -214,12 +221,12 @@ void scsi_bus::start_round() {
 
 // ---- initiator ------------------------------------------------------------------------------
 
-void scsi_bus::select(int target_id) {
+void scsi_bus::select(int target_id, int64_t host_request) {
     if (m_free_running) {
         ++m_stats.selections;
         return;
     }
-    requester r{m_initiator, target_id, true, now_s(), {}, false, 0};
+    requester r{m_initiator, target_id, true, now_s(), {}, false, 0, host_request};
     request(r);
     m_selecting = false;  // the command is at the target, which now holds the bus
 }
@@ -230,14 +237,14 @@ void scsi_bus::await_status() {
 
 // ---- targets --------------------------------------------------------------------------------
 
-void scsi_bus::acquire(int target_id) {
+void scsi_bus::acquire(int target_id, int64_t host_request) {
     if (m_free_running) return;
     // A target asking for the bus it holds would wait for its own release: say so, never hang.
     // (While the initiator is still selecting it, the owner is already the target's nexus; the
     // target's reselection then waits for the command to arrive and the target to disconnect.)
     if (m_owner == target_id && !m_selecting)
         SC_REPORT_ERROR(msg_type, fmt::format("SCSI ID {} asked to reselect on a bus it already holds", target_id).c_str());
-    requester r{target_id, target_id, false, now_s(), {}, false, 0};
+    requester r{target_id, target_id, false, now_s(), {}, false, 0, host_request};
     request(r);
 }
 
@@ -255,6 +262,7 @@ void scsi_bus::release(int target_id) {
     m_held.book(no_owner, status_end, free_at, now);
     trace_at(m_trace_phase, int(scsi_phase::closing), now);
     trace_at(m_trace_owner, no_owner, status_end);
+    trace_at(m_trace_request, -1, status_end);
     trace_at(m_trace_phase, int(free_at > status_end ? scsi_phase::bus_free_delay : scsi_phase::bus_free), status_end);
     // Left as set when a round starts at free_at (its arbitration is traced at that instant).
     if (free_at > status_end) trace_at(m_trace_phase, int(scsi_phase::bus_free), free_at);
@@ -269,8 +277,10 @@ void scsi_bus::data_phase(int target_id, const tlm::tlm_generic_payload &command
     if (m_free_running) {
         m_held.book(target_id, s, e, now_s());
         trace_at(m_trace_owner, target_id, s);
+        trace_at(m_trace_request, int(request_of(command)), s);
         trace_at(m_trace_phase, int(scsi_phase::data), s);
         trace_at(m_trace_owner, no_owner, e);
+        trace_at(m_trace_request, -1, e);
         trace_at(m_trace_phase, int(scsi_phase::bus_free), e);
     } else {
         trace_at(m_trace_phase, int(scsi_phase::data), s);
@@ -304,16 +314,18 @@ double scsi_bus::owned_s(int id) const { return id >= 0 && id < no_owner ? m_hel
 double scsi_bus::utilisation() const { return fraction_since(busy_s(), m_stats.since_s); }
 
 void scsi_bus::trace(sc_core::sc_trace_file *tf, const std::string &prefix, const std::map<int, std::string> &labels) {
-    if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(sc_core::sc_gen_unique_name("bus_trace"));
+    if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(tf);
     sc_core::sc_trace(tf, m_trace_owner, prefix + ".owner");
     sc_core::sc_trace(tf, m_trace_phase, prefix + ".phase");
-    sc_core::sc_trace(tf, m_trace_waiting, prefix + ".waiting");
+    waveforms::trace(tf, m_trace_waiting, prefix + ".waiting");
+    sc_core::sc_trace(tf, m_trace_request, prefix + ".request");
+    m_trace->show_undriven(m_trace_request, -1);  // no connection, or one serving no host request
     std::vector<int> ids = m_targets;
     ids.insert(ids.begin(), m_initiator);
     for (int id : ids) {
         const auto it = labels.find(id);
         const std::string label = it != labels.end() ? it->second : fmt::format("id{}", id);
-        sc_core::sc_trace(tf, m_trace_id_waiting[size_t(id)], prefix + "." + label + "_waiting");
+        waveforms::trace(tf, m_trace_id_waiting[size_t(id)], prefix + "." + label + "_waiting");
     }
 }
 

@@ -51,6 +51,7 @@
 #include "rtl_models/scsi_bus_timing.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::waveforms {
 class scheduled_trace;
@@ -107,11 +108,12 @@ public:
     // The mechanism behind the sockets (component tests of arbitration call it directly).
     // Initiator: arbitrates, selects `target_id` and sends the command; returns when the command
     // is at the target, which then holds the bus (it disconnects, or moves data and status).
-    void select(int target_id);
+    // `host_request`: the host request the command serves, for the waves (-1: none).
+    void select(int target_id, int64_t host_request = -1);
     // Initiator, once the target has completed the command: waits for status to cross the bus.
     void await_status();
     // Target: blocks the calling SC_THREAD until target_id owns the bus (arbitration + reselection).
-    void acquire(int target_id);
+    void acquire(int target_id, int64_t host_request = -1);
     // Target: gives the bus up (disconnect or bus free after status).
     void release(int target_id);
     sc_core::sc_time sector_transfer_time() const { return m_sector_time; }
@@ -174,9 +176,10 @@ private:
     std::unique_ptr<waveforms::scheduled_trace> m_trace;
     int m_trace_owner = no_owner;
     int m_trace_phase = 0;
-    int m_trace_waiting = 0;
+    waveforms::traced_int m_trace_waiting = 0;
+    int m_trace_request = -1;  // the host request of the connection holding the bus
     std::array<int, 16> m_waiting_by_id{};
-    std::array<bool, 16> m_trace_id_waiting{};  // m_waiting_by_id > 0
+    std::array<waveforms::traced_flag, 16> m_trace_id_waiting{};  // m_waiting_by_id > 0
 };
 
 }  // namespace raidtlm::rtl_models

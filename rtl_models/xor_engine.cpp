@@ -109,9 +109,9 @@ void xor_engine::reset_statistics() {
 double xor_engine::utilisation() const { return fraction_since(m_stats.busy_s, m_stats.since_s); }
 
 void xor_engine::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_busy, prefix + ".busy");
-    sc_core::sc_trace(tf, m_gf_busy, prefix + ".gf_busy");
-    sc_core::sc_trace(tf, m_depth, prefix + ".queue_depth");
+    waveforms::trace(tf, m_busy, prefix + ".busy");
+    waveforms::trace(tf, m_gf_busy, prefix + ".gf_busy");
+    waveforms::trace(tf, m_depth, prefix + ".queue_depth");
 }
 
 }  // namespace raidtlm::rtl_models

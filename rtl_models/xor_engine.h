@@ -27,6 +27,7 @@
 #include "rtl_models/resource_stats.h"
 #include "rtl_models/xor_logic.h"
 #include "tlm/dma_command.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::rtl_models {
 
@@ -67,9 +68,9 @@ private:
     std::deque<job *> m_queue;
     sc_core::sc_event m_arrival;
     sc_core::sc_event m_room;
-    int m_depth = 0;  // accepted, not done (traced)
-    int m_busy = 0;   // traced
-    int m_gf_busy = 0;  // traced
+    waveforms::traced_int m_depth = 0;  // accepted, not done (traced)
+    waveforms::traced_int m_busy = 0;   // traced
+    waveforms::traced_int m_gf_busy = 0;  // traced
     xor_statistics m_stats;
 };
 

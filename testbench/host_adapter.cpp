@@ -25,7 +25,7 @@ host_adapter::host_adapter(sc_core::sc_module_name name, const host_adapter_conf
 host_adapter::~host_adapter() = default;
 
 void host_adapter::trace(sc_core::sc_trace_file *tf, const std::string &prefix) const {
-    sc_core::sc_trace(tf, m_outstanding, prefix + ".outstanding");
+    waveforms::trace(tf, m_outstanding, prefix + ".outstanding");
 }
 
 void host_adapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
@@ -46,7 +46,7 @@ void host_adapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
         return;
     }
     ++m_requests;
-    m_peak_outstanding = std::max(m_peak_outstanding, ++m_outstanding);
+    m_peak_outstanding = std::max<int>(m_peak_outstanding, ++m_outstanding);
     m_map.map(cmd->lbn, cmd->blocks, m_scratch);
     bool ok;
     if (m_scratch.size() == 1) {
@@ -79,6 +79,7 @@ bool host_adapter::issue(tlm::tlm_generic_payload &host_trans, const disk_fragme
     cmd->lbn = f.lbn;
     cmd->blocks = f.sectors;
     cmd->target_id = f.disk;
+    cmd->host_request = host_trans.get_extension<protocol::scsi_command>()->host_request;
     ++m_disk_commands;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     disk[f.disk]->b_transport(*gp, delay);

@@ -23,6 +23,7 @@
 #include "controller/host_address_map.h"
 #include "controller/worker_pool.h"
 #include "tlm/payload_pool.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::testbench {
 
@@ -63,7 +64,7 @@ private:
     payload_pool m_pool;
     std::vector<disk_fragment> m_scratch;  // used between blocking calls only
     controller::worker_pool m_workers;
-    int m_outstanding = 0;  // traced
+    waveforms::traced_int m_outstanding = 0;  // traced
     int m_peak_outstanding = 0;
     uint64_t m_requests = 0;
     uint64_t m_disk_commands = 0;

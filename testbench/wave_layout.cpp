@@ -33,6 +33,7 @@ const std::vector<drive_signal> &drive_signals() {
         {"cylinder", {}},
         {"head", {}},
         {"queue_depth", {}},
+        {"request", {}},  // the host request served (signed: -1 none)
     };
     return s;
 }
@@ -81,7 +82,9 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
             gtkw_group g;
             g.name = bench.disk_name(i);
             for (const auto &sig : drive_signals())
-                g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + "." + sig.name), gtkw_format::decimal,
+                g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + "." + sig.name),
+                                     std::string(sig.name) == "request" ? gtkw_format::signed_decimal
+                                                                        : gtkw_format::decimal,
                                      sig.values.empty() ? "" : filters[sig.name]});
             disk_groups.push_back(g);
         }
@@ -179,6 +182,9 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
                 const std::string c = fmt::format("ch{}", ch);
                 gtkw_group g{c, {sig(c + ".owner", named(c + "_owner", owners)), sig(c + ".phase", phase_filter),
                                  sig(c + ".waiting")}};
+                // The host request of the connection on the bus (-1: none or the controller's own).
+                g.signals.insert(g.signals.begin() + 1, sig(c + ".request"));
+                g.signals[1].format = gtkw_format::signed_decimal;
                 // Who waits for the bus, one 1-bit row each, then what each drive is doing.
                 g.signals.push_back(flag(c + ".ctrl_waiting"));
                 for (int i : on_channel) g.signals.push_back(flag(c + "." + bench.disk_name(i) + "_waiting"));

@@ -41,7 +41,7 @@ workload_driver::workload_driver(sc_core::sc_module_name name, const workload_co
 workload_driver::~workload_driver() = default;
 
 void workload_driver::trace(sc_core::sc_trace_file *tf, const std::string &prefix) const {
-    sc_core::sc_trace(tf, m_in_flight, prefix + ".in_flight");
+    waveforms::trace(tf, m_in_flight, prefix + ".in_flight");
 }
 
 bool workload_driver::issue(const host_request &r, int client) {
@@ -64,6 +64,7 @@ bool workload_driver::issue(const host_request &r, int client) {
     const bool measured = m_measurement.measuring();
     const double issue_ms = now_ms();
     const uint64_t id = m_issued;
+    cmd->host_request = int64_t(id);
     size_t slot = m_pending.size();
     if (m_free_slots.empty()) {
         m_pending.emplace_back();
@@ -73,7 +74,7 @@ bool workload_driver::issue(const host_request &r, int client) {
     }
     m_pending[slot] = {client, issue_ms, r.read, r.lbn, r.sectors, measured, id, true};
     ++m_issued;
-    m_peak_in_flight = std::max(m_peak_in_flight, ++m_in_flight);
+    m_peak_in_flight = std::max<int>(m_peak_in_flight, ++m_in_flight);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(*gp, delay);
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);

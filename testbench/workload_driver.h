@@ -34,6 +34,7 @@
 #include "testbench/timeline.h"
 #include "testbench/trace_formats.h"
 #include "testbench/workload_generator.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::testbench {
 
@@ -114,7 +115,7 @@ private:
     std::vector<std::unique_ptr<worker>> m_workers;
     std::vector<worker *> m_idle;
     uint64_t m_issued = 0;
-    int m_in_flight = 0;  // traced
+    waveforms::traced_int m_in_flight = 0;  // traced
     int m_peak_in_flight = 0;
     bool m_overloaded = false;
     bool m_source_done = false;

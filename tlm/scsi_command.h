@@ -69,6 +69,10 @@ struct scsi_command : tlm::tlm_extension<scsi_command> {
     // Set by the target: CHECK CONDITION with sense key MEDIUM ERROR (a read of sectors the drive
     // cannot read back; the response is then TLM_GENERIC_ERROR_RESPONSE and no data moved).
     bool medium_error = false;
+    // The host request this command serves, as its initiator numbers them (the host's issue
+    // number; a controller's own command: the host command's sequence, firmware_api.h; -1: none,
+    // e.g. a write-back destage). For waves only: a target never acts on it.
+    int64_t host_request = -1;
     // The initiator's own observations (its chip's clock), stamped on the way: when selection
     // and the CDB were done, i.e. the command was delivered to the target (the bus stamps it),
     // and when the status phase ended (the channel stamps it). Not the drive's timing.

@@ -12,7 +12,7 @@ namespace raidtlm::waveforms {
 namespace {
 
 // GTKWave trace flags (gtkwave's analyzer.h).
-constexpr unsigned tr_hex = 0x2, tr_dec = 0x4, tr_bin = 0x8, tr_rjustify = 0x20, tr_blank = 0x200,
+constexpr unsigned tr_hex = 0x2, tr_dec = 0x4, tr_bin = 0x8, tr_rjustify = 0x20, tr_blank = 0x200, tr_signed = 0x400,
                    tr_ftranslated = 0x2000, tr_analog_step = 0x8000, tr_closed = 0x400000, tr_grp_begin = 0x800000,
                    tr_grp_end = 0x1000000;
 
@@ -20,6 +20,7 @@ unsigned flags_of(const gtkw_signal &s) {
     unsigned f = tr_rjustify;
     switch (s.format) {
     case gtkw_format::decimal: f |= tr_dec; break;
+    case gtkw_format::signed_decimal: f |= tr_dec | tr_signed; break;
     case gtkw_format::hex: f |= tr_hex; break;
     case gtkw_format::binary: f |= tr_bin; break;
     case gtkw_format::analog: f |= tr_dec | tr_analog_step; break;

@@ -19,7 +19,7 @@
 
 namespace raidtlm::waveforms {
 
-enum class gtkw_format { decimal, hex, binary, analog };
+enum class gtkw_format { decimal, signed_decimal, hex, binary, analog };
 
 struct gtkw_signal {
     std::string name;  // as GTKWave shows it, e.g. "SystemC.disk0.state[31:0]"

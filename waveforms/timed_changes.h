@@ -37,6 +37,24 @@ public:
         }
     }
 
+    // Calls apply(change) for every change due at the first instant (the queue must not be
+    // empty), in schedule order; returns that instant.
+    template <typename Apply>
+    Time apply_first_instant(Apply &&apply) {
+        const Time at = first_due();
+        while (!m_heap.empty() && !(at < m_heap.front().at)) {
+            std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<>());
+            const Change c = m_heap.back().change;
+            m_heap.pop_back();
+            apply(c);
+        }
+        return at;
+    }
+    // The number given to the next change scheduled: changes compare by (time, this number).
+    uint64_t next_seq() const { return m_next_seq; }
+    // Uses up a number for a change kept elsewhere (so later ones still compare after it).
+    void skip_seq() { ++m_next_seq; }
+
 private:
     struct entry {
         Time at;

@@ -1,5 +1,6 @@
 #include "waveforms/vcd_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -30,12 +31,35 @@ struct scope_node {
 
 }  // namespace
 
+// Registers the file with the kernel when simulated time reaches the window's start: before it
+// the file costs no call per time step.
+class vcd_file::window_gate : public sc_core::sc_module {
+public:
+    window_gate(sc_core::sc_module_name name, vcd_file &file, uint64_t from)
+        : sc_module(name), m_file(file), m_from(sc_core::sc_time::from_value(from)) {
+        SC_METHOD(open);  // at initialisation, then at the window's start
+    }
+
+private:
+    SC_HAS_PROCESS(window_gate);
+    void open() {
+        if (sc_core::sc_time_stamp() < m_from) next_trigger(m_from - sc_core::sc_time_stamp());
+        else m_file.enter_kernel();
+    }
+    vcd_file &m_file;
+    sc_core::sc_time m_from;
+};
+
 vcd_file::vcd_file(const std::string &path, const sc_core::sc_time &from, const sc_core::sc_time &to)
-    : m_path(path), m_from(from.value()), m_to(to.value()) {
+    : m_path(path),
+      m_ticks_per_s(1.0 / sc_core::sc_get_time_resolution().to_seconds()),
+      m_from(from.value()),
+      m_to(to.value()) {
     m_file = std::fopen(path.c_str(), "w");
     if (!m_file) throw std::runtime_error(path + ": cannot write the VCD");
     m_buffer.reserve(1 << 20);
-    sc_core::sc_get_curr_simcontext()->add_trace_file(this);
+    if (m_from == 0) enter_kernel();
+    else m_gate = std::make_unique<window_gate>(sc_core::sc_gen_unique_name("waves_window"), *this, m_from);
 }
 
 vcd_file::~vcd_file() {
@@ -44,7 +68,20 @@ vcd_file::~vcd_file() {
     } catch (const std::exception &) {
         // close() reported nothing to anyone here; a failed write was already an error if asked.
     }
+    leave_kernel();
+}
+
+void vcd_file::enter_kernel() {
+    if (m_in_kernel || m_ended || !m_file) return;
+    sc_core::sc_get_curr_simcontext()->add_trace_file(this);
+    m_in_kernel = true;
+}
+
+void vcd_file::leave_kernel() {
+    // Only when registered: SystemC's remove_trace_file erases whatever it finds, even nothing.
+    if (!m_in_kernel) return;
     sc_core::sc_get_curr_simcontext()->remove_trace_file(this);
+    m_in_kernel = false;
 }
 
 double vcd_file::time_unit_s() const { return sc_core::sc_get_time_resolution().to_seconds(); }
@@ -63,18 +100,150 @@ void vcd_file::trace(const sc_dt::uint64 &object, const std::string &name, int) 
 void vcd_file::add(const void *object, kind type, int bits, const std::string &name) {
     if (m_header_written)
         SC_REPORT_ERROR(msg_type, fmt::format("{}: traced after the simulation started", name).c_str());
-    m_vars.push_back({object, type, bits, name, identifier(m_vars.size()), 0});
-    const size_t index = m_vars.size() - 1;
-    if (type == kind::int32 || type == kind::uint32) {
-        m_int_objects.push_back(static_cast<const int32_t *>(object));
-        m_int_last.push_back(0);
-        m_int_var.push_back(index);
-    } else if (type == kind::boolean) {
-        m_bool_objects.push_back(static_cast<const bool *>(object));
-        m_bool_last.push_back(0);
-        m_bool_var.push_back(index);
-    } else {
-        m_other_var.push_back(index);
+    m_vars.push_back({object, type, bits, name, identifier(m_vars.size())});
+    m_index.emplace(object, m_vars.size() - 1);
+    m_sampled_stale = true;
+}
+
+// The arrays compared at each time step: every variable not scheduled, with its last value written.
+void vcd_file::rebuild_sampled() {
+    m_int_objects.clear();
+    m_int_last.clear();
+    m_int_var.clear();
+    m_bool_objects.clear();
+    m_bool_last.clear();
+    m_bool_var.clear();
+    m_other_var.clear();
+    for (size_t i = 0; i < m_vars.size(); ++i) {
+        const variable &v = m_vars[i];
+        if (v.scheduled || v.announces) continue;
+        if (v.type == kind::int32 || v.type == kind::uint32) {
+            m_int_objects.push_back(static_cast<const int32_t *>(v.object));
+            m_int_last.push_back(int32_t(uint32_t(v.last)));
+            m_int_var.push_back(i);
+        } else if (v.type == kind::boolean) {
+            m_bool_objects.push_back(static_cast<const bool *>(v.object));
+            m_bool_last.push_back(char(v.last != 0));
+            m_bool_var.push_back(i);
+        } else {
+            m_other_var.push_back(i);
+        }
+    }
+    m_sampled_stale = false;
+}
+
+void tell_changed(const traced_link &link) { link.sink->changed(link.index); }
+
+void trace(sc_core::sc_trace_file *tf, const traced_int &v, const std::string &name) {
+    if (auto *f = dynamic_cast<vcd_file *>(tf)) f->trace_announced(v, name);
+    else sc_core::sc_trace(tf, v.stored(), name);
+}
+
+void trace(sc_core::sc_trace_file *tf, const traced_flag &v, const std::string &name) {
+    if (auto *f = dynamic_cast<vcd_file *>(tf)) f->trace_announced(v, name);
+    else sc_core::sc_trace(tf, v.stored(), name);
+}
+
+void vcd_file::trace_announced(const traced_int &v, const std::string &name) {
+    add(&v.stored(), kind::int32, 32, name);
+    m_vars.back().announces = &v.link();
+}
+
+void vcd_file::trace_announced(const traced_flag &v, const std::string &name) {
+    add(&v.stored(), kind::boolean, 1, name);
+    m_vars.back().announces = &v.link();
+}
+
+void vcd_file::link_announced(bool open) {
+    for (size_t i = 0; i < m_vars.size(); ++i)
+        if (m_vars[i].announces) *m_vars[i].announces = {open ? this : nullptr, uint32_t(i)};
+}
+
+void vcd_file::show_undriven(const int &var, int value) {
+    const auto it = m_index.find(&var);
+    if (it == m_index.end() || m_vars[it->second].type != kind::int32)
+        SC_REPORT_ERROR(msg_type, "an undriven value for an int this file does not trace");
+    m_vars[it->second].has_undriven = true;
+    m_vars[it->second].undriven_value = value;
+}
+
+size_t vcd_file::scheduled_index(const int &var) {
+    // A few variables take nearly all changes: a direct-mapped cache before the hash map.
+    index_cache_entry &e = m_index_cache[(reinterpret_cast<uintptr_t>(&var) >> 2) % m_index_cache.size()];
+    if (e.object == &var) return e.index;
+    const auto it = m_index.find(&var);
+    if (it == m_index.end() || m_vars[it->second].type != kind::int32)
+        SC_REPORT_ERROR(msg_type, "a change scheduled for an int this file does not trace");
+    variable &v = m_vars[it->second];
+    if (!v.scheduled) {
+        v.scheduled = true;
+        v.latest_value = *static_cast<const int *>(v.object);
+        m_sampled_stale = true;
+    }
+    e = {&var, it->second};
+    return it->second;
+}
+
+void vcd_file::schedule(const int &var, int value, bool relative, double at_s) {
+    if (m_ended || !m_file) return;
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    // Rounded as sc_time(at_s, SC_SEC) rounds.
+    uint64_t at = at_s > 0 ? uint64_t(at_s * m_ticks_per_s + 0.5) : 0;
+    if (at < now) at = now;
+    if (m_to > 0 && at > m_to) return;  // beyond the window
+    const size_t i = scheduled_index(var);
+    variable &v = m_vars[i];
+    (relative ? v.takes_adds : v.takes_sets) = true;
+    if (relative ? value == 0 : at >= v.latest_at && value == v.latest_value && !v.takes_adds)
+        return;  // no change: the variable already holds it from the latest change on
+    if (!relative && at >= v.latest_at) {
+        v.latest_at = at;
+        v.latest_value = value;
+    }
+    if (!m_started && at < m_from && !(v.takes_sets && v.takes_adds)) {
+        // Before the window only its value at the start matters: the latest absolute value, or
+        // the sum of the increments.
+        int &x = *const_cast<int *>(&var);
+        const uint64_t seq = m_changes.next_seq();
+        if (relative) {
+            x += value;
+        } else if (at > v.fold_at || (at == v.fold_at && seq >= v.fold_seq)) {
+            x = value;
+            v.fold_at = at;
+            v.fold_seq = seq;
+        }
+        m_changes.skip_seq();
+        return;
+    }
+    m_changes.push(at, {uint32_t(i), value, relative});
+}
+
+void vcd_file::apply(const change &c) {
+    variable &v = m_vars[c.var];
+    int &x = *const_cast<int *>(static_cast<const int *>(v.object));
+    x = c.relative ? x + c.value : c.value;
+    if (!v.dirty) {
+        v.dirty = true;
+        m_dirty.push_back(c.var);
+    }
+}
+
+void vcd_file::write_dirty(uint64_t t, bool &stamped) {
+    for (size_t i : m_dirty) {
+        variable &v = m_vars[i];
+        v.dirty = false;
+        const uint64_t value = value_of(v);
+        if (value != v.last) compare_and_write(i, value, t, stamped);  // an instant's net change only
+    }
+    m_dirty.clear();
+}
+
+void vcd_file::write_scheduled(uint64_t through, bool inclusive) {
+    while (!m_changes.empty() &&
+           (m_changes.first_due() < through || (inclusive && m_changes.first_due() == through))) {
+        const uint64_t t = m_changes.apply_first_instant([this](const change &c) { apply(c); });
+        bool stamped = false;
+        write_dirty(t, stamped);
     }
 }
 
@@ -135,15 +304,16 @@ void vcd_file::write_header() {
 
 void vcd_file::write_time(uint64_t t) {
     m_last_time = t;
-    char digits[24];
-    char *p = digits + sizeof digits;
+    // "#<digits>\n" built backwards, appended once.
+    char line[24];
+    char *p = line + sizeof line;
+    *--p = '\n';
     do {
         *--p = char('0' + t % 10);
         t /= 10;
     } while (t > 0);
-    m_buffer += '#';
-    m_buffer.append(p, size_t(digits + sizeof digits - p));
-    m_buffer += '\n';
+    *--p = '#';
+    m_buffer.append(p, size_t(line + sizeof line - p));
 }
 
 void vcd_file::write_value(const variable &v, uint64_t value) {
@@ -153,43 +323,78 @@ void vcd_file::write_value(const variable &v, uint64_t value) {
         m_buffer += fmt::format("r{:.17g} {}\n", d, v.id);
         return;
     }
-    // One append per line: "0id", "1id" or "b<binary> id".
-    char line[80];
+    // One append per line: "0id", "1id", "b<binary> id" or "bz id".
+    char line[96];
     size_t n = 0;
     if (v.bits == 1) {
         line[n++] = value ? '1' : '0';
+    } else if (v.has_undriven && int32_t(uint32_t(value)) == v.undriven_value) {
+        line[n++] = 'b';
+        line[n++] = 'z';
+        line[n++] = ' ';
     } else {
         line[n++] = 'b';
         const int top = value ? 63 - __builtin_clzll(value) : 0;
         for (int i = top; i >= 0; --i) line[n++] = ((value >> i) & 1) ? '1' : '0';
         line[n++] = ' ';
     }
+    for (char c : v.id) line[n++] = c;
+    line[n++] = '\n';
     m_buffer.append(line, n);
-    m_buffer += v.id;
-    m_buffer += '\n';
+}
+
+// The window's start: the values then (scheduled changes due by then applied) as the initial ones.
+void vcd_file::start_window() {
+    if (!m_header_written) write_header();
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    while (!m_changes.empty() && m_changes.first_due() <= now)
+        m_changes.apply_first_instant([this](const change &c) { apply(c); });
+    for (size_t i : m_dirty) m_vars[i].dirty = false;
+    m_dirty.clear();
+    write_time(m_from);
+    m_buffer += "$dumpvars\n";
+    for (auto &v : m_vars) {
+        v.last = value_of(v);
+        write_value(v, v.last);
+    }
+    m_buffer += "$end\n";
+    m_started = true;
+    rebuild_sampled();
+    link_announced(true);
+}
+
+// Past the window's end: what was scheduled within it written, and no more work.
+void vcd_file::end_window() {
+    write_scheduled(m_to, true);
+    m_ended = true;
+    link_announced(false);
+    leave_kernel();
 }
 
 void vcd_file::cycle(bool delta_cycle) {
-    if (delta_cycle || !m_file) return;
+    if (delta_cycle || !m_file || m_ended) return;
     const uint64_t now = sc_core::sc_time_stamp().value();
-    if (!m_header_written) write_header();
-    if (m_to > 0 && now > m_to) return;  // past the window
-    if (!m_started) {
-        // Before the window only the values are followed; at its start they are the initial ones.
-        if (now <= m_from) {
-            for (auto &v : m_vars) v.last = value_of(v);
-            for (size_t i = 0; i < m_int_objects.size(); ++i) m_int_last[i] = *m_int_objects[i];
-            for (size_t i = 0; i < m_bool_objects.size(); ++i) m_bool_last[i] = char(*m_bool_objects[i]);
-        }
-        if (now < m_from) return;
-        write_time(m_from);
-        m_buffer += "$dumpvars\n";
-        for (const auto &v : m_vars) write_value(v, v.last);
-        m_buffer += "$end\n";
-        m_started = true;
-        if (now == m_from) return;
+    if (m_to > 0 && now > m_to) {
+        end_window();
+        return;
     }
+    if (!m_started) {
+        start_window();
+        return;
+    }
+    if (m_sampled_stale) rebuild_sampled();
+    write_scheduled(now, false);
     bool stamped = false;
+    if (!m_changes.empty() && m_changes.first_due() == now)
+        m_changes.apply_first_instant([this](const change &c) { apply(c); });
+    write_dirty(now, stamped);
+    for (uint32_t i : m_touched) {
+        variable &v = m_vars[i];
+        v.touched = false;
+        const uint64_t value = value_of(v);
+        if (value != v.last) compare_and_write(i, value, now, stamped);  // the time step's net change
+    }
+    m_touched.clear();
     for (size_t i = 0; i < m_int_objects.size(); ++i)
         if (*m_int_objects[i] != m_int_last[i]) {
             m_int_last[i] = *m_int_objects[i];
@@ -227,14 +432,20 @@ void vcd_file::close() {
     if (!m_file) return;
     const uint64_t now = sc_core::sc_time_stamp().value();
     if (!m_started) {
-        // The run ended before the window: its last values.
+        // The run ended before the window (or before any time step): its last values.
         if (!m_header_written) write_header();
         write_time(m_from);
         m_buffer += "$dumpvars\n";
         for (auto &v : m_vars) write_value(v, value_of(v));
         m_buffer += "$end\n";
         m_started = true;
+    } else if (!m_ended) {
+        // Scheduled changes due by the end of the run (or the window); later ones never happened.
+        write_scheduled(m_to > 0 ? std::min(now, m_to) : now, true);
     }
+    m_ended = true;
+    link_announced(false);
+    leave_kernel();
     // The window's end, when it ends before the run does.
     if (m_to > 0 && m_to <= now && m_to > m_last_time) write_time(m_to);
     flush();

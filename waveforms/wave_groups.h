@@ -1,5 +1,5 @@
-// Which signal groups a run traces (output.wave_groups). Tracing a group costs kernel events and
-// file size; leaving groups out is how a long run's waves stay cheap. Plain C++.
+// Which signal groups a run traces (output.wave_groups). Tracing a group costs writing its
+// changes and file size; leaving groups out is how a long run's waves stay cheap. Plain C++.
 #pragma once
 
 #include <set>

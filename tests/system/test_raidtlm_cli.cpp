@@ -98,9 +98,9 @@ TEST(raidtlm_run, default_scenario_writes_stats_and_waves) {
     EXPECT_TRUE(dumpfile);
     EXPECT_TRUE(savefile);
     EXPECT_EQ(groups, 5);  // one per disk, one for the host
-    EXPECT_EQ(signals, 4 * 5 + 2);
+    EXPECT_EQ(signals, 4 * 6 + 2);  // six rows per disk (with the host request it serves), two host rows
     for (int i = 0; i < 4; ++i)
-        for (const char *s : {"cylinder", "head", "queue_depth"})
+        for (const char *s : {"cylinder", "head", "queue_depth", "request"})
             EXPECT_TRUE(names.count("SystemC.disk" + std::to_string(i) + "." + s + "[31:0]")) << i << s;
     EXPECT_TRUE(names.count("SystemC.host.outstanding[31:0]"));
 }
@@ -127,7 +127,7 @@ TEST(raidtlm_run, waves_open_in_gtkwave_tools) {
         const int displayed = gtkwave_displayed(cwd, gtkw, log);
         if (displayed == -1) return false;
         const std::string out = read_file(log);
-        EXPECT_EQ(displayed, 22) << what << "\n" << out;
+        EXPECT_EQ(displayed, 26) << what << "\n" << out;
         for (const char *bad : {"Could not", "rror", "annot", "No such file"})
             EXPECT_EQ(out.find(bad), std::string::npos) << what << ": GTKWave said\n" << out;
         return true;

@@ -1,6 +1,8 @@
 // The waves' options (issue 12): signal groups, a time window, FST output; the firmware's queues
 // and who waits for each bus traced by name; raidtlm --version and the build in stats.json.
 #include <algorithm>
+#include <map>
+#include <set>
 #include <regex>
 #include <string>
 #include <vector>
@@ -120,6 +122,42 @@ TEST(waves_options, a_window_holds_the_values_at_its_start_and_nothing_outside) 
         };
         EXPECT_EQ(busy(a), busy(b)) << s;
     }
+}
+
+TEST(waves_options, drives_and_channels_show_the_host_request_they_serve) {
+    const scratch_dir dir;
+    ASSERT_FALSE(run_json(small_bus_bound, dir, "out").is_null());
+    const vcd_dump d = read_vcd((dir / "out" / "waves.vcd").string());
+    // 330 host requests (warm-up included), numbered by the controller from 0; bus_bound reads
+    // whole stripes, so each request is served by every drive: one id can be followed across them.
+    std::map<int64_t, int> drives_per_request;
+    for (int i = 0; i < 6; ++i) {
+        const std::string disk = "SystemC.disk" + std::to_string(i) + ".";
+        std::set<int64_t> ids;
+        for (const auto &[t, v] : d.signals.at(disk + "request").changes)
+            if (v >= 0) ids.insert(v);
+        EXPECT_GE(ids.size(), 300u) << disk;
+        ASSERT_FALSE(ids.empty());
+        EXPECT_LT(*ids.rbegin(), 330 + 6 * 8) << disk;  // at most the requests issued
+        for (int64_t id : ids) ++drives_per_request[id];
+        // A command in service always has its host request; no request shows while the drive is idle.
+        const uint64_t busy = vcd_time_where(d, {disk + "cmd_state"}, 0, d.end_time,
+                                             [](const std::vector<int64_t> &v) { return v[0] != 0; });
+        const uint64_t unmatched = vcd_time_where(d, {disk + "cmd_state", disk + "request"}, 0, d.end_time,
+                                                  [](const std::vector<int64_t> &v) { return (v[0] != 0) != (v[1] >= 0); });
+        EXPECT_GT(busy, 0u);
+        EXPECT_LE(unmatched, busy / 1000) << disk;
+    }
+    EXPECT_GE(std::count_if(drives_per_request.begin(), drives_per_request.end(), [](const auto &p) { return p.second == 6; }),
+              300);
+    // The channel: a request is shown exactly while a connection (a drive or the controller
+    // selecting) holds the bus, and it is one of the requests the drives serve.
+    const std::string ch = "SystemC.controller.ch0.";
+    const uint64_t owned_without = vcd_time_where(d, {ch + "owner", ch + "request"}, 0, d.end_time,
+                                                  [](const std::vector<int64_t> &v) { return (v[0] != 16) != (v[1] >= 0); });
+    EXPECT_EQ(owned_without, 0u);
+    for (const auto &[t, v] : d.signals.at(ch + "request").changes)
+        if (v >= 0) EXPECT_TRUE(drives_per_request.count(v)) << v;
 }
 
 TEST(waves_options, fst_output_replaces_the_vcd_and_opens_in_gtkwave) {

@@ -108,7 +108,9 @@ inline vcd_dump read_vcd(const std::string &path, const std::vector<std::string>
             if (sp == std::string::npos) fail("expected b<bits> <id>");
             const std::string bits = line.substr(1, sp - 1);
             int64_t v = 0;
-            for (char c : bits) v = v * 2 + (c == '1');  // x and z read as 0
+            for (char c : bits) v = v * 2 + (c == '1');  // x and z bits read as 0
+            // A vector with no 0 or 1 bit (all z: nothing driven, as raidtlm writes "no request") reads as -1.
+            if (bits.find_first_of("01") == std::string::npos) v = -1;
             record(line.substr(sp + 1), v);
         } else if (line[0] == '0' || line[0] == '1' || line[0] == 'x' || line[0] == 'z') {
             record(line.substr(1), line[0] == '1');
