@@ -47,6 +47,9 @@ bool raid_firmware::serve(const host_command &cmd) {
         // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
         if (!ok && !pieces.empty() && m_stripes && !cmd.write && m_platform.failed_disk() < 0)
             ok = read_repairing(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+        // A disk lost while the read was under way: read again around it.
+        else if (!ok && m_stripes && !cmd.write)
+            ok = degraded_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     }
     m_kit.return_data(cmd, r, ok);
     m_kit.finish(cmd, r);
