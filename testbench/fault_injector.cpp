@@ -38,7 +38,7 @@ void fault_injector::apply(size_t i) {
     const fault_entry &f = o.fault;
     switch (f.kind) {
     case fault_kind::disk_loss:
-        m_ctl.set_failed_disk(f.disk);
+        m_ctl.fail_member(f.disk);
         break;
     case fault_kind::media_error:
         m_drives.at(size_t(f.disk))->inject_media_error(f.lbn, f.sectors);

@@ -26,6 +26,9 @@ constexpr int array_disks = 6;
 
 struct raid6_bench : component_test::controller_bench {
     explicit raid6_bench(const controller::controller_config &config) : controller_bench(array_disks, config) {}
+    // The firmware told the drives hold only `blocks` each (a small array whose rebuild is short).
+    raid6_bench(const controller::controller_config &config, uint64_t blocks)
+        : controller_bench(array_disks, config, component_test::cheetah(), blocks) {}
     const controller::raid6_layout &layout() const {
         return dynamic_cast<const controller::raid6_layout &>(*ctl->array_layout());
     }
@@ -168,4 +171,95 @@ TEST(controller_raid6, a_medium_error_is_repaired_from_the_stripe) {
         EXPECT_EQ(b.bad_rows(2), 0);
     });
     EXPECT_EQ(b.firmware().statistics().media_repairs, 2u);
+}
+
+namespace {
+
+// A fresh drive in a slot: every token of its first `blocks` sectors 0 (debug transport).
+void wipe(raid6_bench &b, int disk, uint64_t blocks) {
+    std::vector<uint64_t> zeros(blocks, 0);
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(0);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(zeros.data()));
+    gp.set_data_length(uint32_t(blocks * protocol::token_bytes));
+    gp.set_streaming_width(uint32_t(blocks * protocol::token_bytes));
+    b.drives[size_t(disk)]->target.get_base_interface().transport_dbg(gp);
+}
+
+void wait_until_optimal(raid6_bench &b, int disk) {
+    while (b.ctl->member_state_of(disk) != controller::member_state::optimal)
+        sc_core::wait(sc_core::sc_time(10, sc_core::SC_MS));
+}
+
+}  // namespace
+
+TEST(controller_raid6, two_lost_disks_reads_and_writes_of_every_path_survive) {
+    raid6_bench b(raid6_config());
+    run_clean(b, [&] {
+        writer w{b, {}};
+        w.write(0, 520);
+        b.ctl->fail_member(1);
+        w.check(0, 100);  // one lost
+        b.ctl->fail_member(4);
+        w.check(0, 520);  // two lost: every stripe misses two members
+        write_every_path(w);
+        w.check(0, 520);
+    });
+    EXPECT_GT(b.firmware().raid6_stats().two_lost_rebuilt_reads, 0u);
+    EXPECT_GT(b.firmware().raid6_stats().two_lost_stripe_writes, 0u);
+    EXPECT_GT(b.ctl->xor_unit().statistics().gf_commands, 0u);  // two-erasure recovery needs Q
+    nlohmann::json out;
+    b.firmware().report(out);
+    EXPECT_EQ(out["lost_sectors"], 0);
+}
+
+TEST(controller_raid6, a_medium_error_with_two_disks_lost_is_reported_lost_not_served_wrong) {
+    raid6_bench b(raid6_config());
+    run_to_end(b, [&] {
+        writer w{b, {}};
+        w.write(0, 256);
+        b.ctl->fail_member(2);
+        b.ctl->fail_member(3);
+        const controller::unit_place u = b.layout().data_unit(1, 0);  // a third member of stripe 1
+        ASSERT_NE(u.disk, 2);
+        ASSERT_NE(u.disk, 3);
+        b.drives[size_t(u.disk)]->inject_media_error(u.drive_lbn, 4);
+        std::vector<uint64_t> r(4);
+        EXPECT_NE(b.host.send(true, 64, 4, r.data()), tlm::TLM_OK_RESPONSE);
+    });
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    nlohmann::json out;
+    b.firmware().report(out);
+    EXPECT_GT(out["lost_sectors"].get<int64_t>(), 0);
+}
+
+TEST(controller_raid6, two_members_rebuilt_onto_new_drives_under_foreground_writes) {
+    const uint64_t blocks = 64 * unit;  // 64 stripes
+    raid6_bench b(raid6_config(), blocks);
+    run_clean(b, [&] {
+        writer w{b, {}};
+        w.write(0, 1000);
+        b.ctl->fail_member(2);
+        b.ctl->fail_member(5);
+        write_every_path(w);
+        wipe(b, 2, blocks);
+        ASSERT_TRUE(b.ctl->replace_member(2));  // rebuilt while disk 5 is still lost
+        for (int k = 0; k < 20; ++k) w.write(uint64_t(k) * 47 % 900, 5);  // while it rebuilds
+        wait_until_optimal(b, 2);
+        wipe(b, 5, blocks);
+        ASSERT_TRUE(b.ctl->replace_member(5));
+        w.write(300, 64);
+        wait_until_optimal(b, 5);
+        w.check(0, 1024);
+        for (int64_t s = 0; s < 64; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
+    });
+    const auto &rebuilds = b.firmware().raid6_stats().rebuilds;
+    ASSERT_EQ(rebuilds.size(), 2u);
+    EXPECT_EQ(rebuilds[0].other_members_lost, 1);
+    EXPECT_EQ(rebuilds[1].other_members_lost, 0);
+    for (const auto &r : rebuilds) EXPECT_GT(r.end_ms, r.start_ms);
+    nlohmann::json out;
+    b.firmware().report(out);
+    EXPECT_EQ(out["lost_sectors"], 0);
 }
