@@ -3,6 +3,8 @@
 // too, Q is built by the XOR engine's GF mode, reads survive a lost disk and a MEDIUM ERROR
 // (repaired from P or Q), and writes with a disk lost keep the array readable. Real Cheetah 9LP
 // drives, 6 disks: 4 data units, P and Q per stripe.
+#include <algorithm>
+#include <iostream>
 #include <map>
 #include <vector>
 
@@ -262,4 +264,58 @@ TEST(controller_raid6, two_members_rebuilt_onto_new_drives_under_foreground_writ
     nlohmann::json out;
     b.firmware().report(out);
     EXPECT_EQ(out["lost_sectors"], 0);
+}
+
+namespace {
+
+// Rebuild time of a 256-stripe array (64-sector units, as the default scenario) on idle drives:
+// the members in `failed` lost, then those in `replaced` replaced at once; returns each
+// rebuild's duration in ms (EXPERIMENTS.md 17 extrapolates them to whole drives).
+std::vector<double> rebuild_ms(const std::vector<int> &failed, const std::vector<int> &replaced) {
+    const uint64_t unit_64 = 64, stripes = 256;
+    controller::controller_config c = raid6_config();
+    c.firmware.stripe_unit_sectors = unit_64;
+    raid6_bench b(c, stripes * unit_64);
+    run_clean(b, [&] {
+        writer w{b, {}};
+        for (uint64_t s = 0; s < stripes; s += 16) w.write(s * 4 * unit_64, 4 * unit_64);  // some data
+        for (int d : failed) b.ctl->fail_member(d);
+        for (int d : replaced) {
+            wipe(b, d, stripes * unit_64);
+            ASSERT_TRUE(b.ctl->replace_member(d));
+        }
+        for (int d : replaced) wait_until_optimal(b, d);
+        w.check_all();
+    });
+    std::vector<double> out;
+    for (const auto &r : b.firmware().raid6_stats().rebuilds) out.push_back(r.end_ms - r.start_ms);
+    return out;
+}
+
+}  // namespace
+
+TEST(controller_raid6, rebuild_time_of_one_member_with_one_or_two_lost) {
+    const std::vector<double> one = rebuild_ms({1}, {1});
+    ASSERT_EQ(one.size(), 1u);
+    std::cout << "rebuild of 256 stripes, one member lost: " << one[0] << " ms\n";
+    // With a second member lost it reads n survivors too (P and the data, or the data and Q),
+    // through the GF mode: about as long.
+    EXPECT_GT(one[0], 256 * 5.0);  // at least a revolution-scale access per stripe
+    EXPECT_LT(one[0], 256 * 40.0);
+}
+
+TEST(controller_raid6, rebuild_time_of_one_member_while_another_stays_lost) {
+    const std::vector<double> t = rebuild_ms({1, 4}, {1});
+    ASSERT_EQ(t.size(), 1u);
+    std::cout << "rebuild of 256 stripes, two members lost, one rebuilt: " << t[0] << " ms\n";
+    EXPECT_GT(t[0], 256 * 5.0);
+    EXPECT_LT(t[0], 256 * 40.0);
+}
+
+TEST(controller_raid6, rebuild_time_of_two_members_replaced_at_once) {
+    const std::vector<double> t = rebuild_ms({1, 4}, {1, 4});
+    ASSERT_EQ(t.size(), 2u);
+    std::cout << "rebuild of 256 stripes, two members rebuilt at once: " << t[0] << " and " << t[1] << " ms\n";
+    EXPECT_GT(t[0], 256 * 5.0);
+    EXPECT_LT(std::max(t[0], t[1]), 256 * 80.0);
 }
