@@ -18,7 +18,8 @@
 //   rebuild                 a replaced member (start_rebuild) is rebuilt stripe by stripe in
 //                           the background, each stripe under its lock (one GF or XOR command
 //                           per stripe); stripes below the rebuild's cursor are the member's,
-//                           those above it are treated as lost (not read, not written)
+//                           those above it are treated as lost (not read, not written); a
+//                           power loss stops it, the restart resumes it at its cursor
 //
 // Three members of a stripe unreadable: its lost data units' rows are reported lost.
 #pragma once
@@ -48,6 +49,10 @@ public:
     explicit raid6_firmware(firmware_platform &platform);
 
     bool start_rebuild(int disk) override;
+    // RAID 4/5's recovery (intent records: P and Q recomputed), then every rebuild the power
+    // stopped resumes at its cursor (taken as kept in NVRAM, as Linux md checkpoints its
+    // recovery offset in the superblock).
+    size_t restart_after_power_loss() override;
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
     const raid6_statistics &raid6_stats() const { return m_raid6_stats; }

@@ -32,13 +32,23 @@ bool raid6_firmware::start_rebuild(int disk) {
     return true;
 }
 
+size_t raid6_firmware::restart_after_power_loss() {
+    const size_t resynced = raid_firmware::restart_after_power_loss();
+    for (size_t i = 0; i < m_raid6_stats.rebuilds.size(); ++i) {
+        const int disk = m_raid6_stats.rebuilds[i].disk;
+        if (m_raid6_stats.rebuilds[i].end_ms < 0 && m_platform.member_state_of(disk) == member_state::rebuilding)
+            m_platform.run_background([this, disk, i] { rebuild_member(disk, i); });
+    }
+    return resynced;
+}
+
 void raid6_firmware::rebuild_member(int disk, size_t record) {
     const parity_stripe_layout &l = *m_stripes;
     const int64_t stripes = m_raid6_stats.rebuilds[record].stripes;
     const uint64_t unit = uint64_t(l.unit_sectors());
     const int n = l.stripe_data_units(0);
     protocol::buffer_block *work = nullptr;
-    for (int64_t s = 0; s < stripes; ++s) {
+    for (int64_t s = m_rebuilt_below[size_t(disk)]; s < stripes; ++s) {
         // The new drive lost too: the member is failed again, the rebuild over.
         if (m_platform.member_state_of(disk) != member_state::rebuilding) return;
         m_kit.locks.lock(s);
@@ -82,7 +92,9 @@ void raid6_firmware::rebuild_member(int disk, size_t record) {
         if (!done) record_lost_members(s, {target});
         m_rebuilt_below[size_t(disk)] = s + 1;
         m_kit.locks.unlock(s);
-        if ((s + 1) % 256 == 0 || s + 1 == stripes) m_platform.rebuild_progress(disk, double(s + 1) / double(stripes));
+        // Progress in about 256 steps (the waves' rebuild_pct, stats).
+        if ((s + 1) % std::max<int64_t>(1, stripes / 256) == 0 || s + 1 == stripes)
+            m_platform.rebuild_progress(disk, double(s + 1) / double(stripes));
     }
     m_raid6_stats.rebuilds[record].end_ms = m_platform.now_ms();
     m_platform.member_rebuilt(disk);

@@ -4,6 +4,7 @@
 // (repaired from P or Q), and writes with a disk lost keep the array readable. Real Cheetah 9LP
 // drives, 6 disks: 4 data units, P and Q per stripe.
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -318,4 +319,30 @@ TEST(controller_raid6, rebuild_time_of_two_members_replaced_at_once) {
     std::cout << "rebuild of 256 stripes, two members rebuilt at once: " << t[0] << " and " << t[1] << " ms\n";
     EXPECT_GT(t[0], 256 * 5.0);
     EXPECT_LT(std::max(t[0], t[1]), 256 * 80.0);
+}
+
+TEST(controller_raid6, a_rebuild_stopped_by_a_power_loss_resumes_at_its_cursor) {
+    const uint64_t blocks = 64 * unit;
+    raid6_bench b(raid6_config(), blocks);
+    int64_t cursor_at_loss = -1;
+    run_clean(b, [&] {
+        writer w{b, {}};
+        w.write(0, 1000);
+        b.ctl->fail_member(3);
+        w.write(100, 300);
+        wipe(b, 3, blocks);
+        ASSERT_TRUE(b.ctl->replace_member(3));
+        sc_core::wait(sc_core::sc_time(300, sc_core::SC_MS));  // part of the way
+        b.ctl->power_fail();
+        cursor_at_loss = int64_t(std::lround(b.ctl->members().progress(3) * 64));
+        sc_core::wait(sc_core::sc_time(200, sc_core::SC_MS));
+        b.ctl->power_restore_and_recover();
+        wait_until_optimal(b, 3);
+        w.check(0, 1024);
+        for (int64_t s = 0; s < 64; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
+    });
+    EXPECT_GT(cursor_at_loss, 0);
+    EXPECT_LT(cursor_at_loss, 64);
+    ASSERT_EQ(b.firmware().raid6_stats().rebuilds.size(), 1u);
+    EXPECT_GT(b.firmware().raid6_stats().rebuilds[0].end_ms, 500.0);
 }
