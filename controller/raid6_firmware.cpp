@@ -8,8 +8,7 @@
 
 namespace raidtlm::controller {
 
-raid6_firmware::raid6_firmware(firmware_platform &platform)
-    : raid_firmware(platform), m_rebuilt_below(size_t(platform.disk_count()), 0) {
+raid6_firmware::raid6_firmware(firmware_platform &platform) : raid_firmware(platform) {
     if (!m_stripes || !m_stripes->has_q())
         throw std::invalid_argument("the raid6 firmware needs a layout with P and Q (controller.layout: raid6)");
 }
@@ -18,7 +17,7 @@ std::vector<int> raid6_firmware::lost_disks(int64_t stripe) const {
     std::vector<int> lost;
     for (int d = 0; d < m_platform.disk_count(); ++d) {
         const member_state s = m_platform.member_state_of(d);
-        if (s == member_state::failed || (s == member_state::rebuilding && stripe >= m_rebuilt_below[size_t(d)]))
+        if (s == member_state::failed || (s == member_state::rebuilding && !m_rebuild.present(d, uint64_t(stripe))))
             lost.push_back(d);
     }
     return lost;
@@ -219,25 +218,14 @@ bool raid6_firmware::resync_parity(int64_t stripe) {
 
 void raid6_firmware::reset_statistics() {
     raid_firmware::reset_statistics();
-    raid6_statistics fresh;
-    fresh.rebuilds = std::move(m_raid6_stats.rebuilds);  // a fault's outcome covers the whole run
-    m_raid6_stats = std::move(fresh);
+    m_raid6_stats = raid6_statistics{};
 }
 
 void raid6_firmware::report(nlohmann::json &out) const {
     raid_firmware::report(out);
-    nlohmann::json rebuilds = nlohmann::json::array();
-    for (const auto &r : m_raid6_stats.rebuilds)
-        rebuilds.push_back({{"disk", r.disk},
-                            {"start_ms", r.start_ms},
-                            {"end_ms", r.end_ms},
-                            {"duration_s", r.end_ms < 0 ? -1.0 : (r.end_ms - r.start_ms) / 1e3},
-                            {"stripes", r.stripes},
-                            {"other_members_lost", r.other_members_lost}});
     out["raid6"] = {{"two_lost_rebuilt_reads", m_raid6_stats.two_lost_rebuilt_reads},
                     {"two_lost_stripe_writes", m_raid6_stats.two_lost_stripe_writes},
-                    {"gf_commands", m_raid6_stats.q_commands},
-                    {"rebuilds", rebuilds}};
+                    {"gf_commands", m_raid6_stats.q_commands}};
 }
 
 }  // namespace raidtlm::controller

@@ -15,11 +15,11 @@
 //                           recovery coefficients name (from P alone when only it is lost);
 //                           a MEDIUM ERROR's sectors rebuilt and written back (repair)
 //   power loss              every stripe named by an intent record gets P and Q recomputed
-//   rebuild                 a replaced member (start_rebuild) is rebuilt stripe by stripe in
-//                           the background, each stripe under its lock (one GF or XOR command
-//                           per stripe); stripes below the rebuild's cursor are the member's,
-//                           those above it are treated as lost (not read, not written); a
-//                           power loss stops it, the restart resumes it at its cursor
+//   rebuild                 a replaced member (start_rebuild) is rebuilt stripe by stripe by the
+//                           RAID firmware's paced rebuild_runner, each stripe under its lock (one
+//                           GF or XOR command per stripe); stripes below the rebuild's cursor
+//                           are the member's, those above it are treated as lost (not read, not
+//                           written); a power loss restarts it from stripe 0 (rebuild_runner.h)
 //
 // Three members of a stripe unreadable: its lost data units' rows are reported lost.
 #pragma once
@@ -35,13 +35,6 @@ struct raid6_statistics {
     uint64_t two_lost_rebuilt_reads = 0;     // reads of a unit rebuilt with two members of its stripe lost
     uint64_t two_lost_stripe_writes = 0;     // stripe writes with two members unreadable
     uint64_t q_commands = 0;                 // GF multiply-accumulate commands issued (Q and recovery)
-    struct rebuild {
-        int disk = 0;
-        double start_ms = 0, end_ms = -1;  // end -1: not finished
-        int64_t stripes = 0;
-        int other_members_lost = 0;  // members failed or rebuilding beside it when it started
-    };
-    std::vector<rebuild> rebuilds;  // whole run (not reset)
 };
 
 class raid6_firmware final : public raid_firmware {
@@ -49,10 +42,6 @@ public:
     explicit raid6_firmware(firmware_platform &platform);
 
     bool start_rebuild(int disk) override;
-    // RAID 4/5's recovery (intent records: P and Q recomputed), then every rebuild the power
-    // stopped resumes at its cursor (taken as kept in NVRAM, as Linux md checkpoints its
-    // recovery offset in the superblock).
-    size_t restart_after_power_loss() override;
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
     const raid6_statistics &raid6_stats() const { return m_raid6_stats; }
@@ -62,6 +51,8 @@ protected:
     bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool array_degraded() const override;
     bool resync_parity(int64_t stripe) override;
+    bool single_parity() const override { return false; }
+    bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 
 private:
     // The disks whose unit of `stripe` cannot be read now: failed members, and members being
@@ -70,7 +61,6 @@ private:
     // The stripe's unreadable members: lost_disks and the disks that answered MEDIUM ERROR.
     std::vector<int> unreadable_members(int64_t stripe, const std::vector<int> &media_errors) const;
     bool disk_lost(int64_t stripe, int disk) const;
-    void rebuild_member(int disk, size_t record);
     // A stripe's member (0 .. n-1 data units, n P, n + 1 Q: pq_parity.h) on `disk`, -1: none.
     int member_on_disk(int64_t stripe, int disk) const;
     unit_place member_place(int64_t stripe, int member) const;
@@ -102,7 +92,6 @@ private:
     void record_lost_members(int64_t stripe, const std::vector<int> &lost_members);
 
     raid6_statistics m_raid6_stats;
-    std::vector<int64_t> m_rebuilt_below;  // per disk: stripes below this are rebuilt (while rebuilding)
 };
 
 }  // namespace raidtlm::controller
