@@ -13,6 +13,7 @@
 #include "controller/host_address_map.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
+#include "controller/rebuild_pacing.h"
 #include "rtl_models/cpu_cost.h"
 #include "rtl_models/dram_arbiter.h"
 #include "rtl_models/host_link_timing.h"
@@ -111,6 +112,8 @@ struct firmware_config {
     // requests in flight first; RAID 4/5 and mirrors take it as it comes.
     int fail_disk = -1;
     uint64_t fail_after_requests = 0;
+    // A rebuild onto a replacement drive (firmware::start_rebuild): how fast against foreground I/O.
+    rebuild_pacing rebuild;
     // Writes to replicated layouts (raid1, raid10, sr_array with Dr*Dm > 1), Yu et al. 3.4: the
     // first copy is scheduled like a read (any holder, duplicated into every holder's queue when
     // all are busy); when it is scheduled the other copies become delayed writes in the NVRAM

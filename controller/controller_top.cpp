@@ -32,7 +32,10 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       disk("disk", disks.size()),
       disk_bus("disk_bus", disks.size()),
       m_config(config),
-      m_disks(disks) {
+      m_disks(disks),
+      m_members(int(disks.size())),
+      m_traced_state(disks.size(), 0),
+      m_traced_rebuild_pct(disks.size(), 0.0) {
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     host.register_b_transport(this, &controller_top::b_transport);
@@ -123,9 +126,12 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     }
     host_command hc;
     hc.sequence = m_sequence++;
+    const double arrived_ms = now_ms();
     if (on_host_request) on_host_request(hc.sequence);
     if (m_config.firmware.fail_disk >= 0 && hc.sequence == m_config.firmware.fail_after_requests)
-        m_failed = m_config.firmware.fail_disk;
+        fail_member(m_config.firmware.fail_disk);
+    // The array's state as the request arrives, for the response times by state.
+    const size_t phase = m_members.any(member_state::rebuilding) ? 2 : m_members.all_optimal() ? 0 : 1;
     hc.affinity = int(hc.sequence % 1024);
     ++m_stats.requests;
     m_stats.peak_outstanding = std::max<int>(m_stats.peak_outstanding, ++m_outstanding);
@@ -150,6 +156,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     if (hc.write && ok && data)
         for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.write_acknowledged(int64_t(hc.lbn + i), tokens[i]);
     if (!ok) ++(hc.write ? m_stats.failed_writes : m_stats.failed_reads);
+    m_stats.response_ms_sum[phase] += now_ms() - arrived_ms;
+    ++m_stats.responses[phase];
     --m_outstanding;
     trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
@@ -268,10 +276,58 @@ std::vector<intent_record> controller_top::intent_log() const {
     return out;
 }
 
+// ---- members -------------------------------------------------------------------------------------
+
+void controller_top::sync_traced_members() {
+    for (int d = 0; d < m_members.count(); ++d) {
+        m_traced_state[size_t(d)] = int(m_members.state(d));
+        m_traced_rebuild_pct[size_t(d)] = m_members.progress(d) * 100.0;
+    }
+}
+
+void controller_top::set_failed_disk(int d) {
+    m_members.set_only_failed(d, now_ms());
+    sync_traced_members();
+}
+
+void controller_top::fail_member(int d) {
+    m_members.set(d, member_state::failed, now_ms());
+    sync_traced_members();
+}
+
+void controller_top::member_rebuilt(int d) {
+    m_members.set(d, member_state::optimal, now_ms());
+    sync_traced_members();
+}
+
+bool controller_top::replace_member(int d) {
+    if (m_members.state(d) != member_state::failed) return false;
+    m_members.set(d, member_state::rebuilding, now_ms());
+    sync_traced_members();
+    if (m_firmware->start_rebuild(d)) return true;
+    m_members.set(d, member_state::failed, now_ms());
+    sync_traced_members();
+    return false;
+}
+
+void controller_top::rebuild_progress(int d, double fraction) {
+    m_members.set_progress(d, fraction);
+    m_traced_rebuild_pct[size_t(d)] = m_members.progress(d) * 100.0;
+}
+
 // ---- services: the SCSI channels ----------------------------------------------------------------
 
 drive_completion controller_top::drive_command(const drive_request &request) {
     const int d = request.disk;
+    if (m_members.state(d) == member_state::failed) {
+        // The drive is gone: no selection, no data. Failed at once, not after a selection
+        // timeout (SCSI-2's recommended 250 ms), which a firmware that knows the member is lost
+        // never waits for.
+        ++m_stats.commands_to_failed;
+        drive_completion gone;
+        gone.delivered_ms = gone.status_ms = gone.observed_ms = now_ms();
+        return gone;
+    }
     const int channel = m_channel[size_t(d)];
     tlm::tlm_generic_payload *gp = m_pool.acquire();
     gp->set_command(request.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -428,6 +484,7 @@ void controller_top::reset_statistics() {
     fresh.failed_reads = m_stats.failed_reads;
     fresh.failed_writes = m_stats.failed_writes;
     fresh.medium_errors = m_stats.medium_errors;
+    fresh.commands_to_failed = m_stats.commands_to_failed;
     m_stats = fresh;
 }
 
@@ -435,6 +492,10 @@ void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix
                            const std::vector<std::string> &disk_names, const waveforms::wave_groups &groups) {
     m_traced = true;
     waveforms::trace(tf, m_outstanding, prefix + ".outstanding");
+    for (size_t i = 0; i < m_traced_state.size(); ++i) {
+        sc_core::sc_trace(tf, m_traced_state[i], fmt::format("{}.member{}.state", prefix, i));
+        sc_core::sc_trace(tf, m_traced_rebuild_pct[i], fmt::format("{}.member{}.rebuild_pct", prefix, i));
+    }
     if (groups.has("cpu")) m_cpu->trace(tf, prefix + ".cpu");
     if (groups.has("dram")) m_dram->trace(tf, prefix + ".dram");
     if (groups.has("nvram")) m_nvram->trace(tf, prefix + ".nvram");

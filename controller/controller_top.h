@@ -59,6 +59,11 @@ struct controller_statistics {
     // Host requests the firmware could not serve (whole run, never reset: a fault's outcome).
     uint64_t failed_reads = 0, failed_writes = 0;
     uint64_t medium_errors = 0;  // drive commands that ended in CHECK CONDITION, MEDIUM ERROR
+    uint64_t commands_to_failed = 0;  // drive commands to a failed member (failed at once)
+    // Host response times by the array's state when the request arrived (every member optimal,
+    // some member failed and none rebuilding, some member rebuilding): ms summed and counted.
+    double response_ms_sum[3] = {0, 0, 0};
+    uint64_t responses[3] = {0, 0, 0};
     // The prediction probe: a firmware's predicted vs the drive's actual access time of every
     // command that reached the media with a prediction attached (Yu et al.'s Table 2).
     prediction_statistics prediction;
@@ -81,10 +86,20 @@ public:
     const layout *array_layout() const { return m_firmware->array_layout(); }
     // Every host read carrying tokens is checked against every acknowledged write.
     const scoreboard &integrity() const { return m_scoreboard; }
-    // Marks a disk lost (-1: none); the firmware learns it from failed_disk(). There is no
-    // rebuild yet: marking the disk live again exposes what it missed.
-    void set_failed_disk(int d) { m_failed = d; }
-    int failed_disk() const override { return m_failed; }
+    // ---- members (member_states.h)
+    // Every member optimal, then disk `d` failed (-1: none): one loss at a time, for tests that
+    // fail each disk in turn (marking a disk optimal again exposes what it missed).
+    void set_failed_disk(int d);
+    // Disk `d` is lost (any other loss stays): its commands fail from now on.
+    void fail_member(int d);
+    // A fresh drive is in failed member `d`'s slot (the caller replaced the drive's media): the
+    // member is rebuilding when the firmware starts a rebuild onto it (firmware::start_rebuild),
+    // else it stays failed. Returns whether the rebuild started. From an SC_THREAD.
+    bool replace_member(int d);
+    const member_states &members() const { return m_members; }
+    member_state member_state_of(int d) const override { return m_members.state(d); }
+    using firmware_platform::failed_disk;
+    using firmware_platform::failed_disks;
     // Maintenance access to one drive's sectors through the firmware's queue for it (timed,
     // blocks the calling SC_THREAD), bypassing the array map, the parity and the scoreboard: for
     // tests that inspect or corrupt what is on a disk. `tokens` holds `sectors` tokens.
@@ -194,12 +209,18 @@ private:
     void check_power() override;
     void check_power(uint64_t epoch) override;
     void join_epoch(uint64_t epoch) override;
+    void member_rebuilt(int d) override;
+    void sync_traced_members();
+    void rebuild_progress(int d, double fraction) override;
+    // Traced: each member's state (member_state as a number) and rebuild progress in percent.
+    std::vector<int> m_traced_state;
+    std::vector<double> m_traced_rebuild_pct;
 
     controller_config m_config;
     std::vector<disk_info> m_disks;
     std::vector<int> m_channel, m_target;  // per disk
     uint64_t m_capacity = 0;
-    int m_failed = -1;
+    member_states m_members;
     rtl_models::network_port *m_network = nullptr;
     scoreboard m_scoreboard;
     std::unique_ptr<rtl_models::controller_cpu> m_cpu;

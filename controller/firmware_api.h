@@ -49,6 +49,7 @@
 
 #include "controller/controller_config.h"
 #include "controller/layout.h"
+#include "controller/member_states.h"
 #include "disks/disk_spec.h"
 #include "rtl_models/controller_cpu.h"
 #include "rtl_models/network_interface.h"
@@ -117,8 +118,28 @@ public:
     virtual int disk_count() const = 0;
     virtual const disk_info &drive_info(int d) const = 0;
     virtual int channel_of(int d) const = 0;
-    // The drive the platform reports lost (fault injection; -1: none).
-    virtual int failed_disk() const = 0;
+    // ---- members (member_states.h): each disk of the array is optimal, failed (lost: the
+    // platform fails its commands at once, as a drive that no longer answers selection) or
+    // rebuilding (a fresh drive in the slot whose contents are not yet the member's: the
+    // firmware said so in start_rebuild and tells the platform when it is done: member_rebuilt).
+    virtual member_state member_state_of(int disk) const = 0;
+    // Members in state failed, ascending (rebuilding members are not among them).
+    std::vector<int> failed_disks() const {
+        std::vector<int> out;
+        for (int d = 0; d < disk_count(); ++d)
+            if (member_state_of(d) == member_state::failed) out.push_back(d);
+        return out;
+    }
+    // The lowest failed member (-1: none): for firmware that tolerates one loss.
+    int failed_disk() const {
+        for (int d = 0; d < disk_count(); ++d)
+            if (member_state_of(d) == member_state::failed) return d;
+        return -1;
+    }
+    // The firmware finished rebuilding `disk`: rebuilding -> optimal.
+    virtual void member_rebuilt(int disk) = 0;
+    // The firmware's rebuild progress of `disk` (0..1 of the member), for statistics and waves.
+    virtual void rebuild_progress(int disk, double fraction) = 0;
     virtual double now_s() const = 0;
     double now_ms() const { return now_s() * 1e3; }
 
@@ -207,6 +228,11 @@ public:
     // The power came back: the firmware restarts (empty queues, the buffer DRAM empty), recovers
     // from what its NVRAM kept, and returns how many copies/parts it rewrote. Blocks.
     virtual size_t restart_after_power_loss() = 0;
+    // A fresh drive sits in failed member `disk`'s slot (the platform marked it rebuilding): the
+    // firmware starts rebuilding the member onto it (on a thread of its own, calling
+    // member_rebuilt when done) and returns true, or returns false when it cannot (no redundancy
+    // for it, or no rebuild in this family): the member then stays failed.
+    virtual bool start_rebuild(int /*disk*/) { return false; }
     virtual void reset_statistics() = 0;
     // Its statistics into stats.json's controller.firmware object.
     virtual void report(nlohmann::json &out) const = 0;

@@ -115,6 +115,15 @@ void declare_keys(config::declarations<firmware_config> &k) {
     declare_parity_logging_keys(parity_logging);
     k.mount("parity_logging", parity_logging, &fw_t::parity_logging);
 
+    k.number<double>("rebuild_share", [](fw_t &f) -> double & { return f.rebuild.share; }, "0.3")
+        .min(0.001)
+        .cap(1)
+        .note("a rebuild onto a replacement drive keeps at most this fraction of its time busy (MegaRAID's "
+              "default rebuild rate, 30%)");
+    k.number<double>("rebuild_rate_mb_s", [](fw_t &f) -> double & { return f.rebuild.rate_mb_s; }, "0")
+        .min(0)
+        .cap(1e6)
+        .note("a rebuild reconstructs at most this many MB per second; 0: no cap (Linux md's speed_limit_max)");
     k.integer("fail_disk", &fw_t::fail_disk, "-1", -1, 255).note("a disk marked lost mid-run; -1: none");
     k.integer("fail_after_requests", &fw_t::fail_after_requests, "0", 0, 1000000000000LL)
         .note("the host request, counted from 0, at which fail_disk is lost");

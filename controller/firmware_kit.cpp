@@ -135,7 +135,12 @@ bool firmware_kit::drive_command(bool write, int disk, uint64_t n, uint64_t lbn,
     r.first_sector = first_sector;
     r.old_tokens = old_tokens;
     r.relocate_lbn = old_tokens && relocate_lbn >= 0 ? relocate_lbn : -1;
-    return queues.drive_command(r, n);
+    const bool ok = queues.drive_command(r, n);
+    // A plain write to a member lost since it was planned: the member has left the array and
+    // will be rebuilt from the others, so what it missed does not matter (a read-rotate-write
+    // needs the old data it did not return).
+    if (!ok && write && !old_tokens && platform.member_state_of(disk) == member_state::failed) return true;
+    return ok;
 }
 
 void firmware_kit::fragments_of(const layout &l, bool write, uint64_t lbn, uint32_t sectors,

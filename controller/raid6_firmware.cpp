@@ -13,10 +13,31 @@ raid6_firmware::raid6_firmware(firmware_platform &platform) : raid_firmware(plat
         throw std::invalid_argument("the raid6 firmware needs a layout with P and Q (controller.layout: raid6)");
 }
 
-std::vector<int> raid6_firmware::lost_disks() const {
+std::vector<int> raid6_firmware::lost_disks(int64_t stripe) const {
     std::vector<int> lost;
-    if (m_platform.failed_disk() >= 0) lost.push_back(m_platform.failed_disk());
+    for (int d = 0; d < m_platform.disk_count(); ++d) {
+        const member_state s = m_platform.member_state_of(d);
+        if (s == member_state::failed || (s == member_state::rebuilding && !m_rebuild.present(d, uint64_t(stripe))))
+            lost.push_back(d);
+    }
     return lost;
+}
+
+bool raid6_firmware::disk_lost(int64_t stripe, int disk) const {
+    const std::vector<int> lost = lost_disks(stripe);
+    return std::find(lost.begin(), lost.end(), disk) != lost.end();
+}
+
+std::vector<int> raid6_firmware::unreadable_members(int64_t stripe, const std::vector<int> &media_errors) const {
+    std::vector<int> disks = lost_disks(stripe);
+    disks.insert(disks.end(), media_errors.begin(), media_errors.end());
+    return members_on(stripe, disks);
+}
+
+bool raid6_firmware::array_degraded() const {
+    for (int d = 0; d < m_platform.disk_count(); ++d)
+        if (m_platform.member_state_of(d) != member_state::optimal) return true;
+    return false;
 }
 
 int raid6_firmware::member_on_disk(int64_t stripe, int disk) const {
@@ -77,15 +98,10 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
     const uint64_t at = uint64_t(c.lbn - int64_t(host_lbn));
     std::vector<int> media_errors;  // disks that answered MEDIUM ERROR during this read
     bool repair = false;
-    auto is_lost = [&](int d) {
-        const std::vector<int> lost = lost_disks();
-        return std::find(lost.begin(), lost.end(), d) != lost.end();
-    };
+    auto is_lost = [&](int d) { return disk_lost(stripe, d); };
     for (int attempt = 0; attempt < 4; ++attempt) {
-        std::vector<int> unreadable = lost_disks();
-        const bool disk_lost = is_lost(disk);
-        unreadable.insert(unreadable.end(), media_errors.begin(), media_errors.end());
-        if (!disk_lost && !repair) {
+        const bool lost = is_lost(disk);
+        if (!lost && !repair) {
             if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer, at)) return true;
             if (is_lost(disk)) continue;  // lost meanwhile: rebuilt on the next turn
             ++m_stats.media_repairs;
@@ -93,13 +109,13 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
             repair = true;
             continue;
         }
-        const std::vector<int> lost_members = members_on(stripe, unreadable);
+        const std::vector<int> lost_members = unreadable_members(stripe, media_errors);
         if (lost_members.size() > 2) {
             note_lost_range(c.lbn, c.sectors);
             return false;
         }
         int failed = -1;
-        if (rebuild_chunk(c, host_lbn, buffer, affinity, lost_members, repair && !disk_lost, &failed)) return true;
+        if (rebuild_chunk(c, host_lbn, buffer, affinity, lost_members, repair && !lost, &failed)) return true;
         if (failed < 0) return false;
         if (!is_lost(failed)) media_errors.push_back(failed);
     }
@@ -158,7 +174,7 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
 bool raid6_firmware::resync_parity(int64_t stripe) {
     const parity_stripe_layout &l = *m_stripes;
     const int n = l.stripe_data_units(stripe);
-    const std::vector<int> lost = members_on(stripe, lost_disks());
+    const std::vector<int> lost = members_on(stripe, lost_disks(stripe));
     if (!lost.empty() && lost.front() < n) {
         record_lost_members(stripe, lost);
         return false;

@@ -15,6 +15,11 @@
 //                           recovery coefficients name (from P alone when only it is lost);
 //                           a MEDIUM ERROR's sectors rebuilt and written back (repair)
 //   power loss              every stripe named by an intent record gets P and Q recomputed
+//   rebuild                 a replaced member (start_rebuild) is rebuilt stripe by stripe by the
+//                           RAID firmware's paced rebuild_runner, each stripe under its lock (one
+//                           GF or XOR command per stripe); stripes below the rebuild's cursor
+//                           are the member's, those above it are treated as lost (not read, not
+//                           written); a power loss restarts it from stripe 0 (rebuild_runner.h)
 //
 // Three members of a stripe unreadable: its lost data units' rows are reported lost.
 #pragma once
@@ -36,6 +41,7 @@ class raid6_firmware final : public raid_firmware {
 public:
     explicit raid6_firmware(firmware_platform &platform);
 
+    bool start_rebuild(int disk) override;
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
     const raid6_statistics &raid6_stats() const { return m_raid6_stats; }
@@ -43,29 +49,38 @@ public:
 protected:
     bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
-    bool array_degraded() const override { return !lost_disks().empty(); }
+    bool array_degraded() const override;
     bool resync_parity(int64_t stripe) override;
+    bool single_parity() const override { return false; }
+    bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 
 private:
-    // The disks the platform reports lost now.
-    std::vector<int> lost_disks() const;
+    // The disks whose unit of `stripe` cannot be read now: failed members, and members being
+    // rebuilt whose rebuild has not passed the stripe.
+    std::vector<int> lost_disks(int64_t stripe) const;
+    // The stripe's unreadable members: lost_disks and the disks that answered MEDIUM ERROR.
+    std::vector<int> unreadable_members(int64_t stripe, const std::vector<int> &media_errors) const;
+    bool disk_lost(int64_t stripe, int disk) const;
     // A stripe's member (0 .. n-1 data units, n P, n + 1 Q: pq_parity.h) on `disk`, -1: none.
     int member_on_disk(int64_t stripe, int disk) const;
     unit_place member_place(int64_t stripe, int member) const;
     // The members of a stripe on the given disks (at most every member once).
     std::vector<int> members_on(int64_t stripe, const std::vector<int> &disks) const;
 
-    // One stripe's part of a write. `unreadable`: disks not to read (lost, or a MEDIUM ERROR
-    // seen); `repair_disk` >= 0: a disk that answered MEDIUM ERROR, rewritten whole over the rows.
-    // On a failed read, *failed_read is set to its disk (the caller retries without it).
+    // One stripe's part of a write. `media_errors`: disks that answered MEDIUM ERROR (not read);
+    // `repair_disk` >= 0: one of them, rewritten whole over the rows. On a failed read,
+    // *failed_read is set to its disk (the caller retries without it), or to stripe_changed when
+    // the stripe's unreadable members changed before its lock was taken (the caller retries).
+    static constexpr int stripe_changed = -2;
     bool stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
-                      const std::vector<int> &unreadable, int repair_disk, int *failed_read);
+                      const std::vector<int> &media_errors, int repair_disk, int *failed_read);
     bool healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                              int affinity, int *failed_read);
+                              int affinity, const std::vector<int> &media_errors, int *failed_read);
     bool rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                             int affinity, int *failed_read);
+                             int affinity, const std::vector<int> &media_errors, int *failed_read);
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                               int affinity, const std::vector<int> &lost_members, int repair_disk, int *failed_read);
+                               int affinity, const std::vector<int> &lost_members, const std::vector<int> &media_errors,
+                               int repair_disk, int *failed_read);
     // One chunk of a read, rebuilt when its disk is unreadable (and written back after a MEDIUM ERROR).
     bool read_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity);
     // The chunk rebuilt from the members its recovery coefficients name; `repair`: written back.

@@ -40,14 +40,12 @@ bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buf
         std::vector<int> media_errors;
         int repair_disk = -1;
         // Each turn takes the disks lost by now and the MEDIUM ERRORs seen so far.
-        for (int attempt = 0; attempt < 4; ++attempt) {
-            std::vector<int> unreadable = lost_disks();
-            unreadable.insert(unreadable.end(), media_errors.begin(), media_errors.end());
+        for (int attempt = 0; attempt < 8; ++attempt) {
             int failed = -1;
-            if (stripe_write(plans[i], lbn, buffer, affinity, unreadable, repair_disk, &failed)) return true;
+            if (stripe_write(plans[i], lbn, buffer, affinity, media_errors, repair_disk, &failed)) return true;
+            if (failed == stripe_changed) continue;
             if (failed < 0) return false;
-            const std::vector<int> lost = lost_disks();
-            if (std::find(lost.begin(), lost.end(), failed) != lost.end()) continue;  // lost meanwhile
+            if (disk_lost(plans[i].stripe, failed)) continue;  // lost meanwhile
             // A read answered MEDIUM ERROR: that disk's rows rebuilt from the others and written
             // too (the drive reallocates them).
             ++m_stats.media_repairs;
@@ -59,18 +57,19 @@ bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buf
 }
 
 bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                                  int affinity, const std::vector<int> &unreadable, int repair_disk, int *failed_read) {
-    const std::vector<int> lost = members_on(plan.stripe, unreadable);
+                                  int affinity, const std::vector<int> &media_errors, int repair_disk,
+                                  int *failed_read) {
+    const std::vector<int> lost = unreadable_members(plan.stripe, media_errors);
     if (lost.empty()) {
         if (plan.path == write_path::read_modify_write && plan.parity_write().kind == disk_op_kind::read_rotate_write)
-            return rrw_pq_stripe_write(plan, host_lbn, buffer, affinity, failed_read);
-        return healthy_stripe_write(plan, host_lbn, buffer, affinity, failed_read);
+            return rrw_pq_stripe_write(plan, host_lbn, buffer, affinity, media_errors, failed_read);
+        return healthy_stripe_write(plan, host_lbn, buffer, affinity, media_errors, failed_read);
     }
     if (lost.size() > 2) {  // beyond RAID 6: the stripe's lost data units are gone
         record_lost_members(plan.stripe, lost);
         return false;
     }
-    return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, repair_disk, failed_read);
+    return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, media_errors, repair_disk, failed_read);
 }
 
 // Every path's P and Q are sums over slots of `rows` sectors, each zero outside what was put in
@@ -79,7 +78,8 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 // own, beside the old data). P sums every slot but Q's with coefficient 1, Q sums data slots with
 // g^j and the old Q with 1 (pq_parity.h). A full-stripe write sums the host buffer directly.
 bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                          protocol::buffer_block *buffer, int affinity, int *failed_read) {
+                                          protocol::buffer_block *buffer, int affinity,
+                                          const std::vector<int> &media_errors, int *failed_read) {
     const plan_rows r(*m_stripes, plan, host_lbn);
     const int n = m_stripes->stripe_data_units(plan.stripe);
     const bool data = !buffer->tokens.empty();
@@ -114,8 +114,14 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
         q_coefficients.push_back(pq::q_coefficient(m));
     }
     const uint64_t slots = slot.size() + 2;
-    ++m_stats.stripe_writes[size_t(plan.path)];
     m_kit.locks.lock(plan.stripe);
+    // A member lost (or a rebuild's cursor moved) while the write waited for the lock.
+    if (!unreadable_members(plan.stripe, media_errors).empty()) {
+        m_kit.locks.unlock(plan.stripe);
+        *failed_read = stripe_changed;
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     protocol::buffer_block *work =
         m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     for (const auto &[key, k] : slot) {
@@ -157,15 +163,21 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
 // are back the engine computes P' and Q' from the returned old tokens and the new data, and both
 // are installed on their drives untimed.
 bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                         protocol::buffer_block *buffer, int affinity, int *failed_read) {
+                                         protocol::buffer_block *buffer, int affinity,
+                                         const std::vector<int> &media_errors, int *failed_read) {
     const plan_rows r(*m_stripes, plan, host_lbn);
     const int n = m_stripes->stripe_data_units(plan.stripe);
     const bool data = !buffer->tokens.empty();
     const size_t ops = plan.ops.size();
     // Slots of r.rows: 0 new P, 1 new Q, 2 + k op k's old tokens, 2 + ops + k op k's new data.
     const uint64_t slots = 2 + 2 * uint64_t(ops);
-    ++m_stats.stripe_writes[size_t(plan.path)];
     m_kit.locks.lock(plan.stripe);
+    if (!unreadable_members(plan.stripe, media_errors).empty()) {
+        m_kit.locks.unlock(plan.stripe);
+        *failed_read = stripe_changed;
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     protocol::buffer_block *work =
         m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     std::vector<std::vector<uint64_t>> old(ops);
@@ -242,7 +254,8 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
 // disk is not written. With both checks lost only the data are written.
 bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                            protocol::buffer_block *buffer, int affinity,
-                                           const std::vector<int> &lost_members, int repair_disk, int *failed_read) {
+                                           const std::vector<int> &lost_members, const std::vector<int> &media_errors,
+                                           int repair_disk, int *failed_read) {
     const plan_rows r(*m_stripes, plan, host_lbn);
     const int64_t stripe = plan.stripe;
     const int n = m_stripes->stripe_data_units(stripe);
@@ -257,13 +270,18 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
             const int m = member_on_disk(stripe, op.disk);
             if (writable(m) && m != repair_member) data_writes.push_back(&op);
         }
-    ++m_stats.degraded_stripe_writes;
-    if (lost_members.size() == 2) ++m_raid6_stats.two_lost_stripe_writes;
     auto write_data = [&](size_t i) {
         const disk_op &op = *data_writes[i];
         return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer, r.host_offset(op));
     };
     m_kit.locks.lock(stripe);
+    if (unreadable_members(stripe, media_errors) != lost_members) {
+        m_kit.locks.unlock(stripe);
+        *failed_read = stripe_changed;
+        return false;
+    }
+    ++m_stats.degraded_stripe_writes;
+    if (lost_members.size() == 2) ++m_raid6_stats.two_lost_stripe_writes;
     bool ok;
     if (!writable(p) && !writable(q)) {
         ok = m_kit.parallel(data_writes.size(), write_data);

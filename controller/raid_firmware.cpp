@@ -16,8 +16,12 @@ raid_firmware::raid_firmware(firmware_platform &platform)
     : kit_firmware(platform),
       m_platform(platform),
       m_layout(make_array_layout(platform)),
+      m_rebuild(
+          platform, [this](int disk, uint64_t unit) { return rebuild_stripe_unit(disk, int64_t(unit)); },
+          [this](int disk, uint64_t unit) { return rebuild_unit_bytes(disk, int64_t(unit)); }),
       m_map(platform.config().firmware.layout, platform.config().firmware.stripe_unit_sectors, capacities(platform)) {
     m_stripes = dynamic_cast<const parity_stripe_layout *>(m_layout.get());
+    m_known_failed = platform.failed_disks();
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
 }
 
@@ -35,6 +39,9 @@ bool raid_firmware::serve(const host_command &cmd) {
     if (!m_layout) {
         m_map.map(cmd.lbn, cmd.sectors, pieces);
         ok = m_kit.run_fragments(cmd.write, pieces, r.buffer);
+    } else if (m_stripes && single_parity() && (notice_losses(), touches_lost_stripe(cmd.lbn, cmd.sectors))) {
+        ok = false;  // a stripe that lost two members: its data are gone
+        ++m_stats.lost_stripe_requests;
     } else if (m_stripes && cmd.write) {
         const bool degraded = array_degraded();
         ok = stripes_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
@@ -60,14 +67,15 @@ bool raid_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buff
 }
 
 bool raid_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    if (m_platform.failed_disk() >= 0) return degraded_read(lbn, sectors, buffer, affinity);
+    if (!all_optimal()) return degraded_read(lbn, sectors, buffer, affinity);
     std::vector<disk_fragment> pieces;
     m_kit.fragments_of(*m_layout, false, lbn, sectors, pieces);
     if (pieces.empty()) return false;
     if (m_kit.run_fragments(false, pieces, buffer)) return true;
     // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
-    if (m_platform.failed_disk() >= 0) return false;
-    return read_repairing(lbn, sectors, buffer, affinity);
+    if (m_platform.failed_disk() < 0) return read_repairing(lbn, sectors, buffer, affinity);
+    // A disk lost while the read was under way: read again around it.
+    return degraded_read(lbn, sectors, buffer, affinity);
 }
 
 void raid_firmware::wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {
@@ -92,6 +100,7 @@ void raid_firmware::reset_statistics() {
     m_kit.reset_statistics();
     raid_statistics fresh;
     fresh.lost_ranges = std::move(m_stats.lost_ranges);  // a fault's outcome covers the whole run
+    fresh.lost_stripe_requests = m_stats.lost_stripe_requests;
     m_stats = std::move(fresh);
 }
 
@@ -109,6 +118,9 @@ void raid_firmware::report(nlohmann::json &out) const {
     out["degraded_stripe_writes"] = m_stats.degraded_stripe_writes;
     out["resynced_stripes"] = m_stats.resynced_stripes;
     out["media_repairs"] = m_stats.media_repairs;
+    out["lost_stripes"] = m_lost_stripes.size();
+    out["lost_stripe_requests"] = m_stats.lost_stripe_requests;
+    m_rebuild.report(out);
     out["read_rotate_writes"] = m_kit.queues.statistics().read_rotate_writes;
 }
 

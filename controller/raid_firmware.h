@@ -14,12 +14,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <utility>
 #include <vector>
 
 #include "controller/firmware_kit.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
+#include "controller/rebuild_runner.h"
 #include "controller/write_order_guard.h"
 
 namespace raidtlm::controller {
@@ -31,8 +33,11 @@ struct raid_statistics {
     uint64_t degraded_stripe_writes = 0;
     uint64_t resynced_stripes = 0;
     uint64_t media_repairs = 0;  // chunks rebuilt from redundancy after a MEDIUM ERROR and rewritten
-    // Logical ranges lost: a stripe torn by a power loss while a disk was already lost.
+    // Logical ranges lost: a stripe torn by a power loss while a disk was already lost, a
+    // stripe that lost two members (its data units on them).
     std::vector<std::pair<int64_t, int32_t>> lost_ranges;
+    // Host requests failed because they touch a stripe that lost two members.
+    uint64_t lost_stripe_requests = 0;
 };
 
 class raid_firmware : public kit_firmware {
@@ -46,6 +51,12 @@ public:
     // RAID 4/5: the parity of every stripe a write-intent record names is resynchronised from
     // its data before serving again (raid_parity_resync.cpp); returns the stripes resynchronised.
     size_t restart_after_power_loss() override;
+    // RAID 4/5, AdaptRaid5: the member rebuilt stripe by stripe onto the new drive
+    // (raid_rebuild.cpp); RAID 0 has nothing to rebuild from.
+    bool start_rebuild(int disk) override;
+    // Stripes that lost two members (requests touching them fail), ascending.
+    const std::set<int64_t> &lost_stripes() const { return m_lost_stripes; }
+    const rebuild_runner &rebuild() const { return m_rebuild; }
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
     void trace(sc_core::sc_trace_file *, const std::string &) override {}
@@ -67,7 +78,14 @@ protected:
     // and whether it is degraded now (a write then waits for earlier reads of its range).
     virtual bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
-    virtual bool array_degraded() const { return m_platform.failed_disk() >= 0; }
+    virtual bool array_degraded() const { return !all_optimal(); }
+    // One check per stripe (RAID 4/5, AdaptRaid5): a stripe missing two members is lost, and
+    // the RAID 4/5 rebuild (raid_rebuild.cpp) runs. RAID 6 says false and keeps its own.
+    virtual bool single_parity() const { return true; }
+    // Rebuild job (m_rebuild's): member `disk`'s unit of `stripe` reconstructed from the others
+    // and written (raid_rebuild.cpp; RAID 6 overrides it).
+    virtual bool rebuild_stripe_unit(int disk, int64_t stripe);
+    rebuild_runner m_rebuild;  // paced background rebuilds of replaced members (rebuild_runner.h)
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
     virtual bool resync_parity(int64_t stripe);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
@@ -100,6 +118,25 @@ private:
     // rebuilt data written back to `lost` under the same stripe lock.
     bool rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer_block *buffer, int lost, bool rewrite,
                        int affinity);
+    // ---- members (raid_rebuild.cpp)
+    // The members with a unit in `stripe` whose unit does not hold their data now: failed, or
+    // rebuilding and not yet rebuilt there.
+    void absent_in_stripe(int64_t stripe, std::vector<int> &out) const;
+    // A member lost since the last look: every stripe now missing two members is lost.
+    void notice_losses();
+    void lose_stripe(int64_t stripe, const std::vector<int> &absent);
+    // Whether [lbn, lbn + sectors) touches a lost stripe.
+    bool touches_lost_stripe(uint64_t lbn, uint32_t sectors) const;
+    uint64_t rebuild_unit_bytes(int disk, int64_t stripe) const;
+    int64_t stripe_count() const;
+    bool all_optimal() const;
+
+    std::vector<int> m_known_failed;   // the failed members at the last look
+    std::set<int64_t> m_lost_stripes;  // stripes that lost two members
+    // Stripes a rebuild step holds: whether a loss during it lost them is the step's to say
+    // (its reads may all have been done before the loss).
+    std::set<int64_t> m_stripes_in_rebuild;
+    std::set<std::pair<int64_t, int32_t>> m_lost_range_set;  // lost_ranges, for note_lost_range
 };
 
 }  // namespace raidtlm::controller

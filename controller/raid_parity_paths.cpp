@@ -13,11 +13,19 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
     std::vector<stripe_write_plan> plans;
     parity_write_policy policy = m_platform.config().firmware.parity_writes;
     if (m_always_read_rotate_write) policy.read_rotate_write = true;  // floating's commands
-    if (m_platform.failed_disk() >= 0) policy.read_rotate_write = false;  // degraded writes read the survivors
+    if (!all_optimal()) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
-        const int lost = m_platform.failed_disk();
-        if (lost >= 0) return degraded_stripe_write(plans[i], lbn, buffer, affinity, lost, false);
+        std::vector<int> absent;
+        absent_in_stripe(plans[i].stripe, absent);
+        if (absent.size() > 1) {
+            lose_stripe(plans[i].stripe, absent);
+            return false;
+        }
+        // A rebuilding member not yet rebuilt here is written too: its rows then hold the data.
+        if (absent.size() == 1)
+            return degraded_stripe_write(plans[i], lbn, buffer, affinity, absent[0],
+                                         m_platform.member_state_of(absent[0]) == member_state::rebuilding);
         int unreadable = -1;
         if (stripe_write(plans[i], lbn, buffer, affinity, &unreadable)) return true;
         if (unreadable < 0) return false;
@@ -290,7 +298,17 @@ bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buff
     std::vector<chunk> chunks;
     m_stripes->map(int64_t(lbn), int32_t(sectors), chunks);
     return m_kit.parallel(chunks.size(), [&](size_t i) {
-        return rebuild_chunk(chunks[i], lbn, buffer, m_platform.failed_disk(), false, affinity);
+        const chunk &c = chunks[i];
+        std::vector<int> absent;
+        const int64_t stripe = m_stripes->stripe_of(c.lbn);
+        absent_in_stripe(stripe, absent);
+        const int disk = c.replicas.front().disk;
+        const bool here = std::find(absent.begin(), absent.end(), disk) == absent.end();
+        if (!here && absent.size() > 1) {
+            lose_stripe(stripe, absent);
+            return false;
+        }
+        return rebuild_chunk(c, lbn, buffer, here ? -1 : disk, false, affinity);
     });
 }
 
@@ -312,9 +330,7 @@ bool raid_firmware::read_repairing(uint64_t lbn, uint32_t sectors, protocol::buf
 }
 
 void raid_firmware::note_lost_range(int64_t lbn, int32_t sectors) {
-    const std::pair<int64_t, int32_t> range{lbn, sectors};
-    if (std::find(m_stats.lost_ranges.begin(), m_stats.lost_ranges.end(), range) == m_stats.lost_ranges.end())
-        m_stats.lost_ranges.push_back(range);
+    if (m_lost_range_set.insert({lbn, sectors}).second) m_stats.lost_ranges.push_back({lbn, sectors});
 }
 
 void raid_firmware::record_lost_stripe_rows(int64_t stripe, int lost) {

@@ -28,6 +28,7 @@ size_t raid_firmware::restart_after_power_loss() {
     // The records are done with once their stripes are consistent again.
     for (const auto &[address, r] : records) m_platform.nvram_release(address);
     m_stats.resynced_stripes += resynced;
+    m_rebuild.restart_all();  // the cursors were in volatile memory
     return resynced;
 }
 

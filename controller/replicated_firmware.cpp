@@ -14,7 +14,12 @@ namespace {
 const char *msg_type = "/raidtlm/controller/replicated";
 }
 
-replicated_firmware::replicated_firmware(firmware_platform &platform) : kit_firmware(platform), m_platform(platform) {
+replicated_firmware::replicated_firmware(firmware_platform &platform)
+    : kit_firmware(platform),
+      m_platform(platform),
+      m_rebuild(
+          platform, [this](int disk, uint64_t unit) { return rebuild_unit(disk, unit); },
+          [this](int disk, uint64_t unit) { return rebuild_unit_bytes(disk, unit); }) {
     const firmware_config &fw = platform.config().firmware;
     m_layout = make_array_layout(platform);
     if (!m_layout) SC_REPORT_FATAL(msg_type, "the replicated firmware needs an array layout");
@@ -52,8 +57,10 @@ bool replicated_firmware::serve(const host_command &cmd) {
         ok = replicated_write(cmd.lbn, cmd.sectors, r.buffer, owner, cmd.affinity, &logical);
     } else {
         std::vector<disk_fragment> pieces;
+        const bool locked = cmd.write && lock_units(cmd.lbn, cmd.sectors);
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
         ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
+        if (locked) unlock_units(cmd.lbn, cmd.sectors);
     }
     if (cmd.write && ok) m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
                                               m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
@@ -91,6 +98,7 @@ void replicated_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     out["layout"] = m_layout->describe();
     report_lost_ranges(m_stats.lost_ranges, out);
+    m_rebuild.report(out);
     if (!m_replicated_reads) return;
     out["media_retries"] = m_stats.media_retries;
     out["media_repairs"] = m_stats.media_repairs;
@@ -163,6 +171,8 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
                 auto excluded = [&](const replica &r) {
                     if (std::find(unreadable.begin(), unreadable.end(), copy_location{r.disk, r.copy}) != unreadable.end())
                         return true;
+                    // A lost member, or a new drive not yet rebuilt there, holds none of the data.
+                    if (!copy_present(r.disk, c.lbn, c.sectors)) return true;
                     // Copies still waiting for a delayed write hold old data: only current ones serve.
                     return m_table && !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
                 };
@@ -261,7 +271,9 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
     for (;;) {
         notice_lost_disk();
         chunk live = c;
-        auto stale = [&](const replica &r) { return !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors); };
+        auto stale = [&](const replica &r) {
+            return !copy_present(r.disk, c.lbn, c.sectors) || !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
+        };
         live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale), live.replicas.end());
         m_kit.queues.holders_of(live, m_platform.failed_disk(), hs);
         if (hs.empty() && c.sectors > 1 && m_platform.failed_disk() < 0) {
@@ -282,13 +294,21 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
         m_platform.check_power(epoch);
         d = hs[g.holder].disk;
         // While it waited, a newer write may have left this copy stale: then ask again.
-        if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) break;
+        const bool current = m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors);
+        if (current && !rebuild_holds(c.lbn, c.sectors)) break;
         m_kit.queues.release_tag(d);
+        if (current) {
+            // A rebuild step copies the range to a new drive: the write's copies are chosen
+            // after it (then the new drive's copy is among them).
+            sc_core::wait(m_rebuild_step_done);
+            m_platform.check_power(epoch);
+        }
     }
     const placement &first = hs[g.holder].choices[g.placement];
     std::vector<copy_location> others;
     for (const replica &r : c.replicas)
-        if (r.disk != m_platform.failed_disk() && !(r.disk == d && r.copy == first.copy)) others.push_back({r.disk, r.copy});
+        if (copy_present(r.disk, c.lbn, c.sectors) && !(r.disk == d && r.copy == first.copy))
+            others.push_back({r.disk, r.copy});
     std::vector<propagation> forced;
     m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
     const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
@@ -361,12 +381,19 @@ bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
 }
 
 void replicated_firmware::notice_lost_disk() {
-    const int lost = m_platform.failed_disk();
-    if (lost == m_lost_noticed) return;
-    m_lost_noticed = lost;
-    if (lost < 0 || !m_table) return;
-    for (const auto &[lbn, sectors] : m_table->disk_lost(lost)) mark_lost(lbn, sectors);
-    after_table_change();
+    std::vector<int> failed = m_platform.failed_disks();
+    if (failed == m_failed_noticed) return;
+    std::vector<int> fresh;
+    for (int d : failed)
+        if (std::find(m_failed_noticed.begin(), m_failed_noticed.end(), d) == m_failed_noticed.end()) fresh.push_back(d);
+    m_failed_noticed = std::move(failed);
+    if (fresh.empty()) return;
+    if (m_table) {
+        for (int d : fresh)
+            for (const auto &[lbn, sectors] : m_table->disk_lost(d)) mark_lost(lbn, sectors);
+        after_table_change();
+    }
+    lose_ranges_without_copies();
 }
 
 bool replicated_firmware::force_current(const chunk &c, uint64_t epoch) {
@@ -387,7 +414,7 @@ bool replicated_firmware::force_current(const chunk &c, uint64_t epoch) {
 }
 
 void replicated_firmware::serve_delayed(int d) {
-    if (!m_table || !m_platform.powered() || d == m_platform.failed_disk()) return;
+    if (!m_table || !m_platform.powered() || m_platform.member_state_of(d) == member_state::failed) return;
     disk_queues::disk_state &ds = m_kit.queues.state(d);
     while (ds.queue.empty() && ds.in_use < ds.tags && m_table->delayed(d) > 0) {
         const std::optional<propagation> p = m_table->next_delayed(d);
@@ -404,7 +431,7 @@ void replicated_firmware::serve_delayed(int d) {
 void replicated_firmware::run_propagation(propagation p, bool have_tag) {
     const uint64_t epoch = m_platform.power_epoch();
     const int d = p.to.disk;
-    if (d == m_platform.failed_disk()) {
+    if (m_platform.member_state_of(d) == member_state::failed) {
         // Its disk was lost since the copy was handed out: nothing to write (a rebuild will).
         m_table->propagation_done(p.op);
         if (p.data_buffered) --m_held[p.owner].in_flight;
@@ -447,7 +474,7 @@ void replicated_firmware::run_propagation(propagation p, bool have_tag) {
         m_platform.check_power(epoch);
         data = work;
         data_lbn = uint64_t(p.lbn);
-        if (!ok || p.source.disk == m_platform.failed_disk()) {
+        if (!ok || m_platform.member_state_of(p.source.disk) == member_state::failed) {
             // The only copy with the newest data cannot be read (MEDIUM ERROR, or its disk is
             // lost): the range is lost; reads of it fail until a write gives it new data.
             mark_lost(p.lbn, p.sectors);
@@ -517,7 +544,7 @@ size_t replicated_firmware::resync_copies(uint64_t lbn, uint32_t sectors) {
     for (const chunk &c : runs) {
         std::vector<const replica *> live;
         for (const replica &r : c.replicas)
-            if (r.disk != m_platform.failed_disk()) live.push_back(&r);
+            if (copy_present(r.disk, c.lbn, c.sectors)) live.push_back(&r);
         if (live.size() < 2) continue;
         protocol::buffer_block *work = m_platform.allocate_buffer(uint64_t(c.sectors) * protocol::sector_bytes, uint64_t(c.sectors));
         auto move = [&](bool write, const replica &r) {
@@ -551,13 +578,17 @@ size_t replicated_firmware::restart_after_power_loss() {
         m_platform.nvram_release(address);
     }
     m_stats.recovered_copies += resynced;
-    if (!m_table) return resynced;
+    if (!m_table) {
+        m_rebuild.restart_all();  // the cursors were in volatile memory
+        return resynced;
+    }
     const std::vector<recovery_item> items = m_table->recover_after_power_loss();
     size_t stale = 0;
     for (const recovery_item &it : items) stale += it.stale.size();
     m_stats.recovered_copies += stale;
     for (int d = 0; d < m_kit.queues.disks(); ++d) serve_delayed(d);
     while (m_table->entries() > 0) sc_core::wait(m_table_changed);
+    m_rebuild.restart_all();  // the cursors were in volatile memory
     return stale;
 }
 

@@ -24,6 +24,7 @@
 
 #include "controller/delayed_write_table.h"
 #include "controller/firmware_kit.h"
+#include "controller/rebuild_runner.h"
 #include "controller/write_order_guard.h"
 
 namespace raidtlm::controller {
@@ -59,6 +60,10 @@ public:
     // <prefix>.nvram.delayed_entries: the delayed-write table's entries.
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix) override;
 
+    // A member rebuilt onto a fresh drive unit by unit (replicated_rebuild.cpp): each unit read
+    // from a current copy and written to the new drive's copies.
+    bool start_rebuild(int disk) override;
+    const rebuild_runner &rebuild() const { return m_rebuild; }
     // The NVRAM delayed-write table (nullptr without delayed propagation).
     const delayed_write_table *delayed_writes() const { return m_table.get(); }
     const replicated_statistics &statistics() const { return m_stats; }
@@ -91,7 +96,8 @@ private:
     // Copies every live replica of [lbn, lbn + sectors) from the first one; returns copies written.
     size_t resync_copies(uint64_t lbn, uint32_t sectors);
     void try_free(uint64_t owner);
-    // Learns of a lost disk (failed_disk()): its pending copies are dropped from the table.
+    // Learns of lost disks (failed_disks()): their pending copies are dropped from the table, and
+    // data left without a present copy are lost.
     void notice_lost_disk();
     // Logical sectors whose data a second fault destroyed: reads of them fail until rewritten.
     void mark_lost(int64_t lbn, int32_t sectors);
@@ -105,8 +111,31 @@ private:
     // Blocks until no earlier write to the same sectors of its disk is in the guard.
     void wait_turn(uint64_t ticket, uint64_t epoch);
 
+    // ---- members (replicated_rebuild.cpp). A unit: controller.stripe_unit_sectors of the
+    // logical space, the new drive's copies of it rebuilt together.
+    uint64_t unit_sectors() const;
+    uint64_t unit_count() const;
+    // Whether `disk`'s copy of [lbn, lbn + sectors) holds the member's data: not failed, and
+    // rebuilt there when rebuilding.
+    bool copy_present(int disk, int64_t lbn, int32_t sectors) const;
+    // Whether a rebuild step works on a unit of [lbn, lbn + sectors): a write waits for it (the
+    // step read the data before the write and writes them after).
+    bool rebuild_holds(int64_t lbn, int32_t sectors) const;
+    bool rebuild_unit(int disk, uint64_t unit);
+    uint64_t rebuild_unit_bytes(int disk, uint64_t unit) const;
+    // After a new loss: every unit left without a present copy is lost.
+    void lose_ranges_without_copies();
+    // Host writes without the table (foreground propagation) write every live copy, the new
+    // drive's too: they hold the stripe locks of their units against a rebuild step (true: taken,
+    // while a member is rebuilding).
+    bool lock_units(uint64_t lbn, uint32_t sectors);
+    void unlock_units(uint64_t lbn, uint32_t sectors);
+
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;
+    rebuild_runner m_rebuild;
+    std::set<uint64_t> m_units_in_rebuild;
+    sc_core::sc_event m_rebuild_step_done;
     bool m_replicated_reads = false;  // copies > 1: reads through replicated_read
     std::unique_ptr<delayed_write_table> m_table;
     int64_t m_nvram_table_base = -1;  // the table's region in NVRAM
@@ -117,8 +146,8 @@ private:
     write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
-    int m_lost_noticed = -1;
-    std::set<int64_t> m_lost_sectors;  // few: only sectors lost to a second fault  // the lost disk the table has been told of
+    std::vector<int> m_failed_noticed;  // the failed members the table has been told of
+    std::set<int64_t> m_lost_sectors;  // few: only sectors lost to a second fault
     int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;
 };

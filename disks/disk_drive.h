@@ -94,6 +94,13 @@ public:
     // Fault injection: reads of LBNs [lbn, lbn + blocks) fail with MEDIUM ERROR (after the time
     // the access took) until the sectors are written again (the drive reallocates them then).
     void inject_media_error(int64_t lbn, int32_t blocks);
+    // A fresh drive of the same model in this slot (a replacement or a hot spare): every sector
+    // reads as never written, no media errors. The mechanics and the segment cache's bookkeeping
+    // carry on (a timing approximation: the first commands may hit what the old drive cached).
+    void replace_media() {
+        m_tokens = {};
+        m_unreadable.clear();
+    }
     // LBNs still unreadable.
     int64_t unreadable_blocks() const { return int64_t(m_unreadable.size()); }
     // Adds this drive's signals to a trace file: <prefix>.mech_state (0 idle, 1 seek, 2 rotate,

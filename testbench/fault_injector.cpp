@@ -38,7 +38,9 @@ void fault_injector::apply(size_t i) {
     const fault_entry &f = o.fault;
     switch (f.kind) {
     case fault_kind::disk_loss:
-        m_ctl.set_failed_disk(f.disk);
+        m_ctl.fail_member(f.disk);
+        if (f.replace_after_ms >= 0)
+            sc_core::sc_spawn([this, i] { replace_later(i); }, sc_core::sc_gen_unique_name("replace"));
         break;
     case fault_kind::media_error:
         m_drives.at(size_t(f.disk))->inject_media_error(f.lbn, f.sectors);
@@ -59,6 +61,16 @@ void fault_injector::power_cycle(size_t i) {
     o.abandoned = m_workload.abandon_in_flight();
 }
 
+void fault_injector::replace_later(size_t i) {
+    fault_outcome &o = m_outcomes[i];
+    sc_core::wait(sc_core::sc_time(o.fault.replace_after_ms, sc_core::SC_MS));
+    // Only a slot still failed takes a fresh drive (a second loss entry may have come between).
+    if (m_ctl.members().state(o.fault.disk) != controller::member_state::failed) return;
+    m_drives.at(size_t(o.fault.disk))->replace_media();
+    o.replaced_ms = now_ms();
+    o.rebuild_started = m_ctl.replace_member(o.fault.disk);
+}
+
 nlohmann::json fault_injector::report() const {
     nlohmann::json list = nlohmann::json::array();
     for (const fault_outcome &o : m_outcomes) {
@@ -71,6 +83,21 @@ nlohmann::json fault_injector::report() const {
             j["lbn"] = f.lbn;
             j["sectors"] = f.sectors;
             j["still_unreadable"] = m_drives.at(size_t(f.disk))->unreadable_blocks();
+        }
+        if (f.kind == fault_kind::disk_loss && f.replace_after_ms >= 0) {
+            j["replace_after_ms"] = f.replace_after_ms;
+            if (o.replaced_ms >= 0) {
+                j["replaced_at_ms"] = o.replaced_ms;
+                j["rebuild_started"] = o.rebuild_started;
+                // The member's rebuild ended when it next became optimal.
+                for (const controller::member_change &c : m_ctl.members().history())
+                    if (c.disk == f.disk && c.at_ms >= o.replaced_ms && c.state == controller::member_state::optimal) {
+                        j["rebuild_done_ms"] = c.at_ms;
+                        j["rebuild_duration_ms"] = c.at_ms - o.replaced_ms;
+                        break;
+                    }
+            }
+            j["member_state_at_end"] = controller::to_string(m_ctl.members().state(f.disk));
         }
         if (f.kind == fault_kind::power_loss) {
             j["restore_after_ms"] = f.restore_after_ms;

@@ -1,7 +1,9 @@
 // The scenario's fault schedule (`faults:`, testbench/faults_section.cpp reads it): what goes
 // wrong, and when, during a run. Plain C++; testbench/fault_injector.h carries it out.
 //
-//   disk_loss    disk `disk` is lost (the controller's failed disk; the firmware serves degraded)
+//   disk_loss    disk `disk` is lost (a failed member; the firmware serves degraded); with
+//                `replace_after_ms`, a fresh drive of the same model takes its slot that much later
+//                (a hot spare, or a replacement) and the firmware rebuilds the member onto it
 //   media_error  disk `disk` returns MEDIUM ERROR for reads of drive LBNs [lbn, lbn + sectors)
 //                until they are rewritten (the firmware rebuilds them from redundancy and rewrites)
 //   power_loss   the controller loses power (requests in flight are lost, the buffer DRAM's
@@ -31,6 +33,7 @@ struct fault_entry {
     int64_t lbn = -1;           // media_error: first drive LBN; -1: drawn from the seed
     int32_t sectors = 8;        // media_error: sectors from lbn
     double restore_after_ms = 500;  // power_loss: the outage
+    double replace_after_ms = -1;   // disk_loss: a fresh drive in the slot this much later (-1: never)
     std::string where;          // FILE:LINE of the entry, for errors found later
 };
 

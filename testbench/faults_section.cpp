@@ -1,6 +1,6 @@
 // faults: the fault schedule (testbench/fault_schedule.h), a list of maps:
 //   faults:
-//     - {kind: disk_loss, at_request: 10000, disk: 1}
+//     - {kind: disk_loss, at_request: 10000, disk: 1, replace_after_ms: 100}
 //     - {kind: media_error, at_ms: [100, 2000], disk: -1, sectors: 8}
 //     - {kind: power_loss, at_ms: 1500, restore_after_ms: 200}
 #include "testbench/scenario_sections.h"
@@ -23,7 +23,7 @@ const config::names<fault_kind> kind_names = {{"disk_loss", fault_kind::disk_los
 const char *form =
     "a list of maps {kind: disk_loss|media_error|power_loss, at_ms: T or [FROM, TO] | at_request: N, "
     "disk: D (-1 random), lbn: L (media_error, -1 random), sectors: N (media_error), restore_after_ms: T "
-    "(power_loss)}";
+    "(power_loss), replace_after_ms: T (disk_loss)}";
 
 fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use &u) {
     const value_ref iv = config::part_of(v, item);
@@ -31,7 +31,7 @@ fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use
     fault_entry f;
     f.where = iv.where;
     static const std::set<std::string> known = {"kind", "at_ms", "at_request", "disk", "lbn", "sectors",
-                                                "restore_after_ms"};
+                                                "restore_after_ms", "replace_after_ms"};
     for (const auto &kv : item) {
         const std::string name = kv.first.as<std::string>();
         if (!known.count(name)) config::fail(config::part_of(v, kv.first), u, fmt::format("unknown field '{}'", name));
@@ -58,6 +58,8 @@ fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use
     if (const YAML::Node n = item["sectors"]) f.sectors = int32_t(config::read_integer(config::part_of(v, n), u, 1, 65536));
     if (const YAML::Node n = item["restore_after_ms"])
         f.restore_after_ms = config::read_number(config::part_of(v, n), u, 0, true, 1e9, false);
+    if (const YAML::Node n = item["replace_after_ms"])
+        f.replace_after_ms = config::read_number(config::part_of(v, n), u, 0, true, 1e9, false);
     auto only_for = [&](const char *field, fault_kind k) {
         if (item[field] && f.kind != k)
             config::fail(config::part_of(v, item[field]), u, fmt::format("{} given for a {}", field, to_string(f.kind)));
@@ -65,6 +67,7 @@ fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use
     only_for("lbn", fault_kind::media_error);
     only_for("sectors", fault_kind::media_error);
     only_for("restore_after_ms", fault_kind::power_loss);
+    only_for("replace_after_ms", fault_kind::disk_loss);
     if (item["disk"] && f.kind == fault_kind::power_loss)
         config::fail(config::part_of(v, item["disk"]), u, "disk given for a power_loss");
     return f;
@@ -81,6 +84,7 @@ nlohmann::json entry_json(const fault_entry &f) {
         j["sectors"] = f.sectors;
     }
     if (f.kind == fault_kind::power_loss) j["restore_after_ms"] = f.restore_after_ms;
+    if (f.kind == fault_kind::disk_loss && f.replace_after_ms >= 0) j["replace_after_ms"] = f.replace_after_ms;
     return j;
 }
 

@@ -212,6 +212,23 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     // Host requests the firmware failed (whole run); what the faults cost is in firmware's lost_ranges.
     j["failed_requests"] = {{"reads", fw.failed_reads}, {"writes", fw.failed_writes}};
     j["medium_errors"] = fw.medium_errors;
+    j["commands_to_failed_members"] = fw.commands_to_failed;
+    // Each member's state at the end and every change with its time (member_states.h).
+    const controller::member_states &ms = c.members();
+    nlohmann::json members = nlohmann::json::array(), history = nlohmann::json::array();
+    for (int d = 0; d < ms.count(); ++d)
+        members.push_back({{"disk", d}, {"state", controller::to_string(ms.state(d))}, {"rebuild_pct", ms.progress(d) * 100}});
+    for (const controller::member_change &m : ms.history())
+        history.push_back({{"disk", m.disk}, {"state", controller::to_string(m.state)}, {"at_ms", m.at_ms}});
+    j["members"] = members;
+    j["member_changes"] = history;
+    // Host response times by the array's state at arrival (measured window): what a loss and a
+    // rebuild cost the foreground.
+    const char *phase[3] = {"optimal", "degraded", "rebuilding"};
+    for (size_t k = 0; k < 3; ++k)
+        j["response_by_array_state"][phase[k]] = {
+            {"requests", fw.responses[k]},
+            {"mean_ms", fw.responses[k] ? fw.response_ms_sum[k] / double(fw.responses[k]) : 0.0}};
     return j;
 }
 
@@ -352,6 +369,17 @@ std::string summary_table(const run_report &r) {
                          s.faults.size() + (s.controller.config.firmware.fail_disk >= 0 ? 1 : 0), cs.failed_reads,
                          cs.failed_writes, fw.value("lost_sectors", int64_t(0)), cs.medium_errors,
                          r.controller->integrity().integrity_errors(), r.controller->integrity().reads_checked()));
+        if (fw.contains("rebuild")) {
+            const nlohmann::json &rb = fw["rebuild"];
+            auto mean = [&](size_t k) {
+                return cs.responses[k] ? fmt::format("{:.3f} ms", cs.response_ms_sum[k] / double(cs.responses[k]))
+                                       : std::string("-");
+            };
+            line(fmt::format("  rebuild: {} started, {} finished, {:.1f} MB rebuilt, {} units lost; mean response "
+                             "optimal {}, degraded {}, rebuilding {}",
+                             rb.value("started", 0), rb.value("finished", 0), rb.value("mb_rebuilt", 0.0),
+                             rb.value("units_lost", 0), mean(0), mean(1), mean(2)));
+        }
     }
     line("");
     line(fmt::format("  {:<18}{:>9}{:>10}{:>10}{:>10}{:>10}{:>10}{:>10}", "response time (ms)", "count", "mean",

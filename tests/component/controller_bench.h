@@ -2,6 +2,7 @@
 // component tests.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <vector>
@@ -20,14 +21,18 @@ struct controller_bench {
     std::unique_ptr<raidtlm::controller::controller_top> ctl;
     host_tester host{"tester"};
 
+    // `member_blocks` > 0: the array uses only the first that many blocks of each drive (a
+    // small array, e.g. for a whole rebuild in a test).
     controller_bench(int n, const raidtlm::controller::controller_config &config,
-                     const raidtlm::disks::disk_spec &spec = cheetah()) {
+                     const raidtlm::disks::disk_spec &spec = cheetah(), uint64_t member_blocks = 0) {
         std::vector<raidtlm::controller::disk_info> infos;
         for (int i = 0; i < n; ++i) {
             raidtlm::disks::drive_options o;
             o.spindle_phase = 0.13 * i;
             drives.push_back(std::make_unique<raidtlm::disks::disk_drive>(sc_core::sc_gen_unique_name("disk"), spec, o));
-            infos.push_back({uint64_t(drives.back()->capacity_blocks()), spec.interface.max_queue_length, &spec});
+            const uint64_t blocks = uint64_t(drives.back()->capacity_blocks());
+            infos.push_back({member_blocks > 0 ? std::min(member_blocks, blocks) : blocks,
+                             spec.interface.max_queue_length, &spec});
         }
         ctl = std::make_unique<raidtlm::controller::controller_top>("controller", config, infos);
         for (int i = 0; i < n; ++i) {

@@ -1,0 +1,121 @@
+// RAID 4/5 and AdaptRaid5 members: which units of a stripe hold their member's data, a rebuild
+// onto a replacement drive stripe by stripe, and the stripes lost to a second loss.
+//
+// A member is rebuilt in stripe order (rebuild_runner, one unit: the member's stripe unit of one
+// stripe). Below the cursor the new drive holds the member's data and is read and written as
+// any member; at or above it the member counts as lost for reads (rebuilt from the others) and
+// a write there is a degraded stripe write that also writes the new drive's rows. The rebuild of
+// a stripe holds the stripe's lock, so no write of it comes between its reads and its write.
+//
+// A stripe missing two members (a failed one and one failed or not yet rebuilt there) has lost
+// its data: every such stripe is recorded when the loss is noticed (lost_ranges: its data units
+// on the two members), and host requests that touch it fail.
+#include <algorithm>
+
+#include "controller/raid_firmware.h"
+
+namespace raidtlm::controller {
+
+bool raid_firmware::all_optimal() const {
+    for (int d = 0; d < m_platform.disk_count(); ++d)
+        if (m_platform.member_state_of(d) != member_state::optimal) return false;
+    return true;
+}
+
+int64_t raid_firmware::stripe_count() const { return m_stripes->stripe_of(m_stripes->capacity_sectors() - 1) + 1; }
+
+void raid_firmware::absent_in_stripe(int64_t stripe, std::vector<int> &out) const {
+    out.clear();
+    if (all_optimal()) return;
+    for (const unit_place &u : m_stripes->units_by_disk(stripe))
+        if (!m_rebuild.present(u.disk, uint64_t(stripe))) out.push_back(u.disk);
+}
+
+void raid_firmware::notice_losses() {
+    std::vector<int> failed = m_platform.failed_disks();
+    if (failed == m_known_failed) return;
+    const bool more = std::any_of(failed.begin(), failed.end(), [&](int d) {
+        return std::find(m_known_failed.begin(), m_known_failed.end(), d) == m_known_failed.end();
+    });
+    m_known_failed = std::move(failed);
+    if (!more || !m_stripes) return;
+    // A new loss: every stripe that now misses two members has lost its data.
+    std::vector<int> absent;
+    for (int64_t s = 0, n = stripe_count(); s < n; ++s) {
+        if (m_stripes_in_rebuild.count(s)) continue;
+        absent_in_stripe(s, absent);
+        if (absent.size() > 1) lose_stripe(s, absent);
+    }
+}
+
+void raid_firmware::lose_stripe(int64_t stripe, const std::vector<int> &absent) {
+    if (!m_lost_stripes.insert(stripe).second) return;
+    for (int d : absent) record_lost_stripe_rows(stripe, d);
+}
+
+bool raid_firmware::touches_lost_stripe(uint64_t lbn, uint32_t sectors) const {
+    if (m_lost_stripes.empty()) return false;
+    const int64_t first = m_stripes->stripe_of(int64_t(lbn));
+    const int64_t last = m_stripes->stripe_of(int64_t(lbn + sectors - 1));
+    const auto it = m_lost_stripes.lower_bound(first);
+    return it != m_lost_stripes.end() && *it <= last;
+}
+
+bool raid_firmware::start_rebuild(int disk) {
+    if (!m_stripes) return false;  // RAID 0: nothing to rebuild from
+    notice_losses();
+    m_rebuild.start(disk, uint64_t(stripe_count()));
+    return true;
+}
+
+uint64_t raid_firmware::rebuild_unit_bytes(int disk, int64_t stripe) const {
+    return m_stripes->unit_on_disk(stripe, disk) == -2 ? 0 : uint64_t(m_stripes->unit_sectors()) * protocol::sector_bytes;
+}
+
+bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
+    notice_losses();
+    if (m_lost_stripes.count(stripe)) return false;
+    const parity_stripe_layout &l = *m_stripes;
+    const uint64_t unit = uint64_t(l.unit_sectors());
+    m_kit.locks.lock(stripe);
+    m_stripes_in_rebuild.insert(stripe);
+    const std::vector<unit_place> units = l.units_by_disk(stripe);
+    std::vector<const unit_place *> others;
+    const unit_place *target = nullptr;
+    for (const unit_place &u : units) {
+        if (u.disk == disk) target = &u;
+        else others.push_back(&u);
+    }
+    std::vector<int> absent;
+    absent_in_stripe(stripe, absent);
+    bool ok = target && absent.size() == 1 && absent[0] == disk;
+    if (!ok && absent.size() > 1) lose_stripe(stripe, absent);
+    if (ok) {
+        // With tokens always: the rebuild cannot know whether the host ever sent any.
+        // Slot k the other unit k, the last slot the rebuilt unit.
+        const uint64_t slots = others.size() + 1;
+        protocol::buffer_block *work = m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit);
+        ok = m_kit.parallel(others.size(), [&](size_t k) {
+            return m_kit.disk_io(false, others[k]->disk, uint64_t(others[k]->drive_lbn), uint32_t(unit), work, k * unit);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (size_t k = 0; k < others.size(); ++k) inputs.push_back({work, k * unit});
+            m_kit.xor_blocks(inputs, {work, others.size() * unit}, unit, 0);
+            ok = m_kit.disk_io(true, disk, uint64_t(target->drive_lbn), uint32_t(unit), work, others.size() * unit);
+        }
+        m_platform.free_buffer(work);
+    }
+    m_stripes_in_rebuild.erase(stripe);
+    if (!ok) {
+        // A second loss while the stripe was read: the stripe is lost (its unit of the new
+        // drive not rebuilt, another member gone).
+        notice_losses();
+        absent_in_stripe(stripe, absent);
+        if (absent.size() > 1) lose_stripe(stripe, absent);
+    }
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+}  // namespace raidtlm::controller

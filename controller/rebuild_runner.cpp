@@ -1,0 +1,100 @@
+#include "controller/rebuild_runner.h"
+
+namespace raidtlm::controller {
+
+rebuild_runner::rebuild_runner(firmware_platform &platform, unit_job job, unit_size size)
+    : m_platform(platform), m_job(std::move(job)), m_size(std::move(size)) {}
+
+void rebuild_runner::start(int disk, uint64_t units) {
+    member_rebuild &m = m_members[disk];
+    m.cursor = rebuild_cursor(units);
+    const uint64_t generation = ++m.generation;
+    ++m_stats.started;
+    m_platform.rebuild_progress(disk, 0);
+    m_platform.run_background([this, disk, generation] { run(disk, generation); });
+}
+
+bool rebuild_runner::present(int disk, uint64_t unit) const {
+    switch (m_platform.member_state_of(disk)) {
+    case member_state::optimal: return true;
+    case member_state::failed: return false;
+    case member_state::rebuilding: break;
+    }
+    const auto it = m_members.find(disk);
+    return it != m_members.end() && it->second.cursor.rebuilt(unit);
+}
+
+const rebuild_cursor *rebuild_runner::cursor(int disk) const {
+    const auto it = m_members.find(disk);
+    return it == m_members.end() ? nullptr : &it->second.cursor;
+}
+
+void rebuild_runner::restart_all() {
+    for (auto &[disk, m] : m_members) {
+        if (m_platform.member_state_of(disk) != member_state::rebuilding) continue;
+        m.cursor.restart();
+        const uint64_t generation = ++m.generation;
+        ++m_stats.restarts;
+        m_platform.rebuild_progress(disk, 0);
+        const int d = disk;
+        m_platform.run_background([this, d, generation] { run(d, generation); });
+    }
+}
+
+void rebuild_runner::run(int disk, uint64_t generation) {
+    const rebuild_pacing &pacing = m_platform.config().firmware.rebuild;
+    for (;;) {
+        auto it = m_members.find(disk);
+        // A newer thread took over, or the new drive was lost too: this one stops.
+        if (it == m_members.end() || it->second.generation != generation) return;
+        if (m_platform.member_state_of(disk) != member_state::rebuilding) return;
+        rebuild_cursor &c = it->second.cursor;
+        if (c.done()) break;
+        const uint64_t unit = c.next();
+        const uint64_t bytes = m_size(disk, unit);
+        const double t0 = m_platform.now_ms();
+        if (bytes > 0) {
+            if (m_job(disk, unit)) {
+                ++m_stats.units_rebuilt;
+                m_stats.bytes_rebuilt += bytes;
+            } else {
+                ++m_stats.units_lost;
+            }
+        }
+        m_platform.check_power();
+        it = m_members.find(disk);
+        if (it->second.generation != generation) return;
+        it->second.cursor.advance();
+        m_platform.rebuild_progress(disk, it->second.cursor.fraction());
+        if (bytes == 0) continue;
+        const double busy = m_platform.now_ms() - t0;
+        const double idle = pacing.idle_after_ms(busy, bytes);
+        m_stats.busy_ms += busy;
+        m_stats.idle_ms += idle;
+        if (idle > 0) sc_core::wait(sc_core::sc_time(idle, sc_core::SC_MS));
+        m_platform.check_power();
+    }
+    ++m_stats.finished;
+    m_platform.member_rebuilt(disk);
+}
+
+void rebuild_runner::report(nlohmann::json &out) const {
+    if (m_stats.started == 0) return;
+    nlohmann::json j;
+    j["started"] = m_stats.started;
+    j["finished"] = m_stats.finished;
+    j["restarts_after_power_loss"] = m_stats.restarts;
+    j["units_rebuilt"] = m_stats.units_rebuilt;
+    j["units_lost"] = m_stats.units_lost;
+    j["mb_rebuilt"] = double(m_stats.bytes_rebuilt) / 1e6;
+    j["busy_ms"] = m_stats.busy_ms;
+    j["paced_idle_ms"] = m_stats.idle_ms;
+    nlohmann::json members = nlohmann::json::object();
+    for (const auto &[disk, m] : m_members)
+        members[std::to_string(disk)] = {{"units", m.cursor.units()}, {"cursor", m.cursor.next()},
+                                         {"state", to_string(m_platform.member_state_of(disk))}};
+    j["members"] = members;
+    out["rebuild"] = j;
+}
+
+}  // namespace raidtlm::controller

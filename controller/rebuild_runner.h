@@ -1,0 +1,72 @@
+// A firmware's rebuild of members onto replacement drives (on the firmware API): one background
+// thread per member being rebuilt walks its units in order (rebuild_cursor.h), each unit
+// reconstructed onto the new drive by the family's job (which takes the locks it needs), paced
+// against foreground I/O by controller.rebuild_share / rebuild_rate_mb_s (rebuild_pacing.h),
+// reporting its progress to the platform and, at the end, member_rebuilt. The family asks
+// present(disk, unit) to know whether a member's unit holds the member's data now.
+//
+// The cursor lives in volatile memory: after a power loss the family calls restart_all() and
+// every rebuild starts again from its first unit (a real controller checkpoints the cursor in
+// NVRAM; starting over is slower, never wrong: writes keep the new drive's rows right).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "controller/firmware_api.h"
+#include "controller/rebuild_cursor.h"
+
+namespace raidtlm::controller {
+
+struct rebuild_statistics {
+    uint64_t started = 0, finished = 0, restarts = 0;
+    uint64_t units_rebuilt = 0;  // units reconstructed onto a new drive
+    uint64_t units_lost = 0;     // units the job could not rebuild (a second loss in the stripe)
+    uint64_t bytes_rebuilt = 0;
+    double busy_ms = 0;          // time in the units' jobs
+    double idle_ms = 0;          // pauses the pacing put between them
+};
+
+class rebuild_runner {
+public:
+    // Rebuilds unit `unit` of member `disk` onto its new drive; false: it could not (the unit's
+    // data are lost; the family records them), the rebuild goes on.
+    using unit_job = std::function<bool(int disk, uint64_t unit)>;
+    // Bytes of the member that unit `unit` rebuilds (0: none on this member).
+    using unit_size = std::function<uint64_t(int disk, uint64_t unit)>;
+
+    rebuild_runner(firmware_platform &platform, unit_job job, unit_size size);
+
+    // Starts rebuilding `disk` (the platform marked it rebuilding) over `units` units.
+    void start(int disk, uint64_t units);
+    // Whether member `disk`'s unit holds its data: optimal yes, failed no, rebuilding when the
+    // cursor has passed it.
+    bool present(int disk, uint64_t unit) const;
+    // The cursor of a member being rebuilt (nullptr: none).
+    const rebuild_cursor *cursor(int disk) const;
+    // After a power loss (the threads are gone): every rebuilding member from its first unit.
+    void restart_all();
+
+    const rebuild_statistics &statistics() const { return m_stats; }
+    void reset_statistics() { m_stats = {}; }
+    // firmware.rebuild in stats.json.
+    void report(nlohmann::json &out) const;
+
+private:
+    void run(int disk, uint64_t generation);
+
+    firmware_platform &m_platform;
+    unit_job m_job;
+    unit_size m_size;
+    struct member_rebuild {
+        rebuild_cursor cursor;
+        uint64_t generation = 0;  // a restart's thread replaces the one before
+    };
+    std::map<int, member_rebuild> m_members;
+    rebuild_statistics m_stats;
+};
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,127 @@
+// Replicated layouts (RAID 1, RAID 10, SR-Array): a member rebuilt onto a fresh drive, unit by
+// unit in logical order (rebuild_runner). A unit is read like a host read from a current copy
+// on another member (never the new drive: it is not rebuilt there yet) and written to each of
+// the new drive's copies of it. Below the cursor the new drive's copies are copies like any
+// other: reads may go there, writes make them stale and delayed writes bring them up to date.
+// At or above it they are none of the data: reads and first writes go elsewhere, and a write's
+// other copies leave them out (the rebuild copies the newest data when it gets there).
+//
+// The one race: a write scheduled between a rebuild step's read and its cursor advance would
+// leave the new drive's copy stale. A write whose range a step is working on waits for the
+// step, then chooses its copies (the new drive's then among them); without the delayed-write
+// table, writes go to every live copy and hold the units' stripe locks against the step.
+//
+// A new loss leaves some units without a present copy (the other copy on the lost disk, or on
+// a new drive the rebuild had not reached): those are lost (lost_ranges), and reads of them fail.
+#include <algorithm>
+
+#include "controller/replicated_firmware.h"
+
+namespace raidtlm::controller {
+
+uint64_t replicated_firmware::unit_sectors() const {
+    return std::max<uint64_t>(1, m_platform.config().firmware.stripe_unit_sectors);
+}
+
+uint64_t replicated_firmware::unit_count() const {
+    const uint64_t capacity = uint64_t(m_layout->capacity_sectors());
+    return (capacity + unit_sectors() - 1) / unit_sectors();
+}
+
+bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) const {
+    // The cursor moves forward only: the last unit of the range rebuilt means all of it is.
+    return m_rebuild.present(disk, uint64_t(lbn + sectors - 1) / unit_sectors());
+}
+
+bool replicated_firmware::rebuild_holds(int64_t lbn, int32_t sectors) const {
+    if (m_units_in_rebuild.empty()) return false;
+    const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
+    const auto it = m_units_in_rebuild.lower_bound(first);
+    return it != m_units_in_rebuild.end() && *it <= last;
+}
+
+bool replicated_firmware::lock_units(uint64_t lbn, uint32_t sectors) {
+    bool rebuilding = false;
+    for (int d = 0; d < m_platform.disk_count(); ++d)
+        rebuilding = rebuilding || m_platform.member_state_of(d) == member_state::rebuilding;
+    if (!rebuilding) return false;
+    const uint64_t first = lbn / unit_sectors(), last = (lbn + sectors - 1) / unit_sectors();
+    for (uint64_t u = first; u <= last; ++u) m_kit.locks.lock(int64_t(u));  // ascending: no deadlock
+    return true;
+}
+
+void replicated_firmware::unlock_units(uint64_t lbn, uint32_t sectors) {
+    const uint64_t first = lbn / unit_sectors(), last = (lbn + sectors - 1) / unit_sectors();
+    for (uint64_t u = first; u <= last; ++u) m_kit.locks.unlock(int64_t(u));
+}
+
+bool replicated_firmware::start_rebuild(int disk) {
+    if (!m_replicated_reads) return false;  // one copy: nothing to rebuild from
+    notice_lost_disk();
+    m_rebuild.start(disk, unit_count());
+    return true;
+}
+
+uint64_t replicated_firmware::rebuild_unit_bytes(int disk, uint64_t unit) const {
+    const uint64_t lbn = unit * unit_sectors();
+    const uint64_t sectors = std::min<uint64_t>(unit_sectors(), uint64_t(m_layout->capacity_sectors()) - lbn);
+    std::vector<chunk> chunks;
+    m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
+    uint64_t on_disk = 0;
+    for (const chunk &c : chunks)
+        for (const replica &r : c.replicas)
+            if (r.disk == disk)
+                for (const disk_extent &e : r.extents) on_disk += uint64_t(e.sectors);
+    return on_disk * protocol::sector_bytes;
+}
+
+bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
+    notice_lost_disk();
+    const uint64_t lbn = unit * unit_sectors();
+    const uint32_t sectors = uint32_t(std::min<uint64_t>(unit_sectors(), uint64_t(m_layout->capacity_sectors()) - lbn));
+    if (overlaps_lost(lbn, sectors)) return false;
+    const bool locked = !m_table;
+    if (locked) m_kit.locks.lock(int64_t(unit));
+    m_units_in_rebuild.insert(unit);
+    // With tokens always: the rebuild cannot know whether the host ever sent any.
+    protocol::buffer_block *work = m_platform.allocate_buffer(uint64_t(sectors) * protocol::sector_bytes, sectors);
+    std::vector<uint64_t> logical;
+    bool ok = replicated_read(lbn, sectors, work, &logical);
+    for (uint64_t t : logical) m_logical.leave(t);
+    if (!logical.empty()) m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+    if (ok) {
+        std::vector<chunk> chunks;
+        m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
+        for (const chunk &c : chunks)
+            for (const replica &r : c.replicas) {
+                if (r.disk != disk) continue;
+                uint64_t offset = uint64_t(c.lbn) - lbn;
+                for (const disk_extent &e : r.extents) {
+                    ok = m_kit.disk_io(true, disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), work, offset) && ok;
+                    offset += uint64_t(e.sectors);
+                }
+            }
+    }
+    m_platform.free_buffer(work);
+    m_units_in_rebuild.erase(unit);
+    m_rebuild_step_done.notify(sc_core::SC_ZERO_TIME);
+    if (locked) m_kit.locks.unlock(int64_t(unit));
+    return ok;
+}
+
+void replicated_firmware::lose_ranges_without_copies() {
+    std::vector<chunk> chunks;
+    for (uint64_t u = 0, n = unit_count(); u < n; ++u) {
+        if (m_units_in_rebuild.count(u)) continue;  // the step decides: its read may have been done
+        const uint64_t lbn = u * unit_sectors();
+        const uint32_t sectors = uint32_t(std::min<uint64_t>(unit_sectors(), uint64_t(m_layout->capacity_sectors()) - lbn));
+        m_layout->map(int64_t(lbn), int32_t(sectors), chunks);
+        for (const chunk &c : chunks) {
+            const bool any = std::any_of(c.replicas.begin(), c.replicas.end(),
+                                         [&](const replica &r) { return copy_present(r.disk, c.lbn, c.sectors); });
+            if (!any && !overlaps_lost(uint64_t(c.lbn), uint32_t(c.sectors))) mark_lost(c.lbn, c.sectors);
+        }
+    }
+}
+
+}  // namespace raidtlm::controller

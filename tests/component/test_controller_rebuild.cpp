@@ -1,0 +1,208 @@
+// Rebuild onto a replacement drive (issue 13): a member lost, a fresh drive in its slot, the
+// firmware rebuilding it against foreground I/O; afterwards the OTHER members are failed in turn
+// and every sector read back through the scoreboard, so the rebuilt drive's contents are checked
+// by the reads that need them. A second loss during the rebuild loses exactly the stripes not yet
+// rebuilt.
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <systemc>
+
+#include "component_support.h"
+#include "controller_bench.h"
+#include "controller/controller_top.h"
+#include "controller/firmware_families.h"
+#include "disks/disk_drive.h"
+
+using namespace raidtlm;
+using component_test::controller_bench;
+using component_test::host_writer;
+using component_test::tokens;
+using controller::member_state;
+
+namespace {
+
+void pause_ms(double ms) { sc_core::wait(sc_core::sc_time(ms, sc_core::SC_MS)); }
+
+constexpr uint64_t unit_sectors = 16;
+constexpr uint64_t member_blocks = 96 * unit_sectors;  // 96 stripes: a whole rebuild in a test
+
+controller::controller_config array_of(controller::array_kind kind) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.stripe_unit_sectors = unit_sectors;
+    c.firmware.array = kind;
+    c.firmware.tags_per_disk = 2;
+    return c;
+}
+
+// Foreground load during the rebuild: `clients` threads writing and reading random 8-sector
+// pieces of the array, the writes remembered in `w` (the host_writer's expectation).
+struct foreground {
+    controller_bench &b;
+    host_writer<controller_bench> &w;
+    uint64_t capacity;
+    int clients = 4;
+    bool stop = false;
+    int running = 0;
+    uint64_t requests = 0, failed = 0;
+    void start() {
+        for (int k = 0; k < clients; ++k) {
+            ++running;
+            b.host.spawn([this, k] {
+                uint64_t x = 1234567 + uint64_t(k) * 7919;
+                while (!stop) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    // Each client its own pieces: the expectation follows the order of its writes.
+                    const uint64_t piece = ((x >> 20) % (capacity / 8 / uint64_t(clients))) * uint64_t(clients) + uint64_t(k);
+                    const uint64_t lbn = piece * 8;
+                    ++requests;
+                    if ((x >> 63) != 0) {
+                        std::vector<uint64_t> t = tokens(w.seed++, 8);
+                        // Remembered before it is sent: a later read of the range checks it.
+                        if (b.host.send(false, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
+                        for (uint32_t i = 0; i < 8; ++i) w.expect[lbn + i] = t[i];
+                    } else {
+                        std::vector<uint64_t> t(8);
+                        if (b.host.send(true, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
+                    }
+                }
+                --running;
+            });
+        }
+    }
+    void finish() {
+        stop = true;
+        while (running > 0) pause_ms(1);
+    }
+};
+
+void wait_for_state(controller_bench &b, int disk, member_state s, double limit_ms) {
+    const double until = sc_core::sc_time_stamp().to_seconds() * 1e3 + limit_ms;
+    while (b.ctl->members().state(disk) != s && sc_core::sc_time_stamp().to_seconds() * 1e3 < until) pause_ms(1);
+    ASSERT_EQ(b.ctl->members().state(disk), s) << "member " << disk << " after " << limit_ms << " ms";
+}
+
+// Writes the whole array, loses `lost`, replaces it, rebuilds under foreground load, then reads
+// everything with each other member failed in turn (the layout survives one loss).
+void rebuild_and_check(int disks, controller::array_kind kind, int lost) {
+    controller_bench b(disks, array_of(kind), component_test::cheetah(), member_blocks);
+    host_writer<controller_bench> w{b};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    foreground load{b, w, capacity};
+    uint64_t checked_members = 0;
+    component_test::run_clean(b, [&] {
+        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+        b.ctl->fail_member(lost);
+        for (uint64_t lbn = 0; lbn < capacity; lbn += 4 * unit_sectors) w.write(lbn, 8);  // degraded writes
+        b.drives[size_t(lost)]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(lost));
+        EXPECT_EQ(b.ctl->members().state(lost), member_state::rebuilding);
+        load.start();
+        wait_for_state(b, lost, member_state::optimal, 60000);
+        load.finish();
+        EXPECT_EQ(load.failed, 0u);
+        EXPECT_GT(load.requests, 20u) << "no foreground I/O during the rebuild: the test shows little";
+        w.check_all();
+        for (int other = 0; other < disks; ++other) {
+            if (other == lost) continue;
+            b.ctl->set_failed_disk(other);
+            w.check_all();  // the other member's data come from the rebuilt drive
+            ++checked_members;
+        }
+        b.ctl->set_failed_disk(-1);
+    });
+    EXPECT_EQ(checked_members, uint64_t(disks - 1));
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    ASSERT_TRUE(fw.contains("rebuild")) << fw.dump();
+    EXPECT_EQ(fw["rebuild"]["finished"], 1);
+    EXPECT_EQ(fw["rebuild"]["units_lost"], 0);
+    EXPECT_GT(fw["rebuild"]["mb_rebuilt"].get<double>(), 0.0);
+    EXPECT_EQ(fw.value("lost_sectors", int64_t(-1)), 0);
+    // failed -> rebuilding -> optimal, in that order, with times.
+    std::vector<member_state> seen;
+    for (const auto &c : b.ctl->members().history())
+        if (c.disk == lost) seen.push_back(c.state);
+    ASSERT_GE(seen.size(), 3u);
+    EXPECT_EQ(seen[0], member_state::failed);
+    EXPECT_EQ(seen[1], member_state::rebuilding);
+    EXPECT_EQ(seen[2], member_state::optimal);
+}
+
+}  // namespace
+
+TEST(rebuild, raid5_rebuilds_a_replaced_member_under_load_and_the_others_can_then_be_lost) {
+    rebuild_and_check(4, controller::array_kind::raid5, 1);
+}
+
+TEST(rebuild, raid4_rebuilds_its_parity_disk) { rebuild_and_check(4, controller::array_kind::raid4, 3); }
+
+// Lose disk 1, rebuild it, lose disk 2 midway: the stripes the rebuild had not reached lost both
+// members' units (and exactly those are lost: requests to them fail); every other stripe keeps
+// being served, disk 2's units rebuilt from the new drive.
+TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_not_yet_rebuilt) {
+    controller::controller_config config = array_of(controller::array_kind::raid5);
+    config.firmware.rebuild.share = 0.2;  // slow enough to be caught midway
+    controller_bench b(4, config, component_test::cheetah(), member_blocks);
+    host_writer<controller_bench> w{b};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    const int64_t stripes = int64_t(member_blocks / unit_sectors);
+    int64_t cursor_at_loss = -1;
+    uint64_t ok_reads = 0, failed_reads = 0, failed_writes = 0;
+    const auto *fw = b.ctl->firmware_as<controller::raid_firmware>();
+    component_test::run_clean(b, [&] {
+        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+        b.ctl->fail_member(1);
+        b.drives[1]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(1));
+        while (b.ctl->members().progress(1) < 0.5) pause_ms(0.5);
+        cursor_at_loss = int64_t(fw->rebuild().cursor(1)->next());
+        b.ctl->fail_member(2);
+        wait_for_state(b, 1, member_state::optimal, 60000);  // the rebuild goes on past the lost stripes
+        // Every stripe: all of its data read back (3 units of 16 sectors).
+        const uint64_t stripe_sectors = 3 * unit_sectors;
+        for (int64_t s = 0; s < stripes; ++s) {
+            const bool lost = fw->lost_stripes().count(s) > 0;
+            if (!lost) {
+                w.check(uint64_t(s) * stripe_sectors, uint32_t(stripe_sectors));
+                ++ok_reads;
+                continue;
+            }
+            std::vector<uint64_t> t(stripe_sectors);
+            if (b.host.send(true, uint64_t(s) * stripe_sectors, uint32_t(stripe_sectors), t.data()) !=
+                tlm::TLM_OK_RESPONSE)
+                ++failed_reads;
+            std::vector<uint64_t> nt = tokens(999, 8);
+            if (b.host.send(false, uint64_t(s) * stripe_sectors, 8, nt.data()) != tlm::TLM_OK_RESPONSE) ++failed_writes;
+        }
+    });
+    ASSERT_GT(cursor_at_loss, 0);
+    ASSERT_LT(cursor_at_loss, stripes);
+    // The stripe the rebuild held at the loss may have been read in full before it: rebuilt.
+    const std::set<int64_t> &lost = fw->lost_stripes();
+    ASSERT_FALSE(lost.empty());
+    const int64_t first = *lost.begin();
+    EXPECT_TRUE(first == cursor_at_loss || first == cursor_at_loss + 1) << first << " vs " << cursor_at_loss;
+    EXPECT_EQ(int64_t(lost.size()), stripes - first) << "lost stripes are exactly those from the cursor on";
+    EXPECT_EQ(*lost.rbegin(), stripes - 1);
+    EXPECT_EQ(failed_reads, lost.size());
+    EXPECT_EQ(failed_writes, lost.size());
+    EXPECT_EQ(ok_reads, uint64_t(first));
+    // lost_ranges: the data units of disks 1 and 2 in each lost stripe (one of them may be the parity).
+    int64_t lost_sectors = 0;
+    for (const auto &[lbn, n] : fw->statistics().lost_ranges) {
+        const int64_t s = lbn / int64_t(3 * unit_sectors);
+        EXPECT_TRUE(lost.count(s)) << "range at " << lbn << " in a stripe not lost";
+        lost_sectors += n;
+    }
+    int64_t expected = 0;
+    for (int64_t s : lost)
+        for (int d : {1, 2})
+            if (fw->array_layout() && dynamic_cast<const controller::parity_stripe_layout *>(fw->array_layout())
+                                              ->unit_on_disk(s, d) >= 0)
+                expected += int64_t(unit_sectors);
+    EXPECT_EQ(lost_sectors, expected);
+}
