@@ -35,7 +35,7 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_disks(disks),
       m_members(int(disks.size())),
       m_traced_state(disks.size(), 0),
-      m_traced_rebuild_pct(disks.size(), 0.0) {
+      m_traced_rebuild_pct(disks.size(), 0) {
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     host.register_b_transport(this, &controller_top::b_transport);
@@ -281,7 +281,7 @@ std::vector<intent_record> controller_top::intent_log() const {
 void controller_top::sync_traced_members() {
     for (int d = 0; d < m_members.count(); ++d) {
         m_traced_state[size_t(d)] = int(m_members.state(d));
-        m_traced_rebuild_pct[size_t(d)] = m_members.progress(d) * 100.0;
+        m_traced_rebuild_pct[size_t(d)] = int(m_members.progress(d) * 100.0);
     }
 }
 
@@ -312,7 +312,7 @@ bool controller_top::replace_member(int d) {
 
 void controller_top::rebuild_progress(int d, double fraction) {
     m_members.set_progress(d, fraction);
-    m_traced_rebuild_pct[size_t(d)] = m_members.progress(d) * 100.0;
+    m_traced_rebuild_pct[size_t(d)] = int(m_members.progress(d) * 100.0);
 }
 
 // ---- services: the SCSI channels ----------------------------------------------------------------

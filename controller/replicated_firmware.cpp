@@ -250,7 +250,7 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
 bool replicated_firmware::replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner,
                                       int affinity, std::vector<uint64_t> *logical) {
     std::vector<chunk> runs;
-    runs_of(lbn, sectors, runs);
+    runs_of_for_write(lbn, sectors, runs);
     const uint64_t epoch = m_platform.power_epoch();
     held_buffer &hb = m_held[owner];
     hb.buffer = buffer;

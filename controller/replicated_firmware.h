@@ -122,6 +122,9 @@ private:
     // step read the data before the write and writes them after).
     bool rebuild_holds(int64_t lbn, int32_t sectors) const;
     bool rebuild_unit(int disk, uint64_t unit);
+    // runs_of, each run within one rebuild unit while a member is rebuilding (a new drive's copy
+    // is then either rebuilt or not for the whole run).
+    void runs_of_for_write(uint64_t lbn, uint32_t sectors, std::vector<chunk> &out) const;
     uint64_t rebuild_unit_bytes(int disk, uint64_t unit) const;
     // After a new loss: every unit left without a present copy is lost.
     void lose_ranges_without_copies();

@@ -55,6 +55,24 @@ void replicated_firmware::unlock_units(uint64_t lbn, uint32_t sectors) {
     for (uint64_t u = first; u <= last; ++u) m_kit.locks.unlock(int64_t(u));
 }
 
+void replicated_firmware::runs_of_for_write(uint64_t lbn, uint32_t sectors, std::vector<chunk> &out) const {
+    bool rebuilding = false;
+    for (int d = 0; d < m_platform.disk_count(); ++d)
+        rebuilding = rebuilding || m_platform.member_state_of(d) == member_state::rebuilding;
+    if (!rebuilding) {
+        runs_of(lbn, sectors, out);
+        return;
+    }
+    out.clear();
+    std::vector<chunk> part;
+    for (uint64_t at = lbn, end = lbn + sectors; at < end;) {
+        const uint64_t piece_end = std::min(end, (at / unit_sectors() + 1) * unit_sectors());
+        runs_of(at, uint32_t(piece_end - at), part);
+        out.insert(out.end(), part.begin(), part.end());
+        at = piece_end;
+    }
+}
+
 bool replicated_firmware::start_rebuild(int disk) {
     if (!m_replicated_reads) return false;  // one copy: nothing to rebuild from
     notice_lost_disk();

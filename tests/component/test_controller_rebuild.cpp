@@ -87,8 +87,10 @@ void wait_for_state(controller_bench &b, int disk, member_state s, double limit_
 
 // Writes the whole array, loses `lost`, replaces it, rebuilds under foreground load, then reads
 // everything with each other member failed in turn (the layout survives one loss).
-void rebuild_and_check(int disks, controller::array_kind kind, int lost) {
-    controller_bench b(disks, array_of(kind), component_test::cheetah(), member_blocks);
+void rebuild_and_check(int disks, controller::array_kind kind, int lost, bool foreground_propagation = false) {
+    controller::controller_config config = array_of(kind);
+    config.firmware.delayed_writes.foreground_propagation = foreground_propagation;
+    controller_bench b(disks, config, component_test::cheetah(), member_blocks);
     host_writer<controller_bench> w{b};
     const uint64_t capacity = b.ctl->capacity_sectors();
     foreground load{b, w, capacity};
@@ -139,6 +141,64 @@ TEST(rebuild, raid5_rebuilds_a_replaced_member_under_load_and_the_others_can_the
 }
 
 TEST(rebuild, raid4_rebuilds_its_parity_disk) { rebuild_and_check(4, controller::array_kind::raid4, 3); }
+
+TEST(rebuild, raid1_with_delayed_writes_rebuilds_a_replaced_member_under_load) {
+    rebuild_and_check(2, controller::array_kind::raid1, 0);
+}
+
+TEST(rebuild, raid1_with_foreground_propagation_rebuilds_a_replaced_member_under_load) {
+    rebuild_and_check(2, controller::array_kind::raid1, 1, true);
+}
+
+TEST(rebuild, raid10_rebuilds_a_replaced_member_under_load) { rebuild_and_check(4, controller::array_kind::raid10, 2); }
+
+// RAID 1: lose disk 0, rebuild it, lose disk 1 midway: the units not yet copied have no copy
+// left (lost, requests to them fail); the copied ones are served from the new drive.
+TEST(rebuild, raid1_a_second_loss_during_the_rebuild_loses_exactly_the_units_not_yet_copied) {
+    controller::controller_config config = array_of(controller::array_kind::raid1);
+    config.firmware.rebuild.share = 0.2;
+    controller_bench b(2, config, component_test::cheetah(), member_blocks);
+    host_writer<controller_bench> w{b};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    const uint64_t units = capacity / unit_sectors;
+    int64_t cursor_at_loss = -1;
+    uint64_t ok_units = 0, failed_units = 0;
+    std::vector<bool> unit_ok(units, false);
+    const auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
+    component_test::run_clean(b, [&] {
+        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+        pause_ms(200);  // the delayed copies written
+        b.ctl->fail_member(0);
+        b.drives[0]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(0));
+        while (b.ctl->members().progress(0) < 0.5) pause_ms(0.5);
+        cursor_at_loss = int64_t(fw->rebuild().cursor(0)->next());
+        b.ctl->fail_member(1);
+        wait_for_state(b, 0, member_state::optimal, 60000);
+        for (uint64_t u = 0; u < units; ++u) {
+            std::vector<uint64_t> t(unit_sectors);
+            const bool ok = b.host.send(true, u * unit_sectors, uint32_t(unit_sectors), t.data()) == tlm::TLM_OK_RESPONSE;
+            unit_ok[u] = ok;
+            if (ok) {
+                ++ok_units;
+                for (uint32_t i = 0; i < unit_sectors; ++i) EXPECT_EQ(t[i], w.expect[u * unit_sectors + i]);
+            } else {
+                ++failed_units;
+            }
+        }
+    });
+    ASSERT_GT(cursor_at_loss, 0);
+    ASSERT_LT(cursor_at_loss, int64_t(units));
+    // Units below the cursor read back, those from it (or the one in copy at the loss) on fail.
+    EXPECT_TRUE(ok_units == uint64_t(cursor_at_loss) || ok_units == uint64_t(cursor_at_loss) + 1) << ok_units;
+    for (uint64_t u = 0; u < units; ++u) EXPECT_EQ(unit_ok[u], u < ok_units) << "unit " << u;
+    int64_t lost_sectors = 0;
+    for (const auto &[lbn, n] : fw->statistics().lost_ranges) {
+        EXPECT_GE(lbn, int64_t(ok_units * unit_sectors));
+        lost_sectors += n;
+    }
+    EXPECT_EQ(lost_sectors, int64_t(failed_units * unit_sectors)) << "lost ranges are exactly the units not copied";
+}
 
 // Lose disk 1, rebuild it, lose disk 2 midway: the stripes the rebuild had not reached lost both
 // members' units (and exactly those are lost: requests to them fail); every other stripe keeps

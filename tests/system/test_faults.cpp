@@ -32,6 +32,15 @@ TEST(faults, the_raid5_fault_scenario_loses_nothing_and_reports_every_fault) {
     EXPECT_GE(s["faults"][1]["recovery_ms"].get<double>(), 0.0);
     EXPECT_NE(r.out.find("faults: 3 scheduled; failed requests 0 reads, 0 writes; lost sectors 0"), std::string::npos)
         << r.out;
+    // The lost disk replaced 50 ms later and rebuilt against the load from its first stripe on.
+    const auto &loss = s["faults"][2];
+    EXPECT_TRUE(loss["rebuild_started"].get<bool>()) << loss.dump();
+    EXPECT_EQ(loss["member_state_at_end"], "rebuilding");
+    const auto &rb = c["firmware"]["rebuild"];
+    EXPECT_GT(rb["units_rebuilt"].get<int>(), 0);
+    EXPECT_EQ(rb["units_lost"].get<int>(), 0);
+    EXPECT_GT(c["response_by_array_state"]["rebuilding"]["requests"].get<int>(), 1000);
+    EXPECT_NE(r.out.find("rebuild: 1 started"), std::string::npos) << r.out;
 }
 
 TEST(faults, a_bad_entry_is_one_line_naming_file_and_line) {
