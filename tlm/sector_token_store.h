@@ -11,8 +11,8 @@
 // So memory is bounded by the address space touched, whatever the number of writes:
 // 8 bytes per sector of every page written into, plus 4 / page_sectors bytes per sector of every
 // leaf range written into, plus 4 / leaf_sectors bytes per sector of the directory's span:
-// ~8.53 bytes per sector once the space is covered, ~11 bytes per written sector while writes are
-// sparse. Nothing grows with the number of requests.
+// ~8.53 bytes per sector once the space is covered, up to 16 bytes per written sector while writes
+// are sparse (a 4 KB write alone in its leaf's range). Nothing grows with the number of requests.
 #pragma once
 
 #include <array>
