@@ -153,8 +153,11 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     // The response: a read's data checked, a write acknowledged.
     if (!hc.write && ok && data)
         for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.check_read(int64_t(hc.lbn + i), tokens[i]);
-    if (hc.write && ok && data)
-        for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.write_acknowledged(int64_t(hc.lbn + i), tokens[i]);
+    if (hc.write && data)
+        for (uint32_t i = 0; i < hc.sectors; ++i) {
+            if (ok) m_scoreboard.write_acknowledged(int64_t(hc.lbn + i), tokens[i]);
+            else m_scoreboard.write_failed(int64_t(hc.lbn + i), tokens[i]);
+        }
     if (!ok) ++(hc.write ? m_stats.failed_writes : m_stats.failed_reads);
     m_stats.response_ms_sum[phase] += now_ms() - arrived_ms;
     ++m_stats.responses[phase];

@@ -3,6 +3,9 @@
 // the acknowledged token or the one being written, so writes are announced when issued and
 // settled when acknowledged. Never-written sectors hold token 0. stats.json reports
 // integrity_errors().
+// Memory: the acknowledged tokens in a paged array bounded by the logical space written
+// (tlm/sector_token_store.h), the writes in flight, and the sectors of failed writes until a
+// later write is acknowledged over them; nothing per request completed.
 #pragma once
 
 #include <cstdint>
@@ -26,20 +29,29 @@ public:
     void write_issued(int64_t lbn, uint64_t token);
     // The write is acknowledged to the host: token is now what every later read must return.
     void write_acknowledged(int64_t lbn, uint64_t token);
+    // The write failed: the sector may hold its token or the acknowledged one (a failed write
+    // leaves its blocks undetermined) until a later write to it is acknowledged.
+    void write_failed(int64_t lbn, uint64_t token);
     // Checks a read's token; returns false and counts an integrity error when it is neither the
-    // acknowledged token nor one of a write in progress.
+    // acknowledged token nor one of a write in progress or failed since.
     bool check_read(int64_t lbn, uint64_t token);
 
     uint64_t expected(int64_t lbn) const;
     uint64_t integrity_errors() const { return m_errors; }
     uint64_t reads_checked() const { return m_checked; }
+    size_t writes_pending() const { return m_in_progress.size(); }
     // The first mismatches (at most max_kept_mismatches), for the report.
     const std::vector<mismatch> &first_mismatches() const { return m_mismatches; }
     static constexpr size_t max_kept_mismatches = 16;
 
 private:
     protocol::sector_token_store m_acknowledged;
-    std::unordered_multimap<int64_t, uint64_t> m_in_progress;  // few: the writes in flight
+    struct pending {
+        uint64_t token;
+        bool failed;  // completed with an error, not in flight
+    };
+    // The writes in flight (few) and failed writes not yet written over.
+    std::unordered_multimap<int64_t, pending> m_in_progress;
     uint64_t m_errors = 0;
     uint64_t m_checked = 0;
     std::vector<mismatch> m_mismatches;

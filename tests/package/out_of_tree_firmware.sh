@@ -3,15 +3,17 @@
 # the tree against the installed CMake package (find_package(raidtlm)), runs the example's
 # scenario with the user's firmware and scheduler, and checks what the run says about itself:
 # the firmware that ran, the scheduler, reads checked and zero integrity errors, and that the
-# cache was used. Usage: out_of_tree_firmware.sh BUILD_DIR SOURCE_DIR WORK_DIR
+# cache was used. Usage: out_of_tree_firmware.sh BUILD_DIR SOURCE_DIR WORK_DIR [CXX_FLAGS [LINK_FLAGS]]
+# (the build's own flags, e.g. the sanitizers of scripts/test --sanitize; default none).
 set -euo pipefail
-build=$1 src=$2 work=$3
+build=$1 src=$2 work=$3 cxx_flags=${4:-} link_flags=${5:-}
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$src/examples/write_back_raid5" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" > "$work/configure.log"
+      -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_FLAGS="$cxx_flags" -DCMAKE_EXE_LINKER_FLAGS="$link_flags" \
+      "${launcher[@]}" > "$work/configure.log"
 cmake --build "$work/build" > "$work/build.log"
 "$work/build/write_back_raid5_raidtlm" run "$src/examples/write_back_raid5/scenario.yaml" \
     --out "$work/out" --quiet --set workload.requests=2000 --set output.waves=false > "$work/run.log"

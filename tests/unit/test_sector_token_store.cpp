@@ -90,3 +90,54 @@ TEST(scoreboard, reads_check_against_the_last_acknowledged_token_in_the_compact_
     EXPECT_EQ(sb.expected(6), 0u);
     EXPECT_EQ(sb.integrity_errors(), 1u);
 }
+
+// Memory is bounded by the address space touched, not by the number of writes: covering a range
+// costs ~8.5 bytes a sector, and writing it over again costs nothing more.
+TEST(sector_token_store, memory_is_bounded_by_the_space_written_not_by_the_writes) {
+    sector_token_store s;
+    const int64_t space = 1 << 20;  // 512 MB of sectors
+    std::mt19937_64 rng(11);
+    for (int64_t lbn = 0; lbn < space; ++lbn) s.set(lbn, rng() | 1);
+    const size_t covered = s.bytes();
+    EXPECT_EQ(s.sectors_covered(), space);
+    EXPECT_LE(double(covered), 8.6 * double(space) + 256 * 1024) << "bytes a sector: " << double(covered) / double(space);
+    for (int round = 0; round < 4; ++round)
+        for (int64_t i = 0; i < space / 4; ++i) s.set(int64_t(rng() % uint64_t(space)), rng() | 1);
+    EXPECT_EQ(s.bytes(), covered);
+}
+
+// Sparse small writes over a large space pay their pages and the leaves they touch, far less
+// than the space: 1,000 4 KB writes spread over 70 GB.
+TEST(sector_token_store, sparse_writes_pay_for_what_they_touch) {
+    sector_token_store s;
+    const int64_t space = 137'000'000;
+    for (int64_t i = 0; i < 1000; ++i)
+        for (int64_t k = 0; k < sector_token_store::page_sectors; ++k)
+            s.set(i * (space / 1000) / sector_token_store::page_sectors * sector_token_store::page_sectors + k, 1);
+    EXPECT_EQ(s.pages(), 1000u);
+    // Pages and leaves (one slab each), the directory over the span (4 bytes per leaf range).
+    EXPECT_LE(s.bytes(), 2 * 64 * 1024 + 2 * size_t(space / sector_token_store::leaf_sectors) * 4 + 4096);
+}
+
+// A failed write leaves its sectors undetermined (old or new data) until a later write is
+// acknowledged over them; the scoreboard then forgets it, so failures do not pile up.
+TEST(scoreboard, a_failed_write_is_accepted_until_written_over_and_then_forgotten) {
+    raidtlm::controller::scoreboard sb;
+    sb.write_issued(7, 1);
+    sb.write_acknowledged(7, 1);
+    sb.write_issued(7, 2);
+    sb.write_failed(7, 2);
+    EXPECT_TRUE(sb.check_read(7, 1));
+    EXPECT_TRUE(sb.check_read(7, 2));
+    EXPECT_EQ(sb.writes_pending(), 1u);
+    sb.write_issued(7, 3);
+    sb.write_issued(7, 4);  // another write in flight stays pending
+    sb.write_acknowledged(7, 3);
+    EXPECT_FALSE(sb.check_read(7, 2));
+    EXPECT_TRUE(sb.check_read(7, 3));
+    EXPECT_TRUE(sb.check_read(7, 4));
+    EXPECT_EQ(sb.writes_pending(), 1u);
+    sb.write_acknowledged(7, 4);
+    EXPECT_EQ(sb.writes_pending(), 0u);
+    EXPECT_EQ(sb.integrity_errors(), 1u);
+}
