@@ -128,6 +128,10 @@ uint32_t iss_device::read_register(uint32_t offset, sc_core::sc_time &delay) {
         case RT_SYS_TAGS_PER_DISK: return m_facts.tags_per_disk;
         case RT_SYS_HOST_SLOTS: return m_facts.host_slots;
         case RT_SYS_NVRAM_BYTES: return m_nvram_bytes;
+        case RT_SYS_FAILED_DISK: {
+            const int failed = m_platform.failed_disk();
+            return failed < 0 ? RT_NO_DISK : uint32_t(failed);
+        }
         case RT_SYS_READY: return m_ready;
         default: break;
         }

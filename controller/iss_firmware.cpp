@@ -101,6 +101,7 @@ private:
         i.cycles_per_instruction = c.cycles_per_instruction;
         i.quantum_us = c.quantum_us;
         i.profile = c.firmware_profile;
+        i.gdb_port = c.gdb_port;
         return i;
     }
 

@@ -67,6 +67,7 @@ struct cpu_config {
     double quantum_us = 1.0;
     double register_access_ns = 30;
     bool firmware_profile = false;
+    int gdb_port = -1;  // model iss: the GDB remote stub's port (raidtlm run --gdb), -1 none
 
     double cycle_s() const { return 1.0 / (mhz * 1e6); }
 };

@@ -31,6 +31,8 @@ void declare_keys(config::declarations<cpu_config> &k) {
         .note("model iss: one register access (AMBA APB: 2 PCLK at 100 MHz + bridge)");
     k.boolean("firmware_profile", &cpu_config::firmware_profile, "false")
         .note("model iss: cycles per firmware function in stats.json");
+    k.integer("gdb_port", &cpu_config::gdb_port, "-1", -1, 65535)
+        .note("model iss: pause at reset for gdb-multiarch on this TCP port (0: any free one); -1 none; raidtlm run --gdb");
 }
 
 void declare_keys(config::declarations<cpu_cost_table> &k) {

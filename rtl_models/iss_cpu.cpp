@@ -4,6 +4,7 @@
 #include <unicorn/unicorn.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <ostream>
 #include <stdexcept>
@@ -13,8 +14,6 @@
 namespace raidtlm::rtl_models {
 
 namespace {
-
-constexpr uint32_t memory_bytes = 0x00100000;  // RT_IMAGE_BYTES: the core's own memory
 
 void check(uc_err e, const char *what) {
     if (e != UC_ERR_OK) throw std::runtime_error(fmt::format("instruction-set simulator: {}: {}", what, uc_strerror(e)));
@@ -60,6 +59,17 @@ iss_cpu::iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, con
     uint32_t initial_sp = 0;
     check(uc_mem_read(m_uc, 0, &initial_sp, 4), "read the vector table");
     check(uc_reg_write(m_uc, UC_ARM_REG_SP, &initial_sp), "set SP");
+    const uint32_t entry = image.entry() | 1u;  // Thumb
+    check(uc_reg_write(m_uc, UC_ARM_REG_PC, &entry), "set PC");
+
+    if (config.gdb_port >= 0) {
+        m_gdb_socket = std::make_unique<gdb_socket>(config.gdb_port);
+        m_gdb = std::make_unique<gdb_session>(static_cast<gdb_target &>(*this));
+        m_debug = debug_mode::running;
+        std::fprintf(stderr, "raidtlm: the firmware is paused at reset; attach with: gdb-multiarch %s -ex 'target remote :%d'\n",
+                     image.path().c_str(), m_gdb_socket->port());
+        std::fflush(stderr);
+    }
 
     m_payload.set_byte_enable_ptr(nullptr);
     m_payload.set_streaming_width(4);
@@ -81,13 +91,21 @@ void iss_cpu::fail(const std::string &what) const {
 
 }
 
+uint32_t iss_cpu::current_pc() const {
+    uint32_t pc = 0;
+    uc_reg_read(m_uc, UC_ARM_REG_PC, &pc);
+    return pc;
+}
+
 void iss_cpu::run() {
-    uint32_t pc = m_image.entry();
+    if (m_debug != debug_mode::off) debug_pause(false);  // at reset, before the first instruction
     for (;;) {
-        const uc_err e = uc_emu_start(m_uc, pc | 1u, 0xFFFFFFFFull, 0, 0);
+        const bool stepping = m_debug == debug_mode::stepping;
+        const uint64_t instructions_before = m_instructions;
+        const uc_err e = uc_emu_start(m_uc, current_pc() | 1u, 0xFFFFFFFFull, 0, stepping ? 1 : 0);
         if (!m_error.empty()) fail(m_error);
         if (e != UC_ERR_OK) fail(std::string("stopped: ") + uc_strerror(e));
-        uc_reg_read(m_uc, UC_ARM_REG_PC, &pc);
+        if (m_debug != debug_mode::off) debug_after_run(stepping, instructions_before);
         if (m_sleep_pending) {
             m_sleep_pending = false;
             m_keeper.sync();
@@ -126,6 +144,23 @@ void iss_cpu::step_block(uint64_t address, uint32_t bytes) {
     m_function = b.function;
     if (m_config.profile && b.function >= 0) m_function_instructions[size_t(b.function)] += b.instructions;
     m_keeper.inc(m_instruction_time * double(b.instructions));
+    m_block_start = uint32_t(address);
+    m_block_end = uint32_t(address) + bytes;
+}
+
+void iss_cpu::uncharge_rest_of_block(uint32_t pc) {
+    // The block hook charged the whole block on entry; a debugger stop inside it executed only
+    // the instructions before `pc`, and resuming charges the rest as a block of its own.
+    if (pc <= m_block_start || pc >= m_block_end) return;
+    std::vector<uint8_t> code(m_block_end - pc);
+    if (uc_mem_read(m_uc, pc, code.data(), code.size()) != UC_ERR_OK) return;
+    const uint32_t n = std::min<uint64_t>(thumb_instructions(code), m_instructions);
+    m_instructions -= n;
+    const int f = m_image.function_at(m_block_start);
+    if (m_config.profile && f >= 0) m_function_instructions[size_t(f)] -= std::min<uint64_t>(n, m_function_instructions[size_t(f)]);
+    const sc_core::sc_time t = m_instruction_time * double(n);
+    if (m_keeper.get_local_time() >= t) m_keeper.set(m_keeper.get_local_time() - t);
+    m_block_end = pc;
 }
 
 uint64_t iss_cpu::device_access(bool write, uint32_t address, unsigned bytes, uint64_t value) {

@@ -28,6 +28,8 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "rtl_models/elf_image.h"
+#include "rtl_models/gdb_remote.h"
+#include "rtl_models/gdb_socket.h"
 
 struct uc_struct;
 
@@ -41,6 +43,9 @@ struct iss_cpu_config {
     double cycles_per_instruction = 1.0;
     double quantum_us = 1.0;  // how far the core may run ahead of the kernel
     bool profile = false;     // cycles per firmware function
+    // A GDB remote stub on this TCP port (127.0.0.1; 0: any free port): the core waits at reset
+    // for gdb-multiarch to attach (rtl_models/gdb_remote.h). -1: no debugger.
+    int gdb_port = -1;
 };
 
 // The interrupt controller as the core sees it.
@@ -55,9 +60,10 @@ public:
     virtual bool take_sleep_request() = 0;
 };
 
-class iss_cpu : public sc_core::sc_module {
+class iss_cpu : public sc_core::sc_module, private gdb_target {
 public:
     tlm_utils::simple_initiator_socket<iss_cpu> bus;
+    static constexpr uint32_t memory_bytes = 0x00100000;  // RT_IMAGE_BYTES: the core's own memory
 
     // Throws std::runtime_error when the image does not fit the core's memory.
     iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, const elf_image &image,
@@ -83,6 +89,19 @@ private:
     uint64_t device_access(bool write, uint32_t address, unsigned bytes, uint64_t value);
     const block_info &info_of(uint64_t address, uint32_t bytes);
     void fail(const std::string &what) const;
+    uint32_t current_pc() const;
+
+    // The debugger (iss_cpu_debug.cpp): serve packets while the core is paused; after a stop
+    // inside a block, give back the instructions the block hook charged beyond the stop.
+    void debug_pause(bool announce_stop);
+    void debug_after_run(bool stepped, uint64_t instructions_before);
+    void sync_breakpoints();
+    void uncharge_rest_of_block(uint32_t pc);
+    uint32_t read_register(unsigned n) override;
+    void write_register(unsigned n, uint32_t value) override;
+    bool read_memory(uint32_t address, uint8_t *out, uint32_t bytes) override;
+    bool write_memory(uint32_t address, const uint8_t *data, uint32_t bytes) override;
+    static void on_breakpoint(uc_struct *uc, uint64_t address, uint32_t size, void *self);
 
     static void on_block(uc_struct *uc, uint64_t address, uint32_t size, void *self);
     static uint64_t on_read(uc_struct *uc, uint64_t offset, unsigned size, void *self);
@@ -114,6 +133,17 @@ private:
     bool m_asleep = false;
     bool m_sleep_pending = false;
     std::string m_error;  // a device access that failed
+
+    // debugger (gdb_port >= 0)
+    enum class debug_mode { off, running, stepping };
+    std::unique_ptr<gdb_socket> m_gdb_socket;
+    std::unique_ptr<gdb_session> m_gdb;
+    debug_mode m_debug = debug_mode::off;
+    std::vector<std::pair<uint32_t, size_t>> m_breakpoint_hooks;  // address, uc_hook
+    bool m_breakpoint_hit = false;
+    int64_t m_skip_breakpoint_at = -1;  // resuming from a breakpoint: do not stop on it at once
+    uint32_t m_block_start = 0, m_block_end = 0;  // the block charged last
+    uint64_t m_runs = 0;
 };
 
 }  // namespace raidtlm::rtl_models

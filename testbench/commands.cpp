@@ -135,7 +135,9 @@ int run_scenario(const run_options &o) {
     const auto wall_start = clock_type::now();
     parv_translation parv;
     const std::string scenario_file = scenario_file_of(o, parv);
-    const scenario s = load_scenario(scenario_file, parse_overrides(o.overrides), o.repo_root);
+    std::vector<std::string> overrides = o.overrides;
+    if (o.gdb_port >= 0) overrides.push_back("controller.cpu.gdb_port=" + std::to_string(o.gdb_port));
+    const scenario s = load_scenario(scenario_file, parse_overrides(overrides), o.repo_root);
     const std::vector<disks::disk_spec> specs = load_array_specs(s);
     check_fits(s, specs);
 

@@ -36,6 +36,7 @@ struct run_options {
     std::string scenario_file;
     std::string out_dir;                 // empty: out/<scenario file stem>
     std::vector<std::string> overrides;  // "key=value"
+    int gdb_port = -1;                   // --gdb: controller.cpu.gdb_port after the overrides
     bool quiet = false;                  // no progress line
     bool progress = false;               // a progress line even when stderr is not a terminal
     int jobs = 0;                        // child processes at once (several seeds); 0: processors

@@ -112,6 +112,11 @@ int sc_main(int argc, char **argv) {
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false)  // one KEY=VALUE per --set, so the scenario may follow
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    run_cmd->add_option("--gdb", run.gdb_port,
+               "controller.cpu.model iss: pause the firmware at reset and wait for gdb-multiarch on this TCP port "
+               "of 127.0.0.1 (0: any free port, printed on stderr)")
+        ->check(CLI::Range(0, 65535))
+        ->type_name("PORT");
     run_cmd->add_flag("-q,--quiet", run.quiet,
                       "No progress line on stderr (it is shown only when stderr is a terminal and the run "
                       "takes over a second)");

@@ -7,7 +7,7 @@
 #define INTENT_BYTES 16u
 #define INTENT_VALID 0xA5A50001u
 
-enum state { IDLE, R_ALLOC, R_DISK, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
+enum state { IDLE, R_ALLOC, R_DISK, R_XOR, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
 
 struct job {
     uint8_t state, write, holds_lock, full;
@@ -19,7 +19,16 @@ struct job {
     uint32_t stripe, last_stripe, a, b;
     uint32_t row0, row1; /* parity rows the part touches */
     uint32_t xor_step;
+    /* Degraded RAID 5 (a failed drive): the drive, as read when the command arrived; a read
+     * reconstructs its pieces from the survivors (scratch after the host data in the same
+     * buffer); a write's stripe knows the lost drive's role in it. */
+    uint32_t lost;
+    uint8_t reconstructs;  /* read: some piece is on the lost drive */
+    uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
+    uint32_t lost_unit, lost_row, lost_rows, lost_offset;
 };
+
+enum { LOST_NONE, LOST_PARITY, LOST_DATA, LOST_REBUILD };
 
 static struct job jobs[MAX_JOBS];
 static const struct array_map *map;
@@ -48,14 +57,75 @@ static void finish(struct job *j) {
 /* One SCSI command per stripe-unit piece of the command's range, data in the host buffer. */
 static void disk_pieces(struct job *j, int write) {
     const uint32_t end = j->lbn + j->sectors;
+    uint32_t scratch = j->sectors;
+    j->reconstructs = 0;
     for (uint32_t at = j->lbn; at < end;) {
         uint32_t n = map->unit - at % map->unit;
         if (n > end - at) n = end - at;
         const struct place p = array_data_place(map, at);
+        if (p.disk == j->lost) {
+            /* Every other member of the stripe, same drive rows: the lost data is their XOR. */
+            j->reconstructs = 1;
+            for (uint32_t d = 0; d < map->disks; ++d) {
+                if (d == j->lost) continue;
+                ++j->pending;
+                elevator_add((uint32_t)(j - jobs), d, 0, p.lbn, n, RT_BUFFER_ADDRESS(j->buf, scratch));
+                scratch += n;
+            }
+            at += n;
+            continue;
+        }
         ++j->pending;
         elevator_add((uint32_t)(j - jobs), p.disk, write, p.lbn, n, RT_BUFFER_ADDRESS(j->buf, at - j->lbn));
         at += n;
     }
+}
+
+/* XOR step `step` of a chain folding `inputs` equal-sized blocks at input(i) into `out`: the
+ * first step takes up to four inputs, each later one the running result and three more. Returns
+ * 0 when the chain has fewer steps. */
+static int chain_xor(uint32_t tag, uint32_t step, uint32_t sectors, uint32_t out, uint32_t inputs,
+                     uint32_t (*input)(const struct job *, uint32_t), const struct job *j) {
+    const uint32_t first = step == 0 ? 0 : RT_MAX_XOR_INPUTS + (step - 1) * (RT_MAX_XOR_INPUTS - 1);
+    if (first >= inputs) return 0;
+    uint32_t in[RT_MAX_XOR_INPUTS] = {0, 0, 0, 0};
+    uint32_t k = 0;
+    if (step > 0) in[k++] = out;
+    for (uint32_t i = first; i < inputs && k < RT_MAX_XOR_INPUTS; ++i) in[k++] = input(j, i);
+    hw_submit(RT_Q_XOR, RT_OP_XOR, tag, sectors, out, in[0], in[1], in[2], in[3]);
+    return 1;
+}
+
+static uint32_t chain_steps(uint32_t inputs) {
+    return inputs <= RT_MAX_XOR_INPUTS ? 1 : 1 + (inputs - 2) / (RT_MAX_XOR_INPUTS - 1);
+}
+
+/* Degraded read: the survivors' blocks of the lost piece being rebuilt (set by read_xor). */
+static uint32_t survivor_base, survivor_rows;
+static uint32_t survivor_input(const struct job *j, uint32_t i) {
+    return RT_BUFFER_ADDRESS(j->buf, survivor_base + i * survivor_rows);
+}
+
+/* Issues the degraded read's XOR step j->xor_step; 0 when every lost piece is rebuilt. */
+static int read_xor(struct job *j) {
+    uint32_t step = j->xor_step++, scratch = j->sectors;
+    const uint32_t inputs = map->disks - 1, end = j->lbn + j->sectors;
+    for (uint32_t at = j->lbn; at < end;) {
+        uint32_t n = map->unit - at % map->unit;
+        if (n > end - at) n = end - at;
+        if (array_data_place(map, at).disk == j->lost) {
+            if (step < chain_steps(inputs)) {
+                survivor_base = scratch;
+                survivor_rows = n;
+                return chain_xor((uint32_t)(j - jobs), step, n, RT_BUFFER_ADDRESS(j->buf, at - j->lbn), inputs,
+                                 survivor_input, j);
+            }
+            step -= chain_steps(inputs);
+            scratch += inputs * n;
+        }
+        at += n;
+    }
+    return 0;
 }
 
 /* ---- RAID 5 writes ------------------------------------------------------------------------ */
@@ -93,6 +163,7 @@ static int stripe_free_for(const struct job *me) {
 }
 
 static void stripe_begin(struct job *j);
+static void stripe_done(struct job *j);
 
 /* Takes the stripe's lock, or waits for it (W5_LOCK). */
 static void stripe_lock(struct job *j) {
@@ -132,16 +203,55 @@ static void stripe_begin(struct job *j) {
             j->row1 = max_u32(j->row1, row + rows);
         });
     }
-    /* Scratch: the old data of the part (read-modify-write), then the parity rows. */
+    j->lost_role = LOST_NONE;
+    if (j->lost != RT_NO_DISK) {
+        const uint32_t parity = array_parity_disk(map, j->stripe);
+        if (j->lost == parity) {
+            j->lost_role = LOST_PARITY;
+        } else {
+            j->lost_unit = (j->lost + map->disks - parity - 1) % map->disks;
+            j->lost_role = LOST_DATA;
+            if (!j->full)
+                FOR_EACH_PIECE(j, {
+                    if (unit == j->lost_unit) {
+                        j->lost_role = LOST_REBUILD;
+                        j->lost_row = row;
+                        j->lost_rows = rows;
+                        j->lost_offset = offset;
+                    }
+                });
+        }
+    }
+    /* Scratch: the old data of the part (read-modify-write), then the parity rows, then (a
+     * touched piece on the lost drive) the other data units' rows that rebuild its old data. */
     j->state = W5_ALLOC;
-    allocate(j, (j->full ? 0 : j->b - j->a) + (j->row1 - j->row0), TMP_BUFFER);
+    allocate(j, (j->full ? 0 : j->b - j->a) + (j->row1 - j->row0) +
+                    (j->lost_role == LOST_REBUILD ? (map->data_disks - 1) * j->lost_rows : 0),
+             TMP_BUFFER);
 }
 
 static uint32_t parity_offset(const struct job *j) { return j->full ? 0 : j->b - j->a; }
+static uint32_t rebuild_offset(const struct job *j) { return parity_offset(j) + j->row1 - j->row0; }
+
+/* Rebuilding the lost piece's old data: the old parity of its rows, then each other data unit's. */
+static uint32_t rebuild_input(const struct job *j, uint32_t i) {
+    if (i == 0) return RT_BUFFER_ADDRESS(j->tmp, parity_offset(j) + j->lost_row - j->row0);
+    return RT_BUFFER_ADDRESS(j->tmp, rebuild_offset(j) + (i - 1) * j->lost_rows);
+}
 
 static void stripe_reads(struct job *j) {
     j->state = W5_READ;
+    if (j->lost_role == LOST_REBUILD) {
+        uint32_t k = 0;
+        for (uint32_t u = 0; u < map->data_disks; ++u) {
+            if (u == j->lost_unit) continue;
+            ++j->pending;
+            elevator_add((uint32_t)(j - jobs), data_disk(j->stripe, u), 0, j->stripe * map->unit + j->lost_row,
+                         j->lost_rows, RT_BUFFER_ADDRESS(j->tmp, rebuild_offset(j) + k++ * j->lost_rows));
+        }
+    }
     FOR_EACH_PIECE(j, {
+        if (j->lost_role >= LOST_DATA && unit == j->lost_unit) continue;  /* rebuilt from the others */
         ++j->pending;
         elevator_add((uint32_t)(j - jobs), data_disk(j->stripe, unit), 0, j->stripe * map->unit + row, rows,
                      RT_BUFFER_ADDRESS(j->tmp, offset));
@@ -153,7 +263,8 @@ static void stripe_reads(struct job *j) {
 
 /* Issues XOR step j->xor_step; 0 when there is none left. */
 static int stripe_xor(struct job *j) {
-    const uint32_t tag = (uint32_t)(j - jobs), step = j->xor_step++;
+    const uint32_t tag = (uint32_t)(j - jobs);
+    uint32_t step = j->xor_step++;
     const uint32_t parity = RT_BUFFER_ADDRESS(j->tmp, 0);
     uint32_t in[RT_MAX_XOR_INPUTS] = {0, 0, 0, 0};
     if (j->full) {
@@ -166,6 +277,13 @@ static int stripe_xor(struct job *j) {
             in[k++] = RT_BUFFER_ADDRESS(j->buf, j->a - j->lbn + u * map->unit);
         hw_submit(RT_Q_XOR, RT_OP_XOR, tag, map->unit, parity, in[0], in[1], in[2], in[3]);
         return 1;
+    }
+    /* A touched piece on the lost drive: first its old data from the parity and the other units. */
+    if (j->lost_role == LOST_REBUILD) {
+        if (step < chain_steps(map->data_disks))
+            return chain_xor(tag, step, j->lost_rows, RT_BUFFER_ADDRESS(j->tmp, j->lost_offset), map->data_disks,
+                             rebuild_input, j);
+        step -= chain_steps(map->data_disks);
     }
     /* Read-modify-write, one piece per step: parity rows ^= old data ^ new data. */
     uint32_t n = 0;
@@ -183,10 +301,15 @@ static int stripe_xor(struct job *j) {
 static void stripe_writes(struct job *j) {
     j->state = W5_WRITE;
     FOR_EACH_PIECE(j, {
+        if (j->lost_role >= LOST_DATA && unit == j->lost_unit) continue;  /* the parity carries it */
         ++j->pending;
         elevator_add((uint32_t)(j - jobs), data_disk(j->stripe, unit), 1, j->stripe * map->unit + row, rows,
                      RT_BUFFER_ADDRESS(j->buf, j->a - j->lbn + offset));
     });
+    if (j->lost_role == LOST_PARITY) {
+        if (!j->pending) stripe_done(j);  /* nothing to write: cannot happen for a non-empty part */
+        return;
+    }
     ++j->pending;
     elevator_add((uint32_t)(j - jobs), array_parity_disk(map, j->stripe), 1, j->stripe * map->unit + j->row0,
                  j->row1 - j->row0, RT_BUFFER_ADDRESS(j->tmp, parity_offset(j)));
@@ -231,7 +354,9 @@ void on_host_command(const struct completion *c) {
     j->holds_lock = 0;
     j->stripe = 0xFFFFFFFFu;
     j->state = j->write ? W_ALLOC : R_ALLOC;
-    allocate(j, j->sectors, 0);
+    j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
+    /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
+    allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
 }
 
 void on_buffer(const struct completion *c) {
@@ -242,6 +367,8 @@ void on_buffer(const struct completion *c) {
         if (j->full) {
             j->state = W5_XOR;
             stripe_xor(j);
+        } else if (j->lost_role == LOST_PARITY) {
+            stripe_writes(j);  /* no parity to keep: write the data alone */
         } else {
             stripe_reads(j);
         }
@@ -277,6 +404,13 @@ void on_host_dma(const struct completion *c) {
 
 void on_xor(const struct completion *c) {
     struct job *j = &jobs[c->tag];
+    if (j->state == R_XOR) {
+        if (!read_xor(j)) {
+            j->state = R_DMA;
+            host_dma(j);
+        }
+        return;
+    }
     if (!stripe_xor(j)) stripe_writes(j);
 }
 
@@ -286,6 +420,12 @@ void on_scsi(const struct completion *c) {
     if (--j->pending) return;
     switch (j->state) {
     case R_DISK:
+        if (j->reconstructs) {
+            j->state = R_XOR;
+            j->xor_step = 0;
+            read_xor(j);
+            break;
+        }
         j->state = R_DMA;
         host_dma(j);
         break;

@@ -92,3 +92,21 @@ TEST(iss_firmware, a_firmware_image_that_is_not_an_arm_elf_is_refused_naming_the
     EXPECT_NE(r.err.find("bogus.elf"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("not an ELF file"), std::string::npos) << r.err;
 }
+
+TEST(iss_firmware, the_c_raid5_firmware_serves_degraded_after_a_disk_loss_with_a_clean_scoreboard) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // Lost early (request 150 of 1,300): most of the run is degraded, reads of the lost drive's
+    // data rebuilt by XOR, writes touching it rebuilding the old data first.
+    const nlohmann::json s = run_json("scenarios/iss_raid5.yaml --set workload.requests=1200 "
+                                      "--set workload.warmup_requests=100 --set output.waves=false "
+                                      "--set 'faults=[{kind: disk_loss, at_request: 150, disk: 2}]'",
+                                      dir, "degraded");
+    ASSERT_FALSE(s.is_null());
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0);
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 0);
+    ASSERT_EQ(s["faults"].size(), 1u);
+    EXPECT_TRUE(s["faults"][0]["happened"].get<bool>());
+    // The lost drive gets no commands after the loss; the others carry the rebuilds.
+    EXPECT_GT(s["controller"]["firmware"]["iss"]["register_block"]["descriptors"]["xor"].get<int>(), 0);
+}
