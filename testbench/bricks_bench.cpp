@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "controller/brick_firmware.h"
+#include "testbench/slowed_disk_spec.h"
 #include "testbench/random.h"
 
 namespace raidtlm::testbench {
@@ -37,21 +38,33 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
     if (!central)
         m_network = std::make_unique<rtl_models::network_switch>("network", net, b.count + groups);
 
+    // Table 6.5: the last replica of each group may have a slower disk.
+    if (b.slow_replica_speed < 1)
+        m_slow_spec = std::make_unique<disks::disk_spec>(slowed_disk_spec(spec, b.slow_replica_speed));
+    auto spec_of = [&](int brick) -> const disks::disk_spec & {
+        return m_slow_spec && brick % b.replicas == b.replicas - 1 ? *m_slow_spec : spec;
+    };
     for (int i = 0; i < b.count; ++i) {
         disks::drive_options opts;
         opts.spindle_phase = phase_rng.uniform();
         opts.scsi_id = 0;
-        m_disks.push_back(std::make_unique<disks::disk_drive>(fmt::format("disk{}", i).c_str(), spec, opts));
+        m_disks.push_back(std::make_unique<disks::disk_drive>(fmt::format("disk{}", i).c_str(), spec_of(i), opts));
     }
     const controller::disk_info info{uint64_t(m_disks.front()->capacity_blocks()), spec.interface.max_queue_length,
                                      &spec};
+    auto info_of = [&](int brick) {
+        controller::disk_info d = info;
+        d.geometry = &spec_of(brick);
+        return d;
+    };
     controller::controller_config base = s.controller.config;
     base.firmware.firmware = brick_family(b.distribution);
     try {
         if (central) {
             base.firmware.array = controller::array_kind::raid1;
             for (int g = 0; g < groups; ++g) {
-                std::vector<controller::disk_info> infos(size_t(b.replicas), info);
+                std::vector<controller::disk_info> infos;
+                for (int r = 0; r < b.replicas; ++r) infos.push_back(info_of(g * b.replicas + r));
                 m_controllers.push_back(
                     std::make_unique<controller::controller_top>(fmt::format("group{}", g).c_str(), base, infos));
                 for (int r = 0; r < b.replicas; ++r) {
@@ -72,9 +85,11 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
                 c.brick.cache_bytes = uint64_t(b.cache_mb * 1024 * 1024);
                 c.brick.cache_page_sectors = b.cache_page_sectors;
                 c.brick.replica_weights = b.replica_weights;
+                c.brick.protocol = b.claim_protocol;
+                c.brick.destage_above_cache_fraction = b.destage_above_cache_fraction;
                 const std::string brick = fmt::format("brick{}", i);
                 m_controllers.push_back(std::make_unique<controller::controller_top>(
-                    brick.c_str(), c, std::vector<controller::disk_info>{info}));
+                    brick.c_str(), c, std::vector<controller::disk_info>{info_of(i)}));
                 auto &d = *m_disks[size_t(i)];
                 m_controllers.back()->disk[0].bind(d.target);
                 d.bus.bind(m_controllers.back()->disk_bus[0]);
@@ -124,9 +139,13 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         }
 
     m_disk_busy_at_warmup_ms.assign(m_disks.size(), 0.0);
+    m_disk_reads_at_warmup.assign(m_disks.size(), 0);
     measurement.on_warmup_end = [this] {
         const double t = now_ms();
-        for (size_t i = 0; i < m_disks.size(); ++i) m_disk_busy_at_warmup_ms[i] = m_disks[i]->busy_ms_at(t);
+        for (size_t i = 0; i < m_disks.size(); ++i) {
+            m_disk_busy_at_warmup_ms[i] = m_disks[i]->busy_ms_at(t);
+            m_disk_reads_at_warmup[i] = m_disks[i]->statistics().reads;
+        }
         for (auto &c : m_controllers) c->reset_statistics();
         if (m_network) m_network->reset_statistics();
     };
@@ -162,7 +181,11 @@ nlohmann::json bricks_bench::report() const {
         const double busy = m_disks[i]->busy_ms_at(m.end_s * 1e3) - m_disk_busy_at_warmup_ms[i];
         const double idle = seconds > 0 ? 1.0 - busy / (seconds * 1e3) : 0.0;
         idle_sum += idle;
-        disks.push_back({{"name", fmt::format("disk{}", i)}, {"idle_fraction", idle}});
+        // The reads this disk served per second (the replica's share of the group's reads; its
+        // writes are every replica's); Table 6.5 compares them.
+        const double reads_per_s =
+            seconds > 0 ? double(m_disks[i]->statistics().reads - m_disk_reads_at_warmup[i]) / seconds : 0.0;
+        disks.push_back({{"name", fmt::format("disk{}", i)}, {"idle_fraction", idle}, {"reads_per_s", reads_per_s}});
     }
     out["disk_idle_fraction_mean"] = m_disks.empty() ? 0.0 : idle_sum / double(m_disks.size());
     out["disks"] = disks;
@@ -174,7 +197,7 @@ nlohmann::json bricks_bench::report() const {
         out["network"] = {{"messages", n.total_messages()},
                           {"messages_per_request", m.measured ? double(n.total_messages()) / double(m.measured) : 0.0},
                           {"by_kind", kinds}};
-        uint64_t conflicts = 0, duplicates = 0, lost = 0, hits = 0, from_disk = 0;
+        uint64_t conflicts = 0, duplicates = 0, lost = 0, hits = 0, from_disk = 0, ahead = 0, backoffs = 0;
         nlohmann::json bricks = nlohmann::json::array();
         for (const auto &c : m_controllers) {
             const auto *fw = c->firmware_as<controller::brick_firmware>();
@@ -182,6 +205,8 @@ nlohmann::json bricks_bench::report() const {
             conflicts += fw->claims().stats().conflicts_won;
             duplicates += fw->claims().stats().duplicates;
             lost += fw->statistics().lost_claims;
+            ahead += fw->statistics().picks_ahead;
+            backoffs += fw->statistics().random_backoffs;
             hits += fw->statistics().read_cache_hits;
             from_disk += fw->statistics().reads_from_disk;
             nlohmann::json f;
@@ -193,6 +218,8 @@ nlohmann::json bricks_bench::report() const {
         out["conflicts_per_request"] = m.measured ? double(conflicts) / double(m.measured) : 0.0;
         out["duplicate_reads"] = duplicates;
         out["lost_claims"] = lost;
+        out["picks_ahead"] = ahead;
+        out["random_backoffs"] = backoffs;
         out["read_cache_hits"] = hits;
         out["reads_from_disk"] = from_disk;
         out["per_brick"] = bricks;

@@ -10,6 +10,8 @@
 //
 // Module names: network, brickN (its controller), brickN.nic, diskN, clientG (+ .nic), or
 // groupG (central).
+// bricks.slow_replica_speed < 1 gives the last replica of each group a slower copy of the drive
+// (slowed_disk_spec.h; Lumb Table 6.5).
 #pragma once
 
 #include <memory>
@@ -45,6 +47,7 @@ public:
 private:
     const scenario &m_scenario;
     bricks_measurement &m_measurement;
+    std::unique_ptr<disks::disk_spec> m_slow_spec;  // bricks.slow_replica_speed < 1
     std::unique_ptr<rtl_models::network_switch> m_network;
     std::vector<std::unique_ptr<disks::disk_drive>> m_disks;
     std::vector<std::unique_ptr<controller::controller_top>> m_controllers;  // bricks, or one per group
@@ -52,6 +55,7 @@ private:
     std::vector<std::unique_ptr<workload_generator>> m_generators;
     std::vector<std::unique_ptr<brick_client>> m_clients;
     std::vector<double> m_disk_busy_at_warmup_ms;
+    std::vector<uint64_t> m_disk_reads_at_warmup;
     std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<bricks_bench>>> m_idle_hosts;
 };
 

@@ -13,6 +13,11 @@ const config::names<brick_distribution> distribution_names = {{"dsptf", brick_di
                                                               {"hashing", brick_distribution::hashing},
                                                               {"weighted_hashing", brick_distribution::weighted_hashing},
                                                               {"central", brick_distribution::central}};
+const config::names<controller::claim_protocol> protocol_names = {
+    {"prescheduling", controller::claim_protocol::prescheduling},
+    {"latency", controller::claim_protocol::latency},
+    {"latency_random_backoff", controller::claim_protocol::latency_random_backoff},
+    {"post_abort", controller::claim_protocol::post_abort}};
 }  // namespace
 
 const char *to_string(brick_distribution v) { return config::name_of(distribution_names, v); }
@@ -47,6 +52,19 @@ void declare_bricks_section(scenario_keys_t &root) {
         .note("each network port, each way; 0 = unlimited");
     k.integer("control_message_bytes", &b::control_message_bytes, "50", 1, 1 << 20)
         .note("requests, CLAIMs and acknowledgements; data messages add the data");
+    k.choice("claim_protocol", &b::claim_protocol, "prescheduling", protocol_names)
+        .note("dsptf: prescheduling picks and CLAIMs two one-way latencies before the current command ends and "
+              "issues two latencies after the pick (Lumb 4.1.3); latency waits the pick's rotational latency; "
+              "latency_random_backoff adds a random pick after a duplicate; post_abort CLAIMs after the read (7.1, 7.3)");
+    k.number("destage_above_cache_fraction", &b::destage_above_cache_fraction, "0")
+        .min(0)
+        .cap(1)
+        .note("destages start once dirty data exceed this share of a brick's cache; 0: whenever the disk has no "
+              "read waiting (Lumb Fig 6.1: writes leave hashed bricks almost no idle time at 60% reads)");
+    k.number("slow_replica_speed", &b::slow_replica_speed, "1")
+        .above(0)
+        .cap(1)
+        .note("the last replica of each group has a disk this fast (mechanical times divided by it; Table 6.5: 2/3)");
     k.check([](const b &x, const config::key_checks &c) {
         if (x.count > 0 && x.count % x.replicas != 0)
             c.fail("count", fmt::format("{} bricks do not make groups of {}", x.count, x.replicas),
