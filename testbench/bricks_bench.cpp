@@ -15,7 +15,8 @@ const char *brick_family(brick_distribution d) {
     case brick_distribution::dsptf: return "dsptf";
     case brick_distribution::hashing: return "brick_hashing";
     case brick_distribution::weighted_hashing: return "brick_weighted_hashing";
-    case brick_distribution::central: return "replicated";
+    case brick_distribution::central: return "dsptf";
+    case brick_distribution::array_controller: return "replicated";
     }
     return "?";
 }
@@ -29,13 +30,20 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
     : sc_module(name), m_scenario(s), m_measurement(measurement) {
     const bricks_config &b = s.bricks;
     const int groups = b.count / b.replicas;
-    const bool central = b.distribution == brick_distribution::central;
+    // array_controller: one RAID 1 controller per group reached through its host socket; central:
+    // bricks running D-SPTF whose group is one controller (no network time between them).
+    const bool array = b.distribution == brick_distribution::array_controller;
+    const bool ideal = b.distribution == brick_distribution::central;
     random_source phase_rng(s.workload.seed ^ 0x5eedf00dULL);
     rtl_models::network_config net;
     net.one_way_latency_us = b.one_way_latency_us;
     net.port_mb_per_s = b.port_mb_per_s;
     net.control_message_bytes = b.control_message_bytes;
-    if (!central)
+    if (ideal) {
+        net.controller_of_port.assign(size_t(b.count + groups), -1);
+        for (int i = 0; i < b.count; ++i) net.controller_of_port[size_t(i)] = i / b.replicas;
+    }
+    if (!array)
         m_network = std::make_unique<rtl_models::network_switch>("network", net, b.count + groups);
 
     // Table 6.5: the last replica of each group may have a slower disk.
@@ -60,7 +68,7 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
     controller::controller_config base = s.controller.config;
     base.firmware.firmware = brick_family(b.distribution);
     try {
-        if (central) {
+        if (array) {
             base.firmware.array = controller::array_kind::raid1;
             for (int g = 0; g < groups; ++g) {
                 std::vector<controller::disk_info> infos;
@@ -80,7 +88,8 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
                 controller::controller_config c = base;
                 for (int r = 0; r < b.replicas; ++r) c.brick.group_ports.push_back(g * b.replicas + r);
                 c.brick.replica_index = i % b.replicas;
-                c.brick.one_way_latency_ms = b.one_way_latency_us * 1e-3;
+                // The ideal's bricks are one controller: nothing to wait for between them.
+                c.brick.one_way_latency_ms = ideal ? 0.0 : b.one_way_latency_us * 1e-3;
                 c.brick.control_message_bytes = b.control_message_bytes;
                 c.brick.cache_bytes = uint64_t(b.cache_mb * 1024 * 1024);
                 c.brick.cache_page_sectors = b.cache_page_sectors;
@@ -113,14 +122,14 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         cc.port_mb_per_s = b.port_mb_per_s;
         cc.seed = w.seed + 1;
         rtl_models::network_interface *nic = nullptr;
-        if (!central) {
+        if (!array) {
             m_nics.push_back(
                 std::make_unique<rtl_models::network_interface>(fmt::format("client{}_nic", g).c_str(), b.count + g));
             nic = m_nics.back().get();
         }
         m_clients.push_back(std::make_unique<brick_client>(fmt::format("client{}", g).c_str(), cc,
                                                            *m_generators.back(), measurement, nic));
-        if (central)
+        if (array)
             m_clients.back()->central->bind(m_controllers[size_t(g)]->host);
     }
     if (m_network) {
@@ -130,7 +139,7 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         }
     }
     // The bricks serve the network: their host sockets take nothing.
-    if (!central)
+    if (!array)
         for (auto &c : m_controllers) {
             auto idle = std::make_unique<tlm_utils::simple_initiator_socket<bricks_bench>>(
                 sc_core::sc_gen_unique_name("no_host"));

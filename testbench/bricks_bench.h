@@ -4,12 +4,18 @@
 // firmware of bricks.distribution (dsptf, brick_hashing, brick_weighted_hashing), in replica
 // groups of bricks.replicas consecutive bricks; one client per group on the network
 // (brick_client). Ports: bricks 0 .. count-1, then the clients.
-// bricks.distribution central replaces each group's bricks by one controller with the group's
+// bricks.distribution central is Lumb's centralized ideal, "a centralized version of D-SPTF (via
+// a single outside-the-disk SPTF across disks)" (5.2): the group's bricks run dsptf as parts of
+// one controller (their forwards and claims cross no network, network_config::controller_of_port,
+// and wait no latency), so every disk schedules from the group's whole queue with current
+// knowledge; their caches together are the group's one cache. Clients still reach it over the
+// network. array_controller replaces each group's bricks by one controller with the group's
 // disks (raid1: every disk a full copy, the replicated firmware with controller.scheduler,
-// satf for the SPTF ideal), which its client reaches directly (brick_client.h).
+// writing through to the disks: the conventional array of Lumb 5.2's last paragraph), which its
+// client reaches directly (brick_client.h).
 //
 // Module names: network, brickN (its controller), brickN.nic, diskN, clientG (+ .nic), or
-// groupG (central).
+// groupG (array_controller).
 // bricks.slow_replica_speed < 1 gives the last replica of each group a slower copy of the drive
 // (slowed_disk_spec.h; Lumb Table 6.5).
 #pragma once

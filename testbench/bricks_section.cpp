@@ -12,7 +12,8 @@ using config::value_ref;
 const config::names<brick_distribution> distribution_names = {{"dsptf", brick_distribution::dsptf},
                                                               {"hashing", brick_distribution::hashing},
                                                               {"weighted_hashing", brick_distribution::weighted_hashing},
-                                                              {"central", brick_distribution::central}};
+                                                              {"central", brick_distribution::central},
+                                                              {"array_controller", brick_distribution::array_controller}};
 const config::names<controller::claim_protocol> protocol_names = {
     {"prescheduling", controller::claim_protocol::prescheduling},
     {"latency", controller::claim_protocol::latency},
@@ -30,8 +31,9 @@ void declare_bricks_section(scenario_keys_t &root) {
     k.integer("replicas", &b::replicas, "2", 1, 64).note("bricks per replica group, each a full copy of its data");
     k.choice("distribution", &b::distribution, "dsptf", distribution_names)
         .note("dsptf: reads queued at every replica, CLAIM on selection; hashing: hash(block) mod replicas; "
-              "weighted_hashing: in proportion to replica_weights; central: one controller per group, one SPTF "
-              "queue over its disks (the ideal)");
+              "weighted_hashing: in proportion to replica_weights; central: the ideal, a centralized D-SPTF (each "
+              "group's bricks one controller: their claims and forwards take no network time); array_controller: "
+              "one RAID 1 controller per group (controller.scheduler), writing through to the disks");
     k.integer("outstanding_per_group", &b::outstanding_per_group, "16", 1, 100000)
         .note("closed loop, per replica group (its client keeps this many requests in flight)");
     k.number("cache_mb", &b::cache_mb, "512").min(0).cap(1 << 20).unit("MB").note("each brick's non-volatile LRU cache");

@@ -156,7 +156,7 @@ struct output_config {
 
 // Storage bricks on a switched network (Lumb; testbench/bricks_bench.h): `count` bricks of one
 // disk each (disks.spec) in replica groups of `replicas`, one closed-loop client per group.
-enum class brick_distribution { dsptf, hashing, weighted_hashing, central };
+enum class brick_distribution { dsptf, hashing, weighted_hashing, central, array_controller };
 const char *to_string(brick_distribution v);
 
 struct bricks_config {
