@@ -156,7 +156,7 @@ void brick_firmware::serve_read_from_disk(network_message m) {
             send_to_others(message_kind::claim, c, 0);
             // The deadline on the kernel's own clock: a residue below its resolution must not spin.
             const sc_core::sc_time until =
-                sc_core::sc_time((picked_ms + claim_wait_ms(protocol, m_role.one_way_latency_ms, p.rotation_ms)) * 1e-3,
+                sc_core::sc_time((picked_ms + claim_wait_ms(protocol, m_role.one_way_latency_ms, p.spare_rotation_ms)) * 1e-3,
                                  sc_core::SC_SEC);
             while (sc_core::sc_time_stamp() < until && m_claims.claiming(m.request))
                 sc_core::wait(until - sc_core::sc_time_stamp(), m_claim_lost);
@@ -339,9 +339,14 @@ brick_firmware::head_prediction brick_firmware::predict_access(uint64_t lbn, boo
     const disks::physical_address first = ds.geometry->to_physical(int64_t(lbn));
     if (!ds.predictor)  // no predictor (sstf, clook): the seek distance is the bid
         return {double(std::abs(first.cyl - ds.head.cylinder)), 0.0};
-    const access_prediction a = ds.predictor->predict_command(
+    const head_position_predictor &predictor = *ds.predictor;
+    const access_prediction a = predictor.predict_command(
         first, write, m_platform.now_ms() + std::max(0.0, ds.start_offset_ms) + ds.issue_delay_ms);
-    return {a.access_ms(), a.rotation_ms};
+    // The rotational wait a brick may spend before issuing without risking a missed revolution:
+    // the predictor's slack (the margin its own feedback loop keeps) stays in hand.
+    const double slack_ms =
+        predictor.slack_sectors() * predictor.period_ms() / predictor.geometry().sectors_per_track(first.cyl);
+    return {a.access_ms(), std::max(0.0, a.rotation_ms - slack_ms)};
 }
 
 void brick_firmware::send(message_kind kind, int to, const network_message &about, uint32_t data_bytes) {

@@ -84,9 +84,9 @@ private:
     void send(protocol::message_kind kind, int to, const protocol::network_message &about, uint32_t data_bytes);
     void send_to_others(protocol::message_kind kind, const protocol::network_message &about, uint32_t data_bytes);
     // The SPTF prediction for a command to lbn reaching the disk issue_delay_ms from now: the
-    // bid (positioning, ms) and the rotational part of it.
+    // bid (positioning, ms) and how long issuing it may wait inside its rotational latency.
     struct head_prediction {
-        double access_ms = 0, rotation_ms = 0;
+        double access_ms = 0, spare_rotation_ms = 0;
     };
     head_prediction predict_access(uint64_t lbn, bool write) const;
     // Whether reads go through the CLAIM protocol (D-SPTF with more than one replica).
