@@ -29,7 +29,7 @@ brick_firmware::brick_firmware(firmware_platform &platform, distribution_policy 
     if (!m_role.is_brick())
         throw std::invalid_argument(fmt::format("firmware '{}' runs on a storage brick (the bricks topology, "
                                                 "bricks.count > 0), not behind a host",
-                                                policy == distribution_policy::dsptf ? "dsptf" : "brick_hashing"));
+                                                to_string(policy)));
     if (platform.disk_count() != 1)
         throw std::invalid_argument("a storage brick has one disk (disks.count: 1 per brick)");
     m_capacity = platform.drive_info(0).capacity_blocks;
@@ -39,6 +39,9 @@ brick_firmware::brick_firmware(firmware_platform &platform, distribution_policy 
         m_kit.queues.state(0).issue_delay_ms = 2 * m_role.one_way_latency_ms;
     m_kit.queues.state(0).random_state ^= uint64_t(m_role.replica_index + 1) * 0x2545f4914f6cdd1dULL;
     m_stats.since_s = 0;
+    if (policy == distribution_policy::lard && m_role.replica_index == 0)
+        m_lard = std::make_unique<lard_dispatcher>(m_role.replicas(), std::max(1u, m_role.cache_page_sectors),
+                                                   m_role.lard_low, m_role.lard_high);
     m_kit.queues.on_idle = [this](int) { try_destage(); };
     platform.spawn("brick_receiver", [this] { receive_loop(); });
 }
@@ -71,7 +74,12 @@ void brick_firmware::receive_loop() {
                     it->second->all_in.notify(sc_core::SC_ZERO_TIME);
                 break;
             }
-            case message_kind::completion: break;
+            case message_kind::completion:
+                if (m_lard)  // a replica finished a read this brick routed to it
+                    for (int r = 0; r < m_role.replicas(); ++r)
+                        if (m_role.group_ports[size_t(r)] == m.source)
+                            m_lard->completed(r);
+                break;
             }
             if ((++handled & 1023) == 0)
                 m_claims.forget_claims_before(m_platform.now_ms() - forget_claims_after_ms);
@@ -81,6 +89,15 @@ void brick_firmware::receive_loop() {
 }
 
 void brick_firmware::on_read(const network_message &m, bool from_client) {
+    if (m_lard && from_client) {
+        const int target = m_lard->route(m.lbn);
+        if (target != m_role.replica_index) {
+            m_platform.run_background([this, m, target] {
+                send(message_kind::forward_read, m_role.group_ports[size_t(target)], m, 0);
+            });
+            return;
+        }
+    }
     if (m_cache.read_hit(m.lbn, m.sectors)) {
         ++m_stats.read_cache_hits;
         const bool tell_others = !from_client && m_distribution.forwards_reads();
@@ -91,11 +108,11 @@ void brick_firmware::on_read(const network_message &m, bool from_client) {
                 c.bid_ms = 0;  // served from cache: nothing beats it
                 send_to_others(message_kind::claim, c, 0);
             }
-            send(message_kind::completion, m.client, m, m.sectors * 512);
+            answer_read(m);
         });
         return;
     }
-    if (from_client) {
+    if (from_client && !m_lard) {
         if (m_distribution.forwards_reads()) {
             m_platform.run_background([this, m] { send_to_others(message_kind::forward_read, m, 0); });
         } else {
@@ -179,7 +196,17 @@ void brick_firmware::serve_read_from_disk(network_message m) {
         send_to_others(message_kind::claim, c, 0);  // post abort: the others drop their copies now
     ++m_stats.reads_from_disk;
     m_cache.insert_clean(m.lbn, m.sectors);
+    answer_read(m);
+}
+
+void brick_firmware::answer_read(const network_message &m) {
     send(message_kind::completion, m.client, m, m.sectors * 512);
+    if (m_distribution.policy() != distribution_policy::lard)
+        return;
+    if (m_lard)
+        m_lard->completed(m_role.replica_index);
+    else
+        send(message_kind::completion, m_role.group_ports[0], m, 0);
 }
 
 void brick_firmware::give_up_tag() {
@@ -401,6 +428,12 @@ void brick_firmware::report(nlohmann::json &out) const {
                                {"evictions", k.evictions},
                                {"kept_after_destage", k.kept_after_destage},
                                {"dropped_after_destage", k.dropped_after_destage}}}};
+    report_lard(out);
+}
+
+void brick_firmware::report_lard(nlohmann::json &out) const {
+    if (m_lard)
+        out["brick"]["lard"] = {{"reassignments", m_lard->reassignments()}, {"blocks_assigned", m_lard->blocks_assigned()}};
 }
 
 void brick_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

@@ -9,6 +9,9 @@
 //                            pick, once the disk is free (Lumb 4.1.3, Fig 4.3)
 //   brick_hashing            a read goes to the replica hash(block) mod replicas, no claims
 //   brick_weighted_hashing   the same, cut in proportion to brick_role::replica_weights
+//   brick_lard               the group's clients send everything to replica 0, which routes each
+//                            read (lard_dispatcher); a replica that serves a routed read tells
+//                            replica 0 when it is done (a completion message)
 // Writes under every policy: the entry brick forwards to every other replica; each stores the
 // data in its NVRAM (timed) and acknowledges; the entry brick answers the client when all
 // have. Once dirty data fill brick_role::destage_above_cache_fraction of the cache, each replica destages when its disk has no read
@@ -36,6 +39,7 @@
 #include "controller/brick_cache.h"
 #include "controller/claim_arbiter.h"
 #include "controller/firmware_kit.h"
+#include "controller/lard_dispatcher.h"
 #include "controller/request_distribution.h"
 
 namespace raidtlm::controller {
@@ -73,6 +77,9 @@ public:
 private:
     void receive_loop();
     void on_read(const protocol::network_message &m, bool from_client);
+    // The read is served (from disk or cache): the client, and LARD's dispatcher, learn it.
+    void answer_read(const protocol::network_message &m);
+    void report_lard(nlohmann::json &out) const;
     void on_claim(const protocol::network_message &m);
     void serve_read_from_disk(protocol::network_message m);
     void entry_write(protocol::network_message m);
@@ -108,6 +115,7 @@ private:
     firmware_platform &m_platform;
     brick_role m_role;
     request_distribution m_distribution;
+    std::unique_ptr<lard_dispatcher> m_lard;  // brick_lard, replica 0 only
     uint64_t m_capacity = 0;
     rtl_models::network_port *m_net = nullptr;
     claim_arbiter m_claims;

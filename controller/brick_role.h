@@ -25,6 +25,8 @@ struct brick_role {
     // Destages start once dirty data exceed this share of the cache; 0: whenever the disk has no
     // read waiting (bricks.destage_above_cache_fraction documents the default's source).
     double destage_above_cache_fraction = 0;
+    // LARD's thresholds (lard_dispatcher.h; Pai et al.: 25 and 65).
+    int lard_low = 25, lard_high = 65;
     bool is_brick() const { return !group_ports.empty(); }
     int replicas() const { return int(group_ports.size()); }
 };

@@ -15,6 +15,7 @@ const char *brick_family(brick_distribution d) {
     case brick_distribution::dsptf: return "dsptf";
     case brick_distribution::hashing: return "brick_hashing";
     case brick_distribution::weighted_hashing: return "brick_weighted_hashing";
+    case brick_distribution::lard: return "brick_lard";
     case brick_distribution::central: return "dsptf";
     case brick_distribution::array_controller: return "replicated";
     }
@@ -96,6 +97,8 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
                 c.brick.replica_weights = b.replica_weights;
                 c.brick.protocol = b.claim_protocol;
                 c.brick.destage_above_cache_fraction = b.destage_above_cache_fraction;
+                c.brick.lard_low = b.lard_low;
+                c.brick.lard_high = b.lard_high;
                 const std::string brick = fmt::format("brick{}", i);
                 m_controllers.push_back(std::make_unique<controller::controller_top>(
                     brick.c_str(), c, std::vector<controller::disk_info>{info_of(i)}));
@@ -116,6 +119,7 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         m_generators.push_back(std::make_unique<workload_generator>(w, info.capacity_blocks));
         brick_client_config cc;
         cc.outstanding = b.outstanding_per_group;
+        cc.one_entry_brick = b.distribution == brick_distribution::lard;
         for (int r = 0; r < b.replicas; ++r) cc.group_ports.push_back(g * b.replicas + r);
         cc.control_message_bytes = b.control_message_bytes;
         cc.one_way_latency_ms = b.one_way_latency_us * 1e-3;

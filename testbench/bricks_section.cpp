@@ -12,6 +12,7 @@ using config::value_ref;
 const config::names<brick_distribution> distribution_names = {{"dsptf", brick_distribution::dsptf},
                                                               {"hashing", brick_distribution::hashing},
                                                               {"weighted_hashing", brick_distribution::weighted_hashing},
+                                                              {"lard", brick_distribution::lard},
                                                               {"central", brick_distribution::central},
                                                               {"array_controller", brick_distribution::array_controller}};
 const config::names<controller::claim_protocol> protocol_names = {
@@ -31,7 +32,8 @@ void declare_bricks_section(scenario_keys_t &root) {
     k.integer("replicas", &b::replicas, "2", 1, 64).note("bricks per replica group, each a full copy of its data");
     k.choice("distribution", &b::distribution, "dsptf", distribution_names)
         .note("dsptf: reads queued at every replica, CLAIM on selection; hashing: hash(block) mod replicas; "
-              "weighted_hashing: in proportion to replica_weights; central: the ideal, a centralized D-SPTF (each "
+              "weighted_hashing: in proportion to replica_weights; lard: the first brick routes reads by load and block "
+              "(lard_low, lard_high); central: the ideal, a centralized D-SPTF (each "
               "group's bricks one controller: their claims and forwards take no network time); array_controller: "
               "one RAID 1 controller per group (controller.scheduler), writing through to the disks");
     k.integer("outstanding_per_group", &b::outstanding_per_group, "16", 1, 100000)
@@ -67,10 +69,17 @@ void declare_bricks_section(scenario_keys_t &root) {
         .above(0)
         .cap(1)
         .note("the last replica of each group has a disk this fast (mechanical times divided by it; Table 6.5: 2/3)");
+    k.integer("lard_low", &b::lard_low, "25", 0, 1000000)
+        .note("lard: a block moves off a replica with more than lard_high reads outstanding only to one with fewer than "
+              "this (Pai et al. 1998: 25; small values: adaptive LARD)");
+    k.integer("lard_high", &b::lard_high, "65", 0, 1000000).note("lard: see lard_low (Pai et al. 1998: 65)");
     k.check([](const b &x, const config::key_checks &c) {
         if (x.count > 0 && x.count % x.replicas != 0)
             c.fail("count", fmt::format("{} bricks do not make groups of {}", x.count, x.replicas),
                    fmt::format("a multiple of {}", c.key("replicas")));
+        if (x.lard_high < x.lard_low)
+            c.fail("lard_high", fmt::format("{} below lard_low {}", x.lard_high, x.lard_low),
+                   fmt::format("at least {}", c.key("lard_low")));
         if (!x.replica_weights.empty() && int(x.replica_weights.size()) != x.replicas)
             c.fail("replica_weights", fmt::format("{} weights for {} replicas", x.replica_weights.size(), x.replicas),
                    fmt::format("one weight per replica ({})", c.key("replicas")));
