@@ -1,6 +1,7 @@
 #include "controller/brick_firmware.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -16,11 +17,6 @@ const char *msg_type = "/raidtlm/controller/brick_firmware";
 // A claim for a read this brick never sees again is forgotten after this long: far beyond any
 // network delay of the configurations run (the latency is swept to 5 ms).
 constexpr double forget_claims_after_ms = 1000;
-// Destages start once dirty data fill more than this share of the cache (a high-water mark, as
-// write-back array caches do; a documented assumption: the thesis says only "at some point").
-// Below it the disks serve reads alone: the thesis's idle-time figures (Figs 6.1, 6.2) show
-// hashed bricks idle while writes sit in their caches, which idle-time destaging would not.
-constexpr double destage_above_cache_fraction = 0.5;
 }  // namespace
 
 brick_firmware::brick_firmware(firmware_platform &platform, distribution_policy policy)
@@ -33,13 +29,19 @@ brick_firmware::brick_firmware(firmware_platform &platform, distribution_policy 
     if (!m_role.is_brick())
         throw std::invalid_argument(fmt::format("firmware '{}' runs on a storage brick (the bricks topology, "
                                                 "bricks.count > 0), not behind a host",
-                                                policy == distribution_policy::dsptf ? "dsptf" : "brick_hashing"));
+                                                to_string(policy)));
     if (platform.disk_count() != 1)
         throw std::invalid_argument("a storage brick has one disk (disks.count: 1 per brick)");
     m_capacity = platform.drive_info(0).capacity_blocks;
-    if (m_distribution.forwards_reads() && m_role.replicas() > 1)
+    // Prescheduling ranks the queue for the moment its pick reaches the disk, two one-way
+    // latencies on; latency scheduling and post abort issue the pick at once.
+    if (uses_claims() && m_role.protocol == claim_protocol::prescheduling)
         m_kit.queues.state(0).issue_delay_ms = 2 * m_role.one_way_latency_ms;
+    m_kit.queues.state(0).random_state ^= uint64_t(m_role.replica_index + 1) * 0x2545f4914f6cdd1dULL;
     m_stats.since_s = 0;
+    if (policy == distribution_policy::lard && m_role.replica_index == 0)
+        m_lard = std::make_unique<lard_dispatcher>(m_role.replicas(), std::max(1u, m_role.cache_page_sectors),
+                                                   m_role.lard_low, m_role.lard_high);
     m_kit.queues.on_idle = [this](int) { try_destage(); };
     platform.spawn("brick_receiver", [this] { receive_loop(); });
 }
@@ -72,7 +74,12 @@ void brick_firmware::receive_loop() {
                     it->second->all_in.notify(sc_core::SC_ZERO_TIME);
                 break;
             }
-            case message_kind::completion: break;
+            case message_kind::completion:
+                if (m_lard)  // a replica finished a read this brick routed to it
+                    for (int r = 0; r < m_role.replicas(); ++r)
+                        if (m_role.group_ports[size_t(r)] == m.source)
+                            m_lard->completed(r);
+                break;
             }
             if ((++handled & 1023) == 0)
                 m_claims.forget_claims_before(m_platform.now_ms() - forget_claims_after_ms);
@@ -82,6 +89,15 @@ void brick_firmware::receive_loop() {
 }
 
 void brick_firmware::on_read(const network_message &m, bool from_client) {
+    if (m_lard && from_client) {
+        const int target = m_lard->route(m.lbn);
+        if (target != m_role.replica_index) {
+            m_platform.run_background([this, m, target] {
+                send(message_kind::forward_read, m_role.group_ports[size_t(target)], m, 0);
+            });
+            return;
+        }
+    }
     if (m_cache.read_hit(m.lbn, m.sectors)) {
         ++m_stats.read_cache_hits;
         const bool tell_others = !from_client && m_distribution.forwards_reads();
@@ -92,11 +108,11 @@ void brick_firmware::on_read(const network_message &m, bool from_client) {
                 c.bid_ms = 0;  // served from cache: nothing beats it
                 send_to_others(message_kind::claim, c, 0);
             }
-            send(message_kind::completion, m.client, m, m.sectors * 512);
+            answer_read(m);
         });
         return;
     }
-    if (from_client) {
+    if (from_client && !m_lard) {
         if (m_distribution.forwards_reads()) {
             m_platform.run_background([this, m] { send_to_others(message_kind::forward_read, m, 0); });
         } else {
@@ -115,9 +131,20 @@ void brick_firmware::on_read(const network_message &m, bool from_client) {
 }
 
 void brick_firmware::on_claim(const network_message &m) {
+    const bool was_claiming = m_claims.claiming(m.request);
     const claim_arbiter::verdict v = m_claims.on_remote_claim(m.request, {m.source, m.bid_ms}, m_platform.now_ms());
-    if (v == claim_arbiter::verdict::drop)
+    if (v == claim_arbiter::verdict::drop) {
         m_kit.queues.cancel(0, m.request + 1);
+        // Lumb 4.1.3: the brick that lost the bid schedules another request at once.
+        if (was_claiming)
+            m_claim_lost.notify(sc_core::SC_ZERO_TIME);
+    }
+    if (v == claim_arbiter::verdict::duplicate_should_yield && backs_off_at_random(m_role.protocol)) {
+        // Served here although the other brick's bid was better: the two heads are near each
+        // other and SPTF would pick the same reads again; a random next pick breaks the cycle.
+        m_kit.queues.state(0).pick_at_random_once = true;
+        ++m_stats.random_backoffs;
+    }
     m_trace_claims = int(m_claims.claims_in_flight());
 }
 
@@ -126,41 +153,71 @@ void brick_firmware::serve_read_from_disk(network_message m) {
     if (!m_claims.holds(m.request))
         return;
     ++m_trace_queue;
+    m_read_waiting.notify(sc_core::SC_ZERO_TIME);  // a prescheduling pick may wait for one
     const uint64_t n = m_kit.queues.acquire_tag_unless_cancelled(0, m.lbn, m.sectors, false, m.request + 1);
     --m_trace_queue;
     if (n == 0)
         return;  // claimed by another brick while queued here
     if (!m_claims.holds(m.request)) {  // claimed between the grant and now
-        m_kit.queues.release_tag(0);
+        give_up_tag();
         return;
     }
-    if (m_distribution.forwards_reads() && m_role.replicas() > 1) {
-        // Prescheduling: CLAIM now, the disk command two one-way latencies later, unless a
-        // better bid came meanwhile.
+    const claim_protocol protocol = m_role.protocol;
+    network_message c = m;
+    if (uses_claims()) {
         const double picked_ms = m_platform.now_ms();
-        network_message c = m;
-        c.bid_ms = m_claims.start_claim(m.request, predicted_service_ms(m.lbn, m.sectors, false)).service_ms;
+        const head_prediction p = predict_access(m.lbn, false);
+        c.bid_ms = m_claims.start_claim(m.request, p.access_ms).service_ms;
         m_trace_claims = int(m_claims.claims_in_flight());
-        send_to_others(message_kind::claim, c, 0);
-        const double wait_ms = picked_ms + 2 * m_role.one_way_latency_ms - m_platform.now_ms();
-        if (wait_ms > 0)
-            sc_core::wait(sc_core::sc_time(wait_ms, sc_core::SC_MS));
+        if (claims_before_issue(protocol)) {
+            send_to_others(message_kind::claim, c, 0);
+            // The deadline on the kernel's own clock: a residue below its resolution must not spin.
+            const sc_core::sc_time until =
+                sc_core::sc_time((picked_ms + claim_wait_ms(protocol, m_role.one_way_latency_ms, p.spare_rotation_ms)) * 1e-3,
+                                 sc_core::SC_SEC);
+            while (sc_core::sc_time_stamp() < until && m_claims.claiming(m.request))
+                sc_core::wait(until - sc_core::sc_time_stamp(), m_claim_lost);
+        }
         const bool won = m_claims.may_issue(m.request);
         m_trace_claims = int(m_claims.claims_in_flight());
         if (!won) {
             ++m_stats.lost_claims;
-            m_kit.queues.release_tag(0);
+            give_up_tag();
             return;
         }
     } else {
         m_claims.may_issue(m.request);
     }
-    disk_io(false, m.lbn, m.sectors, n);
-    m_kit.queues.release_tag(0);
+    const bool handed_on = disk_io(false, m.lbn, m.sectors, n);
+    if (!handed_on)
+        m_kit.queues.release_tag(0);
     m_claims.finish(m.request);
+    if (uses_claims() && !claims_before_issue(protocol))
+        send_to_others(message_kind::claim, c, 0);  // post abort: the others drop their copies now
     ++m_stats.reads_from_disk;
     m_cache.insert_clean(m.lbn, m.sectors);
+    answer_read(m);
+}
+
+void brick_firmware::answer_read(const network_message &m) {
     send(message_kind::completion, m.client, m, m.sectors * 512);
+    if (m_distribution.policy() != distribution_policy::lard)
+        return;
+    if (m_lard)
+        m_lard->completed(m_role.replica_index);
+    else
+        send(message_kind::completion, m_role.group_ports[0], m, 0);
+}
+
+void brick_firmware::give_up_tag() {
+    // Prescheduling may have picked this read while the previous command is still at the disk:
+    // the tag goes on to a read that comes meanwhile, or is freed once the disk is.
+    while (m_disk_busy) {
+        if (m_kit.queues.pass_tag(0))
+            return;
+        sc_core::wait(m_disk_free | m_read_waiting);
+    }
+    m_kit.queues.release_tag(0);
 }
 
 void brick_firmware::entry_write(network_message m) {
@@ -204,13 +261,13 @@ void brick_firmware::store_write(const network_message &m) {
 void brick_firmware::try_destage() {
     const disk_queues::disk_state &ds = m_kit.queues.state(0);
     if (m_destaging || m_dirty.empty() || !ds.queue.empty() || ds.in_use >= ds.tags ||
-        double(m_cache.dirty_pages()) <= destage_above_cache_fraction * double(m_cache.capacity_pages()))
+        double(m_cache.dirty_pages()) <= m_role.destage_above_cache_fraction * double(m_cache.capacity_pages()))
         return;
     // The disk has nothing else to do: SPTF over the dirty data.
     size_t best = 0;
-    double best_ms = predicted_service_ms(m_dirty[0].lbn, m_dirty[0].sectors, true);
+    double best_ms = predict_access(m_dirty[0].lbn, true).access_ms;
     for (size_t i = 1; i < m_dirty.size(); ++i) {
-        const double t = predicted_service_ms(m_dirty[i].lbn, m_dirty[i].sectors, true);
+        const double t = predict_access(m_dirty[i].lbn, true).access_ms;
         if (t < best_ms) {
             best_ms = t;
             best = i;
@@ -227,38 +284,96 @@ void brick_firmware::destage(uint64_t lbn, uint32_t sectors) {
     ++m_trace_queue;
     const uint64_t n = m_kit.queues.acquire_tag(0, lbn, sectors, true);
     --m_trace_queue;
-    disk_io(true, lbn, sectors, n);
+    const bool handed_on = disk_io(true, lbn, sectors, n);
     m_destaging = false;
     m_cache.destaged(lbn, sectors);
     m_trace_dirty_pages = int(m_cache.dirty_pages());
     ++m_stats.destages;
     m_destaged.notify(sc_core::SC_ZERO_TIME);
-    m_kit.queues.release_tag(0);  // an empty queue calls try_destage (on_idle)
+    if (!handed_on)
+        m_kit.queues.release_tag(0);  // an empty queue calls try_destage (on_idle)
 }
 
 bool brick_firmware::disk_io(bool write, uint64_t lbn, uint32_t sectors, uint64_t n) {
+    while (m_disk_busy) sc_core::wait(m_disk_free);  // a prescheduled pick waits for the disk
     drive_request r;
     r.write = write;
     r.disk = 0;
     r.lbn = lbn;
     r.sectors = sectors;
+    m_disk_busy = true;
+    auto ahead = std::make_shared<pick_ahead>();
+    if (uses_claims() && picks_ahead(m_role.protocol))
+        schedule_pick_ahead(ahead, write, lbn, sectors);
     const double t0 = m_platform.now_s();
-    const bool ok = m_kit.queues.drive_command(r, n);
+    m_kit.queues.drive_command(r, n);
     m_stats.disk_busy_s += m_platform.now_s() - t0;
-    return ok;
+    ahead->command_done = true;
+    ahead->done.notify(sc_core::SC_ZERO_TIME);
+    m_disk_busy = false;
+    m_disk_free.notify(sc_core::SC_ZERO_TIME);
+    return ahead->handed_on;
 }
 
-double brick_firmware::predicted_service_ms(uint64_t lbn, uint32_t sectors, bool write) const {
+void brick_firmware::schedule_pick_ahead(const std::shared_ptr<pick_ahead> &ahead, bool write, uint64_t lbn,
+                                         uint32_t sectors) {
+    disk_queues::disk_state &ds = m_kit.queues.state(0);
+    head_position_predictor *predictor = ds.predictor.get();
+    // Without a predictor the brick cannot tell when its command ends; a write the drive takes
+    // into its cache reports at once and writes the media afterwards (the predictor expects that
+    // media write itself): both pick when the status comes.
+    if (!predictor || !predictor->calibrated() || (write && predictor->write_back_drive()))
+        return;
+    // The status time of this command as the brick predicts it, from the same start as the
+    // prediction disk_queues makes for it (predictor_feed.cpp): the tag grant is now.
+    const disks::physical_address first = ds.geometry->to_physical(int64_t(lbn));
+    const disks::physical_address last = ds.geometry->to_physical(int64_t(lbn + sectors) - 1);
+    const access_prediction a =
+        predictor->predict_command(first, write, m_platform.now_ms() + std::max(0.0, ds.start_offset_ms));
+    const double status_ms = predictor->expected_status_ms(first, last, int(sectors), write, a);
+    const double pick_ms = pick_ahead_at_ms(m_platform.now_ms(), status_ms, m_role.one_way_latency_ms);
+    m_platform.run_background([this, ahead, predictor, last, write, sectors, status_ms, pick_ms] {
+        // After disk_queues predicted this command (same instant, an earlier delta): a reference
+        // burst before it (calibration) leaves the head where the burst ends, so no pick ahead.
+        sc_core::wait(sc_core::SC_ZERO_TIME);
+        disk_queues::disk_state &s = m_kit.queues.state(0);
+        if (ahead->command_done || s.reference_pending)
+            return;
+        // The next pick ranks from where this command will leave the head, when its status comes:
+        // what the predictor will learn at completion, taken ahead (the same calls).
+        predictor->command_ended_on(last);
+        if (!write)
+            predictor->reading_ahead_from(status_ms - predictor->latency().read_after_media_ms(int(sectors)));
+        predictor->command_done(write);
+        const double wait_ms = pick_ms - m_platform.now_ms();
+        if (wait_ms > 0)
+            sc_core::wait(sc_core::sc_time(wait_ms, sc_core::SC_MS), ahead->done);
+        while (!ahead->command_done) {
+            if (m_kit.queues.pass_tag(0)) {
+                ahead->handed_on = true;
+                ++m_stats.picks_ahead;
+                return;
+            }
+            sc_core::wait(ahead->done | m_read_waiting);
+        }
+    });
+}
+
+brick_firmware::head_prediction brick_firmware::predict_access(uint64_t lbn, bool write) const {
     const disk_queues::disk_state &ds = m_kit.queues.state(0);
     if (!ds.geometry)
-        return 0;
+        return {};
     const disks::physical_address first = ds.geometry->to_physical(int64_t(lbn));
-    if (!ds.predictor)
-        return std::abs(first.cyl - ds.head.cylinder);  // no predictor: seek distance as the bid
-    return ds.predictor
-        ->predict_command(first, write,
-                          m_platform.now_ms() + std::max(0.0, ds.start_offset_ms) + ds.issue_delay_ms)
-        .access_ms();
+    if (!ds.predictor)  // no predictor (sstf, clook): the seek distance is the bid
+        return {double(std::abs(first.cyl - ds.head.cylinder)), 0.0};
+    const head_position_predictor &predictor = *ds.predictor;
+    const access_prediction a = predictor.predict_command(
+        first, write, m_platform.now_ms() + std::max(0.0, ds.start_offset_ms) + ds.issue_delay_ms);
+    // The rotational wait a brick may spend before issuing without risking a missed revolution:
+    // the predictor's slack (the margin its own feedback loop keeps) stays in hand.
+    const double slack_ms =
+        predictor.slack_sectors() * predictor.period_ms() / predictor.geometry().sectors_per_track(first.cyl);
+    return {a.access_ms(), std::max(0.0, a.rotation_ms - slack_ms)};
 }
 
 void brick_firmware::send(message_kind kind, int to, const network_message &about, uint32_t data_bytes) {
@@ -296,6 +411,9 @@ void brick_firmware::report(nlohmann::json &out) const {
                     {"writes_stored", m_stats.writes_stored},
                     {"destages", m_stats.destages},
                     {"lost_claims", m_stats.lost_claims},
+                    {"picks_ahead", m_stats.picks_ahead},
+                    {"random_backoffs", m_stats.random_backoffs},
+                    {"claim_protocol", to_string(m_role.protocol)},
                     {"disk_busy_s", m_stats.disk_busy_s},
                     {"claims", {{"sent", c.claims_sent},
                                 {"received", c.claims_received},
@@ -310,6 +428,12 @@ void brick_firmware::report(nlohmann::json &out) const {
                                {"evictions", k.evictions},
                                {"kept_after_destage", k.kept_after_destage},
                                {"dropped_after_destage", k.dropped_after_destage}}}};
+    report_lard(out);
+}
+
+void brick_firmware::report_lard(nlohmann::json &out) const {
+    if (m_lard)
+        out["brick"]["lard"] = {{"reassignments", m_lard->reassignments()}, {"blocks_assigned", m_lard->blocks_assigned()}};
 }
 
 void brick_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

@@ -2,17 +2,21 @@
 // non-volatile cache and its network interface, serving the reads and writes of its replica
 // group that clients send over the network. Registered as three families (plugins.h):
 //   dsptf                    reads queued at every replica, CLAIM protocol (claim_arbiter),
-//                            prescheduling: the CLAIM goes out when the brick's SPTF picks the
-//                            read and the disk command two one-way latencies later (the pick
-//                            ranks the queue for that moment, so the wait falls in the
-//                            rotational latency it would have spent anyway: Fig 4.3)
+//                            prescheduling: the brick's SPTF picks the next read and sends
+//                            CLAIM two one-way latencies before its current command is
+//                            predicted to end (its own predictor), ranking from where that
+//                            command leaves the head; the disk command two latencies after the
+//                            pick, once the disk is free (Lumb 4.1.3, Fig 4.3)
 //   brick_hashing            a read goes to the replica hash(block) mod replicas, no claims
 //   brick_weighted_hashing   the same, cut in proportion to brick_role::replica_weights
+//   brick_lard               the group's clients send everything to replica 0, which routes each
+//                            read (lard_dispatcher); a replica that serves a routed read tells
+//                            replica 0 when it is done (a completion message)
 // Writes under every policy: the entry brick forwards to every other replica; each stores the
 // data in its NVRAM (timed) and acknowledges; the entry brick answers the client when all
-// have. Once dirty data fill half the cache, each replica destages when its disk has no read
+// have. Once dirty data fill brick_role::destage_above_cache_fraction of the cache, each replica destages when its disk has no read
 // waiting (one destage at a time, the one its predictor says is cheapest: SPTF over the dirty
-// data; Lumb 4.1.2 says only "at some point"); a write waits for room when the cache is full
+// data; Lumb 4.1.2 says only "at some point", brick_role::destage_above_cache_fraction); a write waits for room when the cache is full
 // of dirty data. After its destage a replica keeps
 // the data cached only if hash(address) mod replicas is its index (brick_cache).
 //
@@ -22,7 +26,9 @@
 // CLAIMs so the others drop it).
 //
 // Data on the network and to the disks are timing only (no tokens).
-// Not modelled (chapter 7): latency scheduling, random backoff, post abort; LARD.
+// The CLAIM timing is brick_role::protocol (claim_protocol.h): prescheduling (the default),
+// latency scheduling, latency scheduling with random backoff, post abort (chapter 7).
+// Not modelled: LARD.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +39,7 @@
 #include "controller/brick_cache.h"
 #include "controller/claim_arbiter.h"
 #include "controller/firmware_kit.h"
+#include "controller/lard_dispatcher.h"
 #include "controller/request_distribution.h"
 
 namespace raidtlm::controller {
@@ -42,6 +49,8 @@ struct brick_statistics {
     uint64_t reads_from_disk = 0, read_cache_hits = 0;
     uint64_t writes_stored = 0, destages = 0;
     uint64_t lost_claims = 0;  // reads this brick picked and then lost to a better bid
+    uint64_t picks_ahead = 0;  // prescheduling: reads picked while the previous command ran
+    uint64_t random_backoffs = 0;  // latency_random_backoff: random picks after a duplicate
     double disk_busy_s = 0;    // the brick's own view: command issued to completion seen
     double since_s = 0;
 };
@@ -68,6 +77,9 @@ public:
 private:
     void receive_loop();
     void on_read(const protocol::network_message &m, bool from_client);
+    // The read is served (from disk or cache): the client, and LARD's dispatcher, learn it.
+    void answer_read(const protocol::network_message &m);
+    void report_lard(nlohmann::json &out) const;
     void on_claim(const protocol::network_message &m);
     void serve_read_from_disk(protocol::network_message m);
     void entry_write(protocol::network_message m);
@@ -78,13 +90,32 @@ private:
     void destage(uint64_t lbn, uint32_t sectors);
     void send(protocol::message_kind kind, int to, const protocol::network_message &about, uint32_t data_bytes);
     void send_to_others(protocol::message_kind kind, const protocol::network_message &about, uint32_t data_bytes);
-    double predicted_service_ms(uint64_t lbn, uint32_t sectors, bool write) const;
-    // The time the disk is busy with a command of this brick (for the idle figures).
+    // The SPTF prediction for a command to lbn reaching the disk issue_delay_ms from now: the
+    // bid (positioning, ms) and how long issuing it may wait inside its rotational latency.
+    struct head_prediction {
+        double access_ms = 0, spare_rotation_ms = 0;
+    };
+    head_prediction predict_access(uint64_t lbn, bool write) const;
+    // Whether reads go through the CLAIM protocol (D-SPTF with more than one replica).
+    bool uses_claims() const { return m_distribution.forwards_reads() && m_role.replicas() > 1; }
+    // The drive command on a granted tag, once the disk is free (one command at a time). True:
+    // prescheduling handed the tag on to the next read while this command ran (the caller must
+    // not release it).
     bool disk_io(bool write, uint64_t lbn, uint32_t sectors, uint64_t n);
+    struct pick_ahead {
+        bool command_done = false, handed_on = false;
+        sc_core::sc_event done;
+    };
+    // Prescheduling: picks the next read two one-way latencies before this command's predicted
+    // status (or when a read comes after that), from where it will leave the head.
+    void schedule_pick_ahead(const std::shared_ptr<pick_ahead> &ahead, bool write, uint64_t lbn, uint32_t sectors);
+    // A picked read was lost to another brick: the tag goes on, or is freed once the disk is.
+    void give_up_tag();
 
     firmware_platform &m_platform;
     brick_role m_role;
     request_distribution m_distribution;
+    std::unique_ptr<lard_dispatcher> m_lard;  // brick_lard, replica 0 only
     uint64_t m_capacity = 0;
     rtl_models::network_port *m_net = nullptr;
     claim_arbiter m_claims;
@@ -102,6 +133,10 @@ private:
     };
     std::vector<dirty_extent> m_dirty;  // stored writes not yet destaging
     bool m_destaging = false;
+    bool m_disk_busy = false;  // a command of this brick is at the disk
+    sc_core::sc_event m_disk_free;
+    sc_core::sc_event m_read_waiting;  // a read joined the disk queue
+    sc_core::sc_event m_claim_lost;    // a better bid took a read this brick was claiming
     brick_statistics m_stats;
     int m_trace_queue = 0;   // requests waiting for the disk (reads and destages)
     int m_trace_claims = 0;  // CLAIMs this brick has out (prescheduling waits)

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "controller/claim_protocol.h"
+
 namespace raidtlm::controller {
 
 struct brick_role {
@@ -18,6 +20,13 @@ struct brick_role {
     uint32_t cache_page_sectors = 8;      // 4 KB pages
     // weighted hashing: each replica's relative speed (empty: equal)
     std::vector<double> replica_weights;
+    // D-SPTF: when the brick picks, claims and issues a read (claim_protocol.h).
+    claim_protocol protocol = claim_protocol::prescheduling;
+    // Destages start once dirty data exceed this share of the cache; 0: whenever the disk has no
+    // read waiting (bricks.destage_above_cache_fraction documents the default's source).
+    double destage_above_cache_fraction = 0;
+    // LARD's thresholds (lard_dispatcher.h; Pai et al.: 25 and 65).
+    int lard_low = 25, lard_high = 65;
     bool is_brick() const { return !group_ports.empty(); }
     int replicas() const { return int(group_ports.size()); }
 };

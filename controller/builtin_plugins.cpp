@@ -120,6 +120,8 @@ void register_firmware() {
                                 }};
     };
     r.add("dsptf", brick("storage brick, D-SPTF: reads at every replica, CLAIM on selection", distribution_policy::dsptf));
+    r.add("brick_lard", brick("storage brick, LARD: replica 0 routes reads by load and block (bricks.lard_low, .lard_high)",
+                               distribution_policy::lard));
     r.add("brick_hashing", brick("storage brick, reads to the replica hash(block) mod replicas", distribution_policy::hashing));
     r.add("brick_weighted_hashing", brick("storage brick, reads hashed in proportion to bricks.replica_weights",
                                           distribution_policy::weighted_hashing));

@@ -61,7 +61,7 @@ claim_arbiter::verdict claim_arbiter::on_remote_claim(uint64_t read, const claim
         return verdict::drop;
     case state::issued:
         ++m_stats.duplicates;
-        return verdict::duplicate;
+        return claim_wins(remote, e.own) ? verdict::duplicate_should_yield : verdict::duplicate;
     }
     return verdict::drop;
 }

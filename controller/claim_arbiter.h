@@ -32,6 +32,9 @@ public:
         drop,       // the read is not (or no longer) this brick's: remove it from the queue
         keep,       // this brick's own claim beats the remote one: go on
         duplicate,  // already at the disk: it will be served here too
+        // already at the disk, and the remote bid beats this brick's own: this brick should not
+        // have taken it (latency scheduling's random backoff reacts to this)
+        duplicate_should_yield,
     };
     struct statistics {
         uint64_t claims_sent = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -161,8 +162,32 @@ void disk_queues::release_tag(int d) {
         if (on_idle) on_idle(d);  // the foreground queue is empty: delayed work may have the tag
         return;
     }
+    grant_next(d, ds);
+}
+
+bool disk_queues::pass_tag(int d) {
+    disk_state &ds = m_disk[size_t(d)];
+    if (ds.queue.empty())
+        return false;
+    grant_next(d, ds);
+    return true;
+}
+
+void disk_queues::grant_next(int d, disk_state &ds) {
     waiter *w;
-    if (!ds.scheduler) {
+    const bool at_random = std::exchange(ds.pick_at_random_once, false) && ds.queue.size() > 1;
+    if (at_random) {
+        // xorshift64: a fixed, reproducible sequence per disk.
+        uint64_t &x = ds.random_state;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const auto it = ds.queue.begin() + int64_t(x % ds.queue.size());
+        w = *it;
+        w->placement = 0;
+        w->n = ds.queue.size();
+        ds.queue.erase(it);
+    } else if (!ds.scheduler) {
         // The tag goes to the next command in the firmware's queue (first come, first served); the
         // decision looked at every entry queued.
         w = ds.queue.front();

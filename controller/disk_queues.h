@@ -101,6 +101,10 @@ public:
         // The command a decision picks is sent this long after it (a brick's CLAIM wait): the
         // predictor ranks the queue for then.
         double issue_delay_ms = 0;
+        // The next decision picks a waiter at random instead of asking the scheduler (a brick's
+        // random backoff after a duplicate read, Lumb 7.1); cleared by that decision.
+        bool pick_at_random_once = false;
+        uint64_t random_state = 0x9e3779b97f4a7c15ULL;
         uint64_t next_id = 0;
         // Traced (trace()): commands queued, tags in use, the oldest waiter's age when the queue
         // last changed, and whether a command waits for a tag.
@@ -128,6 +132,11 @@ public:
     bool cancel(int d, uint64_t key);
     size_t queued(int d) const { return m_disk[size_t(d)].queue.size(); }
     void release_tag(int d);
+    // The tag's holder still has its command at the disk but hands the tag on now: the next
+    // waiter is picked (ranked for now + issue_delay_ms) and granted it, and the holder must not
+    // release it. False, nothing changed: no request waits. (A storage brick's prescheduling
+    // picks its next read two one-way latencies before the current command ends.)
+    bool pass_tag(int d);
     // A tag on one of the holders: an idle one closest to its copy at once, else one with a free
     // tag, else the request is queued on every holder and the first disk to schedule it wins.
     grant acquire_any(const std::vector<holder> &holders, bool write);
@@ -156,6 +165,8 @@ public:
 
 private:
     scheduling_decision choose(disk_state &ds);
+    // Removes the waiter the tag goes to from ds's queue (the scheduler's pick) and grants it.
+    void grant_next(int d, disk_state &ds);
     void note_traced(disk_state &ds);  // after the queue or the tags in use changed
     uint64_t acquire(int d, uint64_t lbn, uint32_t sectors, bool write, const std::vector<placement> *choices,
                      size_t *chosen, uint64_t cancel_key);

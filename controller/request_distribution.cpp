@@ -11,6 +11,7 @@ const char *to_string(distribution_policy p) {
     case distribution_policy::dsptf: return "dsptf";
     case distribution_policy::hashing: return "hashing";
     case distribution_policy::weighted_hashing: return "weighted_hashing";
+    case distribution_policy::lard: return "lard";
     }
     return "?";
 }

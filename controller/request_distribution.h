@@ -5,6 +5,7 @@
 //   hashing           the replica hash(block) mod replicas (the exclusive-cache owner too)
 //   weighted_hashing  hash(block) onto [0, 1) cut in proportion to each replica's weight (its
 //                     relative speed), so a slower replica gets fewer reads (6.5)
+//   lard              replica 0 routes every read by load and block (lard_dispatcher.h)
 // The centralized SPTF ideal is not a distribution: one controller with one queue over all the
 // replicas' disks (the replicated firmware with a rotation-aware scheduler).
 // Plain C++.
@@ -16,7 +17,7 @@
 
 namespace raidtlm::controller {
 
-enum class distribution_policy { dsptf, hashing, weighted_hashing };
+enum class distribution_policy { dsptf, hashing, weighted_hashing, lard };
 const char *to_string(distribution_policy p);
 
 class request_distribution {

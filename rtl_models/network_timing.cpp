@@ -15,6 +15,9 @@ network_timing::network_timing(const network_config &config, int ports)
 message_timing network_timing::send(int from, int to, uint64_t bytes, double now_s) {
     if (from < 0 || from >= ports() || to < 0 || to >= ports())
         throw std::out_of_range("network_timing: no such port");
+    const std::vector<int> &same = m_config.controller_of_port;
+    if (!same.empty() && same.at(size_t(from)) >= 0 && same.at(size_t(from)) == same.at(size_t(to)))
+        return {now_s, now_s};  // inside one controller
     const double wire = wire_s(bytes);
     const double out_start = std::max(now_s, m_out_free_s[size_t(from)]);
     m_out_free_s[size_t(from)] = out_start + wire;

@@ -24,6 +24,9 @@ struct network_config {
     double one_way_latency_us = 50;
     double port_mb_per_s = 125;  // each direction; 0 = unlimited
     uint32_t control_message_bytes = 50;
+    // Ports that are one controller's parts (the same number >= 0; the centralized ideal's
+    // bricks): their messages take no latency and no link time. Empty: none.
+    std::vector<int> controller_of_port;
 };
 
 struct message_timing {

@@ -55,7 +55,8 @@ void brick_client::loop() {
 bool brick_client::request_over_network(uint64_t id, const host_request &r) {
     protocol::network_message m;
     m.kind = r.read ? message_kind::client_read : message_kind::client_write;
-    m.destination = m_config.group_ports[m_entry.below(m_config.group_ports.size())];
+    m.destination = m_config.one_entry_brick ? m_config.group_ports.front()
+                                             : m_config.group_ports[m_entry.below(m_config.group_ports.size())];
     m.request = id;
     m.client = m_nic->address();
     m.entry_brick = m.destination;

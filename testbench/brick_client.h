@@ -2,7 +2,7 @@
 // time keeping `outstanding` requests in flight, drawn by a workload_generator (sizes, LBNs,
 // reads and writes) over the group's data (one disk's capacity: every brick of the group holds
 // a full copy). Each request goes to a brick of the group chosen uniformly at random (the
-// entry brick, which forwards as its policy says); the client takes the first completion of a
+// entry brick, which forwards as its policy says; LARD: always the first brick); the client takes the first completion of a
 // request and squashes any duplicate (Lumb 4.1.1).
 //
 // The centralized ideal has no bricks: the client reaches its group's controller through the
@@ -39,6 +39,7 @@ struct bricks_measurement {
 struct brick_client_config {
     int outstanding = 16;
     std::vector<int> group_ports;  // the bricks of the group (network mode)
+    bool one_entry_brick = false;  // every request to the group's first brick (LARD's dispatcher)
     uint32_t control_message_bytes = 50;
     double one_way_latency_ms = 0.05;  // central mode
     double port_mb_per_s = 125;        // central mode: the wire time of each message

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "controller/brick_firmware.h"
+#include "testbench/slowed_disk_spec.h"
 #include "testbench/random.h"
 
 namespace raidtlm::testbench {
@@ -14,7 +15,9 @@ const char *brick_family(brick_distribution d) {
     case brick_distribution::dsptf: return "dsptf";
     case brick_distribution::hashing: return "brick_hashing";
     case brick_distribution::weighted_hashing: return "brick_weighted_hashing";
-    case brick_distribution::central: return "replicated";
+    case brick_distribution::lard: return "brick_lard";
+    case brick_distribution::central: return "dsptf";
+    case brick_distribution::array_controller: return "replicated";
     }
     return "?";
 }
@@ -28,30 +31,49 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
     : sc_module(name), m_scenario(s), m_measurement(measurement) {
     const bricks_config &b = s.bricks;
     const int groups = b.count / b.replicas;
-    const bool central = b.distribution == brick_distribution::central;
+    // array_controller: one RAID 1 controller per group reached through its host socket; central:
+    // bricks running D-SPTF whose group is one controller (no network time between them).
+    const bool array = b.distribution == brick_distribution::array_controller;
+    const bool ideal = b.distribution == brick_distribution::central;
     random_source phase_rng(s.workload.seed ^ 0x5eedf00dULL);
     rtl_models::network_config net;
     net.one_way_latency_us = b.one_way_latency_us;
     net.port_mb_per_s = b.port_mb_per_s;
     net.control_message_bytes = b.control_message_bytes;
-    if (!central)
+    if (ideal) {
+        net.controller_of_port.assign(size_t(b.count + groups), -1);
+        for (int i = 0; i < b.count; ++i) net.controller_of_port[size_t(i)] = i / b.replicas;
+    }
+    if (!array)
         m_network = std::make_unique<rtl_models::network_switch>("network", net, b.count + groups);
 
+    // Table 6.5: the last replica of each group may have a slower disk.
+    if (b.slow_replica_speed < 1)
+        m_slow_spec = std::make_unique<disks::disk_spec>(slowed_disk_spec(spec, b.slow_replica_speed));
+    auto spec_of = [&](int brick) -> const disks::disk_spec & {
+        return m_slow_spec && brick % b.replicas == b.replicas - 1 ? *m_slow_spec : spec;
+    };
     for (int i = 0; i < b.count; ++i) {
         disks::drive_options opts;
         opts.spindle_phase = phase_rng.uniform();
         opts.scsi_id = 0;
-        m_disks.push_back(std::make_unique<disks::disk_drive>(fmt::format("disk{}", i).c_str(), spec, opts));
+        m_disks.push_back(std::make_unique<disks::disk_drive>(fmt::format("disk{}", i).c_str(), spec_of(i), opts));
     }
     const controller::disk_info info{uint64_t(m_disks.front()->capacity_blocks()), spec.interface.max_queue_length,
                                      &spec};
+    auto info_of = [&](int brick) {
+        controller::disk_info d = info;
+        d.geometry = &spec_of(brick);
+        return d;
+    };
     controller::controller_config base = s.controller.config;
     base.firmware.firmware = brick_family(b.distribution);
     try {
-        if (central) {
+        if (array) {
             base.firmware.array = controller::array_kind::raid1;
             for (int g = 0; g < groups; ++g) {
-                std::vector<controller::disk_info> infos(size_t(b.replicas), info);
+                std::vector<controller::disk_info> infos;
+                for (int r = 0; r < b.replicas; ++r) infos.push_back(info_of(g * b.replicas + r));
                 m_controllers.push_back(
                     std::make_unique<controller::controller_top>(fmt::format("group{}", g).c_str(), base, infos));
                 for (int r = 0; r < b.replicas; ++r) {
@@ -67,14 +89,19 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
                 controller::controller_config c = base;
                 for (int r = 0; r < b.replicas; ++r) c.brick.group_ports.push_back(g * b.replicas + r);
                 c.brick.replica_index = i % b.replicas;
-                c.brick.one_way_latency_ms = b.one_way_latency_us * 1e-3;
+                // The ideal's bricks are one controller: nothing to wait for between them.
+                c.brick.one_way_latency_ms = ideal ? 0.0 : b.one_way_latency_us * 1e-3;
                 c.brick.control_message_bytes = b.control_message_bytes;
                 c.brick.cache_bytes = uint64_t(b.cache_mb * 1024 * 1024);
                 c.brick.cache_page_sectors = b.cache_page_sectors;
                 c.brick.replica_weights = b.replica_weights;
+                c.brick.protocol = b.claim_protocol;
+                c.brick.destage_above_cache_fraction = b.destage_above_cache_fraction;
+                c.brick.lard_low = b.lard_low;
+                c.brick.lard_high = b.lard_high;
                 const std::string brick = fmt::format("brick{}", i);
                 m_controllers.push_back(std::make_unique<controller::controller_top>(
-                    brick.c_str(), c, std::vector<controller::disk_info>{info}));
+                    brick.c_str(), c, std::vector<controller::disk_info>{info_of(i)}));
                 auto &d = *m_disks[size_t(i)];
                 m_controllers.back()->disk[0].bind(d.target);
                 d.bus.bind(m_controllers.back()->disk_bus[0]);
@@ -92,20 +119,21 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         m_generators.push_back(std::make_unique<workload_generator>(w, info.capacity_blocks));
         brick_client_config cc;
         cc.outstanding = b.outstanding_per_group;
+        cc.one_entry_brick = b.distribution == brick_distribution::lard;
         for (int r = 0; r < b.replicas; ++r) cc.group_ports.push_back(g * b.replicas + r);
         cc.control_message_bytes = b.control_message_bytes;
         cc.one_way_latency_ms = b.one_way_latency_us * 1e-3;
         cc.port_mb_per_s = b.port_mb_per_s;
         cc.seed = w.seed + 1;
         rtl_models::network_interface *nic = nullptr;
-        if (!central) {
+        if (!array) {
             m_nics.push_back(
                 std::make_unique<rtl_models::network_interface>(fmt::format("client{}_nic", g).c_str(), b.count + g));
             nic = m_nics.back().get();
         }
         m_clients.push_back(std::make_unique<brick_client>(fmt::format("client{}", g).c_str(), cc,
                                                            *m_generators.back(), measurement, nic));
-        if (central)
+        if (array)
             m_clients.back()->central->bind(m_controllers[size_t(g)]->host);
     }
     if (m_network) {
@@ -115,7 +143,7 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         }
     }
     // The bricks serve the network: their host sockets take nothing.
-    if (!central)
+    if (!array)
         for (auto &c : m_controllers) {
             auto idle = std::make_unique<tlm_utils::simple_initiator_socket<bricks_bench>>(
                 sc_core::sc_gen_unique_name("no_host"));
@@ -124,9 +152,14 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
         }
 
     m_disk_busy_at_warmup_ms.assign(m_disks.size(), 0.0);
+    m_disk_reads_at_warmup.assign(m_disks.size(), 0);
     measurement.on_warmup_end = [this] {
         const double t = now_ms();
-        for (size_t i = 0; i < m_disks.size(); ++i) m_disk_busy_at_warmup_ms[i] = m_disks[i]->busy_ms_at(t);
+        for (size_t i = 0; i < m_disks.size(); ++i) {
+            m_disk_busy_at_warmup_ms[i] = m_disks[i]->busy_ms_at(t);
+            m_disk_reads_at_warmup[i] = m_disks[i]->statistics().reads;
+        }
+        m_measurement.duplicates_squashed = 0;
         for (auto &c : m_controllers) c->reset_statistics();
         if (m_network) m_network->reset_statistics();
     };
@@ -162,7 +195,11 @@ nlohmann::json bricks_bench::report() const {
         const double busy = m_disks[i]->busy_ms_at(m.end_s * 1e3) - m_disk_busy_at_warmup_ms[i];
         const double idle = seconds > 0 ? 1.0 - busy / (seconds * 1e3) : 0.0;
         idle_sum += idle;
-        disks.push_back({{"name", fmt::format("disk{}", i)}, {"idle_fraction", idle}});
+        // The reads this disk served per second (the replica's share of the group's reads; its
+        // writes are every replica's); Table 6.5 compares them.
+        const double reads_per_s =
+            seconds > 0 ? double(m_disks[i]->statistics().reads - m_disk_reads_at_warmup[i]) / seconds : 0.0;
+        disks.push_back({{"name", fmt::format("disk{}", i)}, {"idle_fraction", idle}, {"reads_per_s", reads_per_s}});
     }
     out["disk_idle_fraction_mean"] = m_disks.empty() ? 0.0 : idle_sum / double(m_disks.size());
     out["disks"] = disks;
@@ -174,7 +211,7 @@ nlohmann::json bricks_bench::report() const {
         out["network"] = {{"messages", n.total_messages()},
                           {"messages_per_request", m.measured ? double(n.total_messages()) / double(m.measured) : 0.0},
                           {"by_kind", kinds}};
-        uint64_t conflicts = 0, duplicates = 0, lost = 0, hits = 0, from_disk = 0;
+        uint64_t conflicts = 0, duplicates = 0, lost = 0, hits = 0, from_disk = 0, ahead = 0, backoffs = 0;
         nlohmann::json bricks = nlohmann::json::array();
         for (const auto &c : m_controllers) {
             const auto *fw = c->firmware_as<controller::brick_firmware>();
@@ -182,6 +219,8 @@ nlohmann::json bricks_bench::report() const {
             conflicts += fw->claims().stats().conflicts_won;
             duplicates += fw->claims().stats().duplicates;
             lost += fw->statistics().lost_claims;
+            ahead += fw->statistics().picks_ahead;
+            backoffs += fw->statistics().random_backoffs;
             hits += fw->statistics().read_cache_hits;
             from_disk += fw->statistics().reads_from_disk;
             nlohmann::json f;
@@ -191,8 +230,13 @@ nlohmann::json bricks_bench::report() const {
         }
         out["conflicts"] = conflicts;
         out["conflicts_per_request"] = m.measured ? double(conflicts) / double(m.measured) : 0.0;
-        out["duplicate_reads"] = duplicates;
+        // Claims that reached a brick after it had issued the read (each brick counts its own; the
+        // other brick may still have dropped it): duplicate_completions_squashed counts the reads
+        // actually served twice.
+        out["late_claims"] = duplicates;
         out["lost_claims"] = lost;
+        out["picks_ahead"] = ahead;
+        out["random_backoffs"] = backoffs;
         out["read_cache_hits"] = hits;
         out["reads_from_disk"] = from_disk;
         out["per_brick"] = bricks;

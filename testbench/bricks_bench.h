@@ -4,12 +4,20 @@
 // firmware of bricks.distribution (dsptf, brick_hashing, brick_weighted_hashing), in replica
 // groups of bricks.replicas consecutive bricks; one client per group on the network
 // (brick_client). Ports: bricks 0 .. count-1, then the clients.
-// bricks.distribution central replaces each group's bricks by one controller with the group's
+// bricks.distribution central is Lumb's centralized ideal, "a centralized version of D-SPTF (via
+// a single outside-the-disk SPTF across disks)" (5.2): the group's bricks run dsptf as parts of
+// one controller (their forwards and claims cross no network, network_config::controller_of_port,
+// and wait no latency), so every disk schedules from the group's whole queue with current
+// knowledge; their caches together are the group's one cache. Clients still reach it over the
+// network. array_controller replaces each group's bricks by one controller with the group's
 // disks (raid1: every disk a full copy, the replicated firmware with controller.scheduler,
-// satf for the SPTF ideal), which its client reaches directly (brick_client.h).
+// writing through to the disks: the conventional array of Lumb 5.2's last paragraph), which its
+// client reaches directly (brick_client.h).
 //
 // Module names: network, brickN (its controller), brickN.nic, diskN, clientG (+ .nic), or
-// groupG (central).
+// groupG (array_controller).
+// bricks.slow_replica_speed < 1 gives the last replica of each group a slower copy of the drive
+// (slowed_disk_spec.h; Lumb Table 6.5).
 #pragma once
 
 #include <memory>
@@ -45,6 +53,7 @@ public:
 private:
     const scenario &m_scenario;
     bricks_measurement &m_measurement;
+    std::unique_ptr<disks::disk_spec> m_slow_spec;  // bricks.slow_replica_speed < 1
     std::unique_ptr<rtl_models::network_switch> m_network;
     std::vector<std::unique_ptr<disks::disk_drive>> m_disks;
     std::vector<std::unique_ptr<controller::controller_top>> m_controllers;  // bricks, or one per group
@@ -52,6 +61,7 @@ private:
     std::vector<std::unique_ptr<workload_generator>> m_generators;
     std::vector<std::unique_ptr<brick_client>> m_clients;
     std::vector<double> m_disk_busy_at_warmup_ms;
+    std::vector<uint64_t> m_disk_reads_at_warmup;
     std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<bricks_bench>>> m_idle_hosts;
 };
 

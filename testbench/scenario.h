@@ -25,6 +25,7 @@
 #include "config/key_declarations.h"
 #include "config/key_loader.h"
 #include "config/plugin_keys.h"
+#include "controller/claim_protocol.h"
 #include "controller/controller_config.h"
 #include "controller/host_address_map.h"
 #include "disks/disk_spec.h"
@@ -155,7 +156,7 @@ struct output_config {
 
 // Storage bricks on a switched network (Lumb; testbench/bricks_bench.h): `count` bricks of one
 // disk each (disks.spec) in replica groups of `replicas`, one closed-loop client per group.
-enum class brick_distribution { dsptf, hashing, weighted_hashing, central };
+enum class brick_distribution { dsptf, hashing, weighted_hashing, lard, central, array_controller };
 const char *to_string(brick_distribution v);
 
 struct bricks_config {
@@ -169,6 +170,10 @@ struct bricks_config {
     double one_way_latency_us = 50;       // rtl_models::network_config
     double port_mb_per_s = 125;
     uint32_t control_message_bytes = 50;
+    controller::claim_protocol claim_protocol = controller::claim_protocol::prescheduling;  // Lumb 4.1.3, 7
+    double destage_above_cache_fraction = 0;  // bricks_section.cpp: the default's source
+    double slow_replica_speed = 1;            // Table 6.5: the last replica's disk at this speed
+    int lard_low = 25, lard_high = 65;        // Pai et al. 1998 (controller/lard_dispatcher.h)
 };
 
 struct scenario {

@@ -73,8 +73,9 @@ TEST(claim_protocol, a_late_claim_for_an_issued_read_is_a_duplicate) {
     b.enqueue(3);
     b.start_claim(3, 5.0);
     ASSERT_TRUE(b.may_issue(3));
-    EXPECT_EQ(b.on_remote_claim(3, {0, 0.1}, 0), verdict::duplicate);
-    EXPECT_EQ(b.stats().duplicates, 1u);
+    EXPECT_EQ(b.on_remote_claim(3, {0, 0.1}, 0), verdict::duplicate_should_yield);
+    EXPECT_EQ(b.on_remote_claim(3, {1, 9.0}, 0), verdict::duplicate);
+    EXPECT_EQ(b.stats().duplicates, 2u);
     b.finish(3);
     EXPECT_FALSE(b.holds(3));
 }

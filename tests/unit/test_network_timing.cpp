@@ -40,3 +40,17 @@ TEST(network_timing, messages_contend_on_the_receivers_link_and_the_senders) {
     EXPECT_NEAR(f.send(0, 1, 1 << 20, 0.0).delivered_s, 10e-6, 1e-12);
     EXPECT_THROW(f.send(0, 5, 1, 0.0), std::out_of_range);
 }
+
+TEST(network_timing, ports_of_one_controller_exchange_messages_at_once) {
+    network_config c;
+    c.controller_of_port = {0, 0, 1, -1};  // ports 0 and 1 one controller; 2 alone; 3 a client
+    network_timing t(c, 4);
+    const message_timing inside = t.send(0, 1, 5000, 1.0);
+    EXPECT_DOUBLE_EQ(inside.sent_s, 1.0);
+    EXPECT_DOUBLE_EQ(inside.delivered_s, 1.0);
+    EXPECT_DOUBLE_EQ(t.to_switch_free_s(0), 0.0);  // no link was used
+    const message_timing across = t.send(1, 2, 50, 1.0);
+    EXPECT_NEAR(across.delivered_s - 1.0, 50e-6 + 50 / 125e6, 1e-12);
+    const message_timing client = t.send(3, 0, 50, 2.0);
+    EXPECT_GT(client.delivered_s, 2.0 + 49e-6);
+}
