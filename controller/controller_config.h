@@ -52,6 +52,9 @@ struct parity_logging_config {
     // Test hook: on a data disk loss, discard the logs instead of applying them (parity stale), to
     // show the scoreboard catches it. Not a scenario key.
     bool discard_log_on_failure = false;
+    // Test hook: false serves host requests without ordering overlapping ones (host_read_fence.h),
+    // to show the test that needs the fence fails. Not a scenario key.
+    bool read_fence = true;
 };
 
 struct firmware_config {

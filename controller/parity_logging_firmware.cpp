@@ -100,6 +100,7 @@ bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buf
 bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<piece> &pieces,
                                            protocol::buffer_block *buffer, int affinity) {
     const bool data = !buffer->tokens.empty();
+    if (data) m_carries_tokens = true;
     int64_t n = 0;
     for (const piece &p : pieces) n += p.sectors;
     const bool large = n == m_layout.stripe_data_sectors();
@@ -261,6 +262,12 @@ void parity_logging_firmware::log_writer(int region) {
         w.offset_sectors = r.fill[size_t(i)];
         w.records.assign(r.buffered.begin(), r.buffered.begin() + take);
         r.buffered.erase(r.buffered.begin(), r.buffered.begin() + take);
+        // The log buffer's contents as the drive receives them: one record image per sector.
+        protocol::buffer_block images;
+        if (m_carries_tokens) {
+            images.bytes = uint64_t(take) * protocol::sector_bytes;
+            for (const log_record &x : w.records) images.tokens.push_back(x.token);
+        }
         r.fill[size_t(i)] += take;
         r.writes.push_back(std::move(w));
         ++r.log_writes_in_flight;
@@ -268,7 +275,7 @@ void parity_logging_firmware::log_writer(int region) {
         m_pool.start_log_write(region, take);
         const region_extent e = m_layout.sublog_extent(region, i);
         const bool ok = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take),
-                                      uint32_t(take), nullptr, 0);
+                                      uint32_t(take), m_carries_tokens ? &images : nullptr, 0);
         m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, region);
         m_pool.finish_log_write(region, take);
         m_buffers_in_use = m_pool.buffers_in_use();
@@ -355,6 +362,16 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         if (e.disk == lost) return true;
         return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pt), work, uint64_t(M - 1 - m) * pt);
     };
+    // The sublogs as read from the drives: the record images come from there, not from memory.
+    std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
+    bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
+    for (int i = 0; i < L; ++i) {
+        if (m_layout.log_disk(region, i) == lost && r.fill[size_t(i)] > 0) unreadable_log = true;
+        if (!m_carries_tokens) continue;
+        sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
+        sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
+    }
+    auto sublog_buffer = [&](int i) { return m_carries_tokens ? &sublogs[size_t(i)] : nullptr; };
     bool ok;
     if (plan.parallel) {
         ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
@@ -362,26 +379,44 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
             const int i = int(j) - M;
             if (r.fill[size_t(i)] == 0 || m_layout.log_disk(region, i) == lost) return true;
             const region_extent e = m_layout.sublog_extent(region, i);
-            return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), nullptr, 0);
+            return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
         });
     } else {
         ++m_stats.serial_reintegrations;
         ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
         for (const logged_write *w : plan.read_order) {
             if (!ok) break;
+            if (m_layout.log_disk(region, w->sublog) == lost) continue;
             const region_extent e = m_layout.sublog_extent(region, w->sublog);
             ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
-                               nullptr, 0);
+                               sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
         }
     }
-    if (ok) {
+    if (ok && unreadable_log) {
+        // Part of the log is on a lost disk: nothing applied; handle_failure rebuilds the region's
+        // parity from its data once the requests in flight are done.
+        r.stale_parity = true;
+    } else if (ok) {
         // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
         uint64_t records = in_memory.size();
         for (const logged_write &w : r.writes) records += w.records.size();
         if (records > 0)
             m_kit.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
         const std::vector<uint64_t> from_disk(work->tokens.begin(), work->tokens.begin() + m_layout.parity_sectors());
-        const std::vector<uint64_t> updated = controller::reintegrate(from_disk, plan, in_memory);
+        std::vector<uint64_t> updated;
+        if (m_carries_tokens) {
+            // The log's headers (kind, parity sector, sequence) from the log directory; each
+            // record's image from the sector read back from its sublog.
+            std::vector<logged_write> from_log = r.writes;
+            for (logged_write &w : from_log)
+                for (size_t k = 0; k < w.records.size(); ++k)
+                    w.records[k].token = sublogs[size_t(w.sublog)].tokens[size_t(w.offset_sectors) + k];
+            const reintegration_plan read_back =
+                plan_reintegration(m_layout.parity_sectors(), m_reint_sectors, from_log, in_memory);
+            updated = controller::reintegrate(from_disk, read_back, in_memory);
+        } else {
+            updated = controller::reintegrate(from_disk, plan, in_memory);
+        }
         std::copy(updated.begin(), updated.end(), work->tokens.begin());
         ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(write_cmd, int(m)); });
     }
@@ -466,9 +501,10 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
-        if (r.committed == 0) continue;  // parity current
+        if (r.committed == 0 && !r.stale_parity) continue;  // parity current
         wait_region_idle(region);
         if (m_layout.is_log_disk(region, d) || m_config.discard_log_on_failure) {
+            r.stale_parity = false;
             r.buffered.clear();
             m_pool.take_unwritten(region);
             r.writes.clear();
@@ -485,31 +521,6 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     }
     m_buffers_in_use = m_pool.buffers_in_use();
     m_known_failed = d;
-    m_recovering = false;
-    m_recovered.notify(sc_core::SC_ZERO_TIME);
-    return ok;
-}
-
-bool parity_logging_firmware::lose_controller_state(int affinity) {
-    while (m_recovering) sc_core::wait(m_recovered);
-    m_recovering = true;
-    while (m_active > 0) sc_core::wait(m_drained);
-    bool ok = true;
-    for (int region = 0; region < m_layout.regions(); ++region) {
-        region_state &r = m_regions[size_t(region)];
-        if (r.committed == 0) continue;
-        wait_region_idle(region);
-        r.buffered.clear();
-        m_pool.take_unwritten(region);
-        r.writes.clear();
-        std::fill(r.fill.begin(), r.fill.end(), 0);
-        r.committed = 0;
-        ok = rebuild_parity(region, affinity) && ok;
-        r.reintegrating = false;
-        --m_reintegrating;
-        r.changed.notify(sc_core::SC_ZERO_TIME);
-    }
-    m_buffers_in_use = m_pool.buffers_in_use();
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
     return ok;

@@ -18,7 +18,8 @@
 //     reintegration_plan.h), applies the records (XOR engine time; tokens by
 //     parity_reintegrator), writes the parity back and truncates the log. Writers to the region
 //     wait meanwhile.
-//   reads: the data disks.
+//   reads: the data disks. A write is acknowledged only once the host reads of its sectors that
+//     began before it are done (host_read_fence.h).
 //   failures (noticed at the next request, which waits for the requests in flight to finish):
 //     a data (or parity) disk lost: every region's log applied first (the lost disk's parity runs
 //     skipped), then RAID 5 degraded operation: reads rebuild from the row's other members,
@@ -41,11 +42,13 @@
 
 #include "controller/controller_config.h"
 #include "controller/firmware_kit.h"
+#include "controller/host_read_fence.h"
 #include "controller/log_buffer_pool.h"
 #include "controller/parity_log_records.h"
 #include "controller/parity_logging_layout.h"
 #include "controller/reintegration_plan.h"
 #include "controller/worker_pool.h"
+#include "controller/write_intent_log.h"
 #include "tlm/dma_command.h"
 #include "waveforms/traced_value.h"
 
@@ -67,6 +70,7 @@ struct parity_logging_statistics {
     uint64_t parity_rebuilds = 0;   // regions whose parity was rebuilt from data
     uint64_t degraded_writes = 0;   // unit pieces written with direct parity update
     uint64_t rebuilt_reads = 0;     // unit pieces rebuilt from the row's other members
+    uint64_t resynced_stripes = 0;  // stripes of writes torn by a power or controller loss
 };
 
 class parity_logging_firmware final : public kit_firmware {
@@ -77,7 +81,9 @@ public:
     uint64_t capacity_sectors() const override { return uint64_t(m_layout.capacity_sectors()); }
     const layout *array_layout() const override { return &m_layout; }
     bool serve(const host_command &cmd) override;
-    // Queues emptied; the logs in NVRAM are kept as they are (no log recovery modelled).
+    // After a power loss or a controller replaced with its NVRAM module (parity_logging_recovery.cpp):
+    // torn log writes and reintegrations repaired, every log reintegrated from the sublogs, the
+    // stripes of the writes in flight resynchronised. Returns the regions and stripes recovered.
     size_t restart_after_power_loss() override;
     void report(nlohmann::json &out) const override;
 
@@ -112,6 +118,9 @@ private:
         std::vector<logged_write> writes;  // on the sublogs (or being written), in order
         std::vector<int64_t> fill;  // per sublog, sectors
         int next_sublog = 0;
+        // A reintegration found part of the log on a lost disk (before handle_failure ran): the
+        // parity misses those records until it is rebuilt from the data.
+        bool stale_parity = false;
         sc_core::sc_event changed;
     };
     struct piece {  // one stripe-unit piece of a request
@@ -129,6 +138,7 @@ private:
     void flush(int blocked_region);
     bool reintegrate(int region, int affinity);
     bool rebuild_parity(int region, int affinity);
+    bool resync_stripe(int64_t stripe, int affinity);  // the stripe's parity from its data
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool handle_failure(int affinity);
@@ -166,7 +176,11 @@ private:
     protocol::buffer_block m_timing_only;  // a buffer without tokens: time charged, no data
     std::vector<unsigned char> m_scratch;  // bytes written to NVRAM for records
     int64_t m_nvram_base = -1;
+    // The host sends data tokens: log writes carry the record images to the drives and
+    // reintegration takes them from there (else timing only).
+    bool m_carries_tokens = false;
     parity_logging_statistics m_stats;
+    host_read_fence m_read_fence;  // writes acknowledged only after the overlapping earlier reads
     double m_first_reintegration_s = -1;
     // Traced.
     waveforms::traced_int m_reintegrating = 0;

@@ -14,19 +14,30 @@ std::unique_ptr<layout> parity_logging_firmware::make_layout(const firmware_plat
 }
 
 bool parity_logging_firmware::serve(const host_command &cmd) {
+    const int64_t lbn = int64_t(cmd.lbn), n = int64_t(cmd.sectors);
+    uint64_t read_ticket = 0, write_ticket = 0;
+    if (m_config.read_fence && cmd.write) {
+        write_ticket = m_read_fence.write_begins(lbn, n);
+        m_read_fence.wait_for_earlier_writes(m_platform, write_ticket);
+    }
+    if (m_config.read_fence && !cmd.write) {
+        m_read_fence.wait_for_earlier_writes(m_platform, lbn, n);
+        read_ticket = m_read_fence.read_begins(lbn, n);
+    }
     const firmware_kit::host_request r = m_kit.begin(cmd);
     const bool ok =
         cmd.write ? write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity) : read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+    if (write_ticket) {
+        m_read_fence.wait_for_earlier_reads(m_platform, lbn, n);
+        m_read_fence.write_done(write_ticket);
+    }
+    if (read_ticket) m_read_fence.read_done(read_ticket);
     m_kit.return_data(cmd, r, ok);
     m_kit.finish(cmd, r);
     m_platform.free_buffer(r.buffer);
     return ok;
 }
 
-size_t parity_logging_firmware::restart_after_power_loss() {
-    m_kit.restart();
-    return 0;
-}
 
 void parity_logging_firmware::peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out) {
     m_platform.peek_untimed(disk, uint64_t(lbn), sectors, out);
@@ -60,7 +71,8 @@ void parity_logging_firmware::report(nlohmann::json &out) const {
         {"reintegration_buffer_sectors", reintegration_buffer_sectors()},
         {"parity_rebuilds", ps.parity_rebuilds},
         {"degraded_writes", ps.degraded_writes},
-        {"rebuilt_reads", ps.rebuilt_reads}};
+        {"rebuilt_reads", ps.rebuilt_reads},
+        {"resynced_stripes", ps.resynced_stripes}};
 }
 
 void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

@@ -46,7 +46,11 @@ void fault_injector::apply(size_t i) {
         m_drives.at(size_t(f.disk))->inject_media_error(f.lbn, f.sectors);
         break;
     case fault_kind::power_loss:
-        // From a thread of its own: the outage and the recovery take time.
+    case fault_kind::controller_loss:
+        // From a thread of its own: the outage and the recovery take time. A controller lost and
+        // replaced with its NVRAM module is, to the firmware and the drives, a power loss: what
+        // survives (NVRAM, the drives) and what is lost (DRAM, volatile state, requests in
+        // flight) are the same; only the time to the replacement differs (restore_after_ms).
         sc_core::sc_spawn([this, i] { power_cycle(i); }, sc_core::sc_gen_unique_name("power"));
         break;
     }
@@ -78,7 +82,7 @@ nlohmann::json fault_injector::report() const {
         nlohmann::json j = {{"kind", to_string(f.kind)}, {"happened", o.happened_ms >= 0}};
         if (o.happened_ms >= 0) j["at_ms"] = o.happened_ms;
         if (f.at_request >= 0) j["at_request"] = f.at_request;
-        if (f.kind != fault_kind::power_loss) j["disk"] = f.disk;
+        if (!stops_controller(f.kind)) j["disk"] = f.disk;
         if (f.kind == fault_kind::media_error) {
             j["lbn"] = f.lbn;
             j["sectors"] = f.sectors;
@@ -99,7 +103,7 @@ nlohmann::json fault_injector::report() const {
             }
             j["member_state_at_end"] = controller::to_string(m_ctl.members().state(f.disk));
         }
-        if (f.kind == fault_kind::power_loss) {
+        if (stops_controller(f.kind)) {
             j["restore_after_ms"] = f.restore_after_ms;
             if (o.recovered_ms >= 0) {
                 j["recovery_ms"] = o.recovered_ms - o.happened_ms - f.restore_after_ms;

@@ -9,6 +9,7 @@ const char *to_string(fault_kind k) {
     case fault_kind::disk_loss: return "disk_loss";
     case fault_kind::media_error: return "media_error";
     case fault_kind::power_loss: return "power_loss";
+    case fault_kind::controller_loss: return "controller_loss";
     }
     return "?";
 }

@@ -9,6 +9,11 @@
 //   power_loss   the controller loses power (requests in flight are lost, the buffer DRAM's
 //                contents too, NVRAM survives), and gets it back `restore_after_ms` later: the
 //                firmware recovers from NVRAM before serving (delayed-write replay, parity resync)
+//   controller_loss  the controller fails and is replaced `restore_after_ms` later: its volatile
+//                state, the requests in flight and the buffer DRAM's contents are lost; the NVRAM
+//                is a battery-backed module moved to the replacement (a transportable cache module,
+//                EXPERIMENTS.md 9), so the replacement recovers from NVRAM and the drives as after
+//                a power loss (parity logging: the logs reintegrated from the sublogs first)
 //
 // Each entry happens at a simulated time (`at_ms`) or when host request number `at_request`
 // (counted from 0) arrives. A disk of -1 and an lbn of -1 are drawn from the run's seed, as is a
@@ -21,7 +26,9 @@
 
 namespace raidtlm::testbench {
 
-enum class fault_kind { disk_loss, media_error, power_loss };
+enum class fault_kind { disk_loss, media_error, power_loss, controller_loss };
+// Faults that stop the controller and restart it (restore_after_ms, recovery).
+inline bool stops_controller(fault_kind k) { return k == fault_kind::power_loss || k == fault_kind::controller_loss; }
 const char *to_string(fault_kind k);
 
 struct fault_entry {
@@ -32,7 +39,7 @@ struct fault_entry {
     int disk = -1;              // disk_loss, media_error; -1: drawn from the seed
     int64_t lbn = -1;           // media_error: first drive LBN; -1: drawn from the seed
     int32_t sectors = 8;        // media_error: sectors from lbn
-    double restore_after_ms = 500;  // power_loss: the outage
+    double restore_after_ms = 500;  // power_loss: the outage; controller_loss: until the replacement runs
     double replace_after_ms = -1;   // disk_loss: a fresh drive in the slot this much later (-1: never)
     std::string where;          // FILE:LINE of the entry, for errors found later
 };

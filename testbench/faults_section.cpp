@@ -3,6 +3,7 @@
 //     - {kind: disk_loss, at_request: 10000, disk: 1, replace_after_ms: 100}
 //     - {kind: media_error, at_ms: [100, 2000], disk: -1, sectors: 8}
 //     - {kind: power_loss, at_ms: 1500, restore_after_ms: 200}
+//     - {kind: controller_loss, at_request: 50000, restore_after_ms: 2000}
 #include "testbench/scenario_sections.h"
 
 #include <set>
@@ -18,12 +19,13 @@ using config::value_ref;
 
 const config::names<fault_kind> kind_names = {{"disk_loss", fault_kind::disk_loss},
                                               {"media_error", fault_kind::media_error},
-                                              {"power_loss", fault_kind::power_loss}};
+                                              {"power_loss", fault_kind::power_loss},
+                                              {"controller_loss", fault_kind::controller_loss}};
 
 const char *form =
-    "a list of maps {kind: disk_loss|media_error|power_loss, at_ms: T or [FROM, TO] | at_request: N, "
+    "a list of maps {kind: disk_loss|media_error|power_loss|controller_loss, at_ms: T or [FROM, TO] | at_request: N, "
     "disk: D (-1 random), lbn: L (media_error, -1 random), sectors: N (media_error), restore_after_ms: T "
-    "(power_loss), replace_after_ms: T (disk_loss)}";
+    "(power_loss, controller_loss), replace_after_ms: T (disk_loss)}";
 
 fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use &u) {
     const value_ref iv = config::part_of(v, item);
@@ -66,10 +68,12 @@ fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use
     };
     only_for("lbn", fault_kind::media_error);
     only_for("sectors", fault_kind::media_error);
-    only_for("restore_after_ms", fault_kind::power_loss);
     only_for("replace_after_ms", fault_kind::disk_loss);
-    if (item["disk"] && f.kind == fault_kind::power_loss)
-        config::fail(config::part_of(v, item["disk"]), u, "disk given for a power_loss");
+    if (item["restore_after_ms"] && !stops_controller(f.kind))
+        config::fail(config::part_of(v, item["restore_after_ms"]), u,
+                     fmt::format("restore_after_ms given for a {}", to_string(f.kind)));
+    if (item["disk"] && stops_controller(f.kind))
+        config::fail(config::part_of(v, item["disk"]), u, fmt::format("disk given for a {}", to_string(f.kind)));
     return f;
 }
 
@@ -78,12 +82,12 @@ nlohmann::json entry_json(const fault_entry &f) {
     if (f.at_request >= 0) j["at_request"] = f.at_request;
     else if (f.at_ms_to > f.at_ms) j["at_ms"] = {f.at_ms, f.at_ms_to};
     else j["at_ms"] = f.at_ms;
-    if (f.kind != fault_kind::power_loss) j["disk"] = f.disk;
+    if (!stops_controller(f.kind)) j["disk"] = f.disk;
     if (f.kind == fault_kind::media_error) {
         j["lbn"] = f.lbn;
         j["sectors"] = f.sectors;
     }
-    if (f.kind == fault_kind::power_loss) j["restore_after_ms"] = f.restore_after_ms;
+    if (stops_controller(f.kind)) j["restore_after_ms"] = f.restore_after_ms;
     if (f.kind == fault_kind::disk_loss && f.replace_after_ms >= 0) j["replace_after_ms"] = f.replace_after_ms;
     return j;
 }

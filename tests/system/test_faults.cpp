@@ -60,6 +60,8 @@ TEST(faults, a_bad_entry_is_one_line_naming_file_and_line) {
              {"  - {kind: meltdown, at_ms: 5}\n", "'meltdown' is not a valid choice"},
              {"  - {kind: disk_loss, at_ms: 5, disk: 9}\n", "disk 9 of 4 disks"},
              {"  - {kind: power_loss, at_ms: 5, sectors: 3}\n", "sectors given for a power_loss"},
+             {"  - {kind: controller_loss, at_ms: 5, disk: 1}\n", "disk given for a controller_loss"},
+             {"  - {kind: disk_loss, at_ms: 5, restore_after_ms: 3}\n", "restore_after_ms given for a disk_loss"},
              {"  - {kind: disk_loss, at_ms: [5, 2]}\n", "TO not after FROM"},
              {"  - {kind: disk_loss, at_ms: 5, colour: red}\n", "unknown field 'colour'"},
              {"  - 7\n", "an entry is a scalar"},
