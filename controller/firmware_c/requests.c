@@ -25,6 +25,7 @@ struct job {
     uint32_t lost;
     uint8_t reconstructs;  /* read: some piece is on the lost drive */
     uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
+    uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
     uint32_t lost_unit, lost_row, lost_rows, lost_offset;
 };
 
@@ -352,6 +353,7 @@ void on_host_command(const struct completion *c) {
     j->pending = 0;
     j->status = RT_STATUS_OK;
     j->holds_lock = 0;
+    j->drive_lost = 0;
     j->stripe = 0xFFFFFFFFu;
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
@@ -414,10 +416,45 @@ void on_xor(const struct completion *c) {
     if (!stripe_xor(j)) stripe_writes(j);
 }
 
+/* The phase's commands are all back and one failed because a drive was lost after the job
+ * planned them: go on as a degraded job. A read starts again with room to rebuild; a stripe's
+ * reads are planned again around the lost drive; a stripe's writes are done, since what reached
+ * the survivors is what degraded mode keeps (the parity carries a lost data unit, a lost parity
+ * is not needed). */
+static void continue_degraded(struct job *j) {
+    j->drive_lost = 0;
+    j->lost = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    switch (j->state) {
+    case R_DISK:
+        release(j->buf);
+        j->state = R_ALLOC;
+        allocate(j, j->sectors + (map->disks - 1) * j->sectors, 0);
+        break;
+    case W5_READ:
+        release(j->tmp);
+        stripe_begin(j);
+        break;
+    case W5_WRITE: stripe_done(j); break;
+    default: hw_panic(0x204);
+    }
+}
+
 void on_scsi(const struct completion *c) {
     struct job *j = &jobs[elevator_completed(c->tag)];
-    if (c->status != RT_STATUS_OK) j->status = c->status;
+    if (c->status != RT_STATUS_OK) {
+        /* RAID 5 survives one lost drive: a failure from a drive the job did not know was lost
+         * (the array's failed-drive register names it now) is not the host's error. */
+        const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
+        if (failed != RT_NO_DISK && j->lost == RT_NO_DISK)
+            j->drive_lost = 1;
+        else
+            j->status = c->status;
+    }
     if (--j->pending) return;
+    if (j->drive_lost) {
+        continue_degraded(j);
+        return;
+    }
     switch (j->state) {
     case R_DISK:
         if (j->reconstructs) {
