@@ -5,31 +5,9 @@
 
 #include "controller/pq_parity.h"
 #include "controller/raid6_firmware.h"
+#include "controller/stripe_rows.h"
 
 namespace raidtlm::controller {
-
-namespace {
-
-// Where a plan's ops sit: the P rows the write touches, a data op's place in the host's buffer.
-struct plan_rows {
-    plan_rows(const parity_stripe_layout &layout, const stripe_write_plan &p, uint64_t host)
-        : l(layout),
-          plan(p),
-          host_lbn(host),
-          lo(layout.offset_in_unit(p.parity_write().drive_lbn)),
-          rows(uint64_t(p.parity_write().sectors)) {}
-    uint64_t host_offset(const disk_op &op) const {
-        return uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
-    }
-    uint64_t row_of(const disk_op &op) const { return uint64_t(l.offset_in_unit(op.drive_lbn) - lo); }
-    const parity_stripe_layout &l;
-    const stripe_write_plan &plan;
-    uint64_t host_lbn;
-    int64_t lo;
-    uint64_t rows;
-};
-
-}  // namespace
 
 bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<stripe_write_plan> plans;
@@ -80,7 +58,7 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                           protocol::buffer_block *buffer, int affinity,
                                           const std::vector<int> &media_errors, int *failed_read) {
-    const plan_rows r(*m_stripes, plan, host_lbn);
+    const stripe_rows r(*m_stripes, plan, host_lbn);
     const int n = m_stripes->stripe_data_units(plan.stripe);
     const bool data = !buffer->tokens.empty();
     const bool full = plan.path == write_path::full_stripe;
@@ -165,8 +143,7 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
 bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                          protocol::buffer_block *buffer, int affinity,
                                          const std::vector<int> &media_errors, int *failed_read) {
-    const plan_rows r(*m_stripes, plan, host_lbn);
-    const int n = m_stripes->stripe_data_units(plan.stripe);
+    const stripe_rows r(*m_stripes, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const size_t ops = plan.ops.size();
     // Slots of r.rows: 0 new P, 1 new Q, 2 + k op k's old tokens, 2 + ops + k op k's new data.
@@ -256,7 +233,7 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
                                            protocol::buffer_block *buffer, int affinity,
                                            const std::vector<int> &lost_members, const std::vector<int> &media_errors,
                                            int repair_disk, int *failed_read) {
-    const plan_rows r(*m_stripes, plan, host_lbn);
+    const stripe_rows r(*m_stripes, plan, host_lbn);
     const int64_t stripe = plan.stripe;
     const int n = m_stripes->stripe_data_units(stripe);
     const int p = pq::p_member(n), q = pq::q_member(n);

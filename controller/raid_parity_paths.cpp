@@ -1,6 +1,7 @@
 // RAID 4/5 and AdaptRaid5 writes and degraded reads (any parity_stripe_layout): stripe plans, XOR
 // engine, stripe locks.
 #include "controller/raid_firmware.h"
+#include "controller/stripe_rows.h"
 
 #include <algorithm>
 #include <map>
@@ -128,31 +129,6 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
     m_kit.locks.unlock(plan.stripe);
     return ok;
 }
-
-namespace {
-
-// What both stripe-write paths read off a plan: the parity rows the write touches and where a
-// data op's sectors sit in the host's buffer.
-struct stripe_rows {
-    stripe_rows(const parity_stripe_layout &layout, const stripe_write_plan &p, uint64_t host)
-        : l(layout),
-          plan(p),
-          host_lbn(host),
-          lo(layout.offset_in_unit(p.parity_write().drive_lbn)),
-          rows(uint64_t(p.parity_write().sectors)) {}
-    uint64_t host_offset(const disk_op &op) const {
-        return uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
-    }
-    // Where an op's first sector falls among the parity rows.
-    uint64_t row_of(const disk_op &op) const { return uint64_t(l.offset_in_unit(op.drive_lbn) - lo); }
-    const parity_stripe_layout &l;
-    const stripe_write_plan &plan;
-    uint64_t host_lbn;
-    int64_t lo;     // first parity row the write touches, within the unit
-    uint64_t rows;  // parity rows the write touches
-};
-
-}  // namespace
 
 // One stripe's part of a write, under the stripe's lock: the plan's reads into a work buffer,
 // the new parity computed by the XOR engine, then the data and parity writes in parallel.
