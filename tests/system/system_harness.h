@@ -121,6 +121,16 @@ inline nlohmann::json run_json(const std::string &args, const fs::path &dir, con
 
 // Opens `gtkw` (in `dir`) in GTKWave under a virtual X server and returns how many signals it
 // displays, or -1 if xvfb-run or gtkwave is missing. `log` receives GTKWave's output.
+// A run's stats.json `controller` object says nothing was lost: every read checked right (more
+// than `min_reads_checked` of them), no host request failed, no sector lost.
+inline void expect_nothing_lost(const nlohmann::json &controller, int min_reads_checked) {
+    EXPECT_EQ(controller["integrity_errors"].get<int>(), 0);
+    EXPECT_GT(controller["reads_checked"].get<int>(), min_reads_checked);
+    EXPECT_EQ(controller["failed_requests"]["reads"].get<int>(), 0);
+    EXPECT_EQ(controller["failed_requests"]["writes"].get<int>(), 0);
+    EXPECT_EQ(controller["firmware"]["lost_sectors"].get<int>(), 0);
+}
+
 inline int gtkwave_displayed(const fs::path &dir, const std::string &gtkw, const fs::path &log) {
     if (!fs::exists("/usr/bin/xvfb-run") || !fs::exists("/usr/bin/gtkwave")) return -1;
     const fs::path tcl = write_temp(log.parent_path(), "gtkwave_check.tcl",
