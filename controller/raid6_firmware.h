@@ -74,6 +74,8 @@ private:
     static constexpr int stripe_changed = -2;
     bool stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
                       const std::vector<int> &media_errors, int repair_disk, int *failed_read);
+    protocol::buffer_block *lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
+                                           const std::vector<int> &media_errors, int *failed_read);
     bool healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                               int affinity, const std::vector<int> &media_errors, int *failed_read);
     bool rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,

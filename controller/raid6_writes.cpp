@@ -55,6 +55,21 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 // slot (reconstruct-write: beside what was read of the unit; read-modify-write: a slot of their
 // own, beside the old data). P sums every slot but Q's with coefficient 1, Q sums data slots with
 // g^j and the old Q with 1 (pq_parity.h). A full-stripe write sums the host buffer directly.
+// Takes the stripe's lock for a write and a work buffer of `sectors` (tokens when `data`); null,
+// with *failed_read = stripe_changed and the lock released, when a member was lost (or a
+// rebuild's cursor moved) while the write waited for the lock.
+protocol::buffer_block *raid6_firmware::lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
+                                                       const std::vector<int> &media_errors, int *failed_read) {
+    m_kit.locks.lock(plan.stripe);
+    if (!unreadable_members(plan.stripe, media_errors).empty()) {
+        m_kit.locks.unlock(plan.stripe);
+        *failed_read = stripe_changed;
+        return nullptr;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
+    return m_platform.allocate_buffer(sectors * protocol::sector_bytes, data ? sectors : 0);
+}
+
 bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                           protocol::buffer_block *buffer, int affinity,
                                           const std::vector<int> &media_errors, int *failed_read) {
@@ -92,16 +107,8 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
         q_coefficients.push_back(pq::q_coefficient(m));
     }
     const uint64_t slots = slot.size() + 2;
-    m_kit.locks.lock(plan.stripe);
-    // A member lost (or a rebuild's cursor moved) while the write waited for the lock.
-    if (!unreadable_members(plan.stripe, media_errors).empty()) {
-        m_kit.locks.unlock(plan.stripe);
-        *failed_read = stripe_changed;
-        return false;
-    }
-    ++m_stats.stripe_writes[size_t(plan.path)];
-    protocol::buffer_block *work =
-        m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    protocol::buffer_block *work = lock_for_write(plan, slots * r.rows, data, media_errors, failed_read);
+    if (!work) return false;
     for (const auto &[key, k] : slot) {
         inputs.push_back({work, k * r.rows});
         p_coefficients.push_back(p_coefficient(key.first));
@@ -148,15 +155,8 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
     const size_t ops = plan.ops.size();
     // Slots of r.rows: 0 new P, 1 new Q, 2 + k op k's old tokens, 2 + ops + k op k's new data.
     const uint64_t slots = 2 + 2 * uint64_t(ops);
-    m_kit.locks.lock(plan.stripe);
-    if (!unreadable_members(plan.stripe, media_errors).empty()) {
-        m_kit.locks.unlock(plan.stripe);
-        *failed_read = stripe_changed;
-        return false;
-    }
-    ++m_stats.stripe_writes[size_t(plan.path)];
-    protocol::buffer_block *work =
-        m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    protocol::buffer_block *work = lock_for_write(plan, slots * r.rows, data, media_errors, failed_read);
+    if (!work) return false;
     std::vector<std::vector<uint64_t>> old(ops);
     const bool cached = m_platform.config().firmware.old_data_cached;
     auto rrw = [&](size_t k) {
