@@ -18,6 +18,9 @@ struct buffer_dram::flow {
     double remaining = 0;
     double cap = 0;
     double rate = 0;
+    // Exact, so that a start a fraction of a picosecond ahead in doubles cannot schedule a wake-up
+    // that rounds to zero time and loops in delta cycles (seen at ~2,000 s simulated).
+    sc_core::sc_time start;
     double start_s = 0;
     double ideal_s = 0;  // duration alone at its cap
     bool active = false;
@@ -146,15 +149,16 @@ bool buffer_dram::costs_time(int p, uint64_t bytes) {
     return false;
 }
 
-void buffer_dram::add_flow(flow &f, int p, uint64_t bytes, double cap, double start_s) {
+void buffer_dram::add_flow(flow &f, int p, uint64_t bytes, double cap, const sc_core::sc_time &start) {
     const double now = now_s();
-    advance(now);
+    advance();
     const double charged = double(m_config.charged_bytes(bytes));
     const double bw = m_config.bandwidth_bytes_per_s();
     f.port = p;
     f.remaining = charged;
     f.cap = cap;
-    f.start_s = std::max(now, start_s);
+    f.start = std::max(sc_core::sc_time_stamp(), start);
+    f.start_s = f.start.to_seconds();
     f.ideal_s = charged / (cap > 0 ? std::min(cap, bw) : bw);
     m_flows.push_back(&f);
     settle(now);
@@ -165,7 +169,7 @@ void buffer_dram::transfer(int p, uint64_t bytes, double cap) {
     sc_core::sc_event done;
     flow f;
     f.done = &done;
-    add_flow(f, p, bytes, cap, now_s());
+    add_flow(f, p, bytes, cap, sc_core::sc_time_stamp());
     while (!f.finished) sc_core::wait(done);
 }
 
@@ -183,13 +187,16 @@ void buffer_dram::transfer_at(int p, uint64_t bytes, const sc_core::sc_time &sta
     f->pooled = true;
     f->tracker = &t;
     ++t.pending;
-    add_flow(*f, p, bytes, cap, start.to_seconds());
+    add_flow(*f, p, bytes, cap, start);
 }
 
-// Moves every active transfer forward to `now` at its current rate.
-void buffer_dram::advance(double now) {
-    const double dt = now - m_last_s;
-    if (dt > 0) {
+// Moves every active transfer forward to the current time at its current rate.
+// Durations come from integer kernel time: differences of seconds in doubles lose whole
+// picoseconds past ~10^3 s simulated, and a step that moved nothing would never finish.
+void buffer_dram::advance() {
+    const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+    if (stamp > m_last) {
+        const double dt = (stamp - m_last).to_seconds();
         std::vector<char> &moving = m_moving;
         moving.assign(m_ports.size(), 0);
         for (flow *f : m_flows) {
@@ -203,16 +210,17 @@ void buffer_dram::advance(double now) {
         for (size_t i = 0; i < moving.size(); ++i)
             if (moving[i]) m_stats.ports[i].busy_s += dt;
     }
-    m_last_s = std::max(m_last_s, now);
+    m_last = std::max(m_last, stamp);
 }
 
 // Completes what is done, starts what is due, reshares the bandwidth, schedules the next change.
 void buffer_dram::settle(double now) {
+    const sc_core::sc_time stamp = sc_core::sc_time_stamp();
     for (size_t i = 0; i < m_flows.size();) {
         flow *f = m_flows[i];
-        const bool complete = f->active && (f->remaining <= done_bytes || (f->rate > 0 && f->remaining / f->rate < 1e-12));
+        const bool complete = f->active && (f->remaining <= done_bytes || (f->rate > 0 && f->remaining / f->rate < sc_core::sc_get_time_resolution().to_seconds()));
         if (!complete) {
-            if (!f->active && f->start_s <= now + 1e-15) f->active = true;
+            if (!f->active && f->start <= stamp) f->active = true;
             ++i;
             continue;
         }
@@ -232,29 +240,29 @@ void buffer_dram::settle(double now) {
     for (flow *f : m_flows)
         if (f->active) m_demands.push_back({m_ports[size_t(f->port)].priority, f->cap});
     share_bandwidth(m_config.bandwidth_bytes_per_s(), m_config.arbitration, m_demands, m_rates);
-    double next = std::numeric_limits<double>::infinity();
+    sc_core::sc_time next = sc_core::sc_max_time();  // the first completion or start
     size_t k = 0;
     std::fill(m_grant.begin(), m_grant.end(), 0);
     for (flow *f : m_flows) {
         if (f->active) {
             f->rate = m_rates[k++];
             if (f->rate > 0) {
-                next = std::min(next, now + f->remaining / f->rate);
+                // At least one kernel tick: not yet complete means more than a tick is left.
+                next = std::min(next, std::max(span_s(f->remaining / f->rate), sc_core::sc_get_time_resolution()));
                 m_grant[size_t(f->port)] = 1;
             }
         } else {
             f->rate = 0;
-            next = std::min(next, f->start_s);
+            next = std::min(next, f->start - stamp);
         }
     }
     m_wake.cancel();
-    if (std::isfinite(next)) m_wake.notify(span_s(next - now));
+    if (next != sc_core::sc_max_time()) m_wake.notify(next);
 }
 
 void buffer_dram::on_wake() {
-    const double now = now_s();
-    advance(now);
-    settle(now);
+    advance();
+    settle(now_s());
 }
 
 double buffer_dram::utilisation() const {
@@ -265,7 +273,7 @@ double buffer_dram::utilisation() const {
 
 void buffer_dram::reset_statistics() {
     const double now = now_s();
-    advance(now);
+    advance();
     dram_statistics fresh;
     fresh.ports.resize(m_ports.size());
     fresh.occupancy_bytes = m_stats.occupancy_bytes;

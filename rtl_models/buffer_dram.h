@@ -102,8 +102,8 @@ private:
     SC_HAS_PROCESS(buffer_dram);
     void b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     bool costs_time(int p, uint64_t bytes);
-    void add_flow(flow &f, int p, uint64_t bytes, double cap, double start_s);
-    void advance(double now);
+    void add_flow(flow &f, int p, uint64_t bytes, double cap, const sc_core::sc_time &start);
+    void advance();
     void settle(double now);
     void on_wake();
     void set_occupancy(double now);
@@ -116,7 +116,7 @@ private:
     std::vector<bandwidth_demand> m_demands;
     std::vector<double> m_rates;
     std::vector<char> m_moving;  // scratch: ports that moved data
-    double m_last_s = 0;
+    sc_core::sc_time m_last;  // advance() moved the transfers to here
     sc_core::sc_event m_wake;
     // Buffer space.
     uint64_t m_used = 0;

@@ -1,6 +1,8 @@
 // Component benches for the controller's hardware blocks (rtl_models), each block on its own with
 // SC_THREADs as its users. One bench per TEST (each runs in its own process).
 #define SC_INCLUDE_DYNAMIC_PROCESSES
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -453,6 +455,33 @@ TEST(buffer_dram, allocation_waits_while_the_buffer_is_full) {
     EXPECT_NEAR(got_ms, 5.0, 1e-9);
     EXPECT_NEAR(b.dram.statistics().alloc_wait.max_s * 1e3, 4.0, 1e-9);
     EXPECT_DOUBLE_EQ(b.dram.statistics().occupancy_bytes.peak(), double(768 << 10));
+}
+
+// Late in a long run, a picosecond is one or two ulps of the time in seconds: a transfer due to
+// start one tick ahead, or one with a tick or two left, once made the DRAM wake itself at zero
+// time for ever (a 2x10^5-request soak stopped at 2,048 s simulated). A livelock here is a
+// kill by the alarm, i.e. a failure, not a hang.
+TEST(buffer_dram, transfers_a_tick_ahead_late_in_a_long_run_complete) {
+    alarm(20);
+    dram_bench b("bench", dram_arbitration::round_robin);
+    int completed = 0;
+    sc_core::sc_spawn([&] {
+        dma_tracker t;
+        for (double base_s : {2048.0, 10'007.0, 1.0e6}) {
+            sc_core::wait(sc_time(base_s, sc_core::SC_SEC) - sc_core::sc_time_stamp());
+            for (int k = 0; k < 2000; ++k) {
+                sc_core::wait(sc_time(double(7919 + k), sc_core::SC_PS));
+                const sc_time tick = sc_core::sc_get_time_resolution();
+                b.dram.transfer_at(k % 2, 512 + uint64_t(k % 7), sc_core::sc_time_stamp() + tick, 1.6e8, t);
+                if (k % 3 == 0) b.dram.transfer(1 - k % 2, 1 + uint64_t(k % 5), 0);
+                t.wait_all();
+                ++completed;
+            }
+        }
+    });
+    sc_core::sc_start();
+    alarm(0);
+    EXPECT_EQ(completed, 6000);
 }
 
 // ---- controller CPU and host link ---------------------------------------------------------------
