@@ -3,6 +3,7 @@
 #include "controller/replicated_firmware.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -49,12 +50,21 @@ bool replicated_firmware::serve(const host_command &cmd) {
     const uint64_t owner = cmd.sequence + 1;  // names the buffer the delayed copies keep
     bool ok;
     std::vector<uint64_t> logical;  // this request's place in the write order
+    std::optional<uint64_t> fence_ticket;
     if (!cmd.write && overlaps_lost(cmd.lbn, cmd.sectors)) {
         ok = false;  // data lost to a second fault: the host gets an error, never stale data
     } else if (m_replicated_reads && !cmd.write) {
         ok = replicated_read(cmd.lbn, cmd.sectors, r.buffer, &logical);
     } else if (m_table && cmd.write) {
+        // Overlapping host writes are served one after the other, in the order they began: a
+        // write of several runs (or one split where its current copies differ) schedules its
+        // runs at different times, and an overlapping write scheduled between them would come
+        // first on some sectors and second on others, which no acknowledgement order matches
+        // (and each waited for the other's ticket in m_logical: a RAID 1 rebuild deadlock).
+        const uint64_t ticket = m_write_fence.write_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
+        m_write_fence.wait_for_earlier_writes(m_platform, ticket);
         ok = replicated_write(cmd.lbn, cmd.sectors, r.buffer, owner, cmd.affinity, &logical);
+        fence_ticket = ticket;
     } else {
         std::vector<disk_fragment> pieces;
         const bool locked = cmd.write && lock_units(cmd.lbn, cmd.sectors);
@@ -69,6 +79,7 @@ bool replicated_firmware::serve(const host_command &cmd) {
         for (uint64_t t : logical) m_logical.leave(t);
         m_guard_changed.notify(sc_core::SC_ZERO_TIME);
     }
+    if (fence_ticket) m_write_fence.write_done(*fence_ticket);
     m_kit.finish(cmd, r);
     const auto held = m_table && cmd.write ? m_held.find(owner) : m_held.end();
     if (held != m_held.end()) {
@@ -568,6 +579,7 @@ size_t replicated_firmware::restart_after_power_loss() {
     m_held.clear();
     m_guard.clear();
     m_logical.clear();
+    m_write_fence.clear();
     if (!m_replicated_reads) return 0;
     // The writes in flight at the loss, from their intent records. With the delayed-write table
     // their first copies are in it (its entry was written before the disk command); without it

@@ -24,6 +24,7 @@
 
 #include "controller/delayed_write_table.h"
 #include "controller/firmware_kit.h"
+#include "controller/host_read_fence.h"
 #include "controller/rebuild_runner.h"
 #include "controller/write_order_guard.h"
 
@@ -147,6 +148,7 @@ private:
     std::map<uint64_t, held_buffer> m_held;  // by owner
     write_order_guard m_guard;    // per disk: writes (and reads) reach a copy in order
     write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
+    host_read_fence m_write_fence;  // overlapping host writes (with the table): one at a time, in order
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
     std::vector<int> m_failed_noticed;  // the failed members the table has been told of
