@@ -65,9 +65,35 @@ parity_logging_firmware::~parity_logging_firmware() = default;
 
 // ---- host requests ------------------------------------------------------------------------------
 
+// A member lost while a request was past check_failure fails the request's commands to it (its
+// preread, data write or log append). Once the firmware has handled the loss (the logs applied,
+// or a lost sublog's region rebuilt from data), the request is served again in degraded mode:
+// a write's partial effects are all of the new data (a logged record, or data already on a
+// drive whose parity the handling recomputed), so serving it again is idempotent.
+bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::function<bool()> &attempt) {
+    for (;;) {
+        if (!check_failure(affinity)) return false;
+        const int known = m_known_failed;
+        bool ok;
+        {
+            const active_request active{this};
+            ok = attempt();
+        }
+        const int failed = m_platform.failed_disk();
+        if (ok || failed < 0 || failed == known) return ok;
+        ++m_stats.served_again_after_loss;
+    }
+}
+
 bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    if (!check_failure(affinity)) return false;
-    const active_request active{this};
+    return serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
+}
+
+bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    return serve_across_a_loss(affinity, [&] { return read_once(lbn, sectors, buffer, affinity); });
+}
+
+bool parity_logging_firmware::write_once(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     std::vector<piece> all;
@@ -82,9 +108,7 @@ bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::bu
     });
 }
 
-bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    if (!check_failure(affinity)) return false;
-    const active_request active{this};
+bool parity_logging_firmware::read_once(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     return m_kit.parallel(chunks.size(), [&](size_t i) {

@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,7 @@ struct parity_logging_statistics {
     uint64_t degraded_writes = 0;   // unit pieces written with direct parity update
     uint64_t rebuilt_reads = 0;     // unit pieces rebuilt from the row's other members
     uint64_t resynced_stripes = 0;  // stripes of writes torn by a power or controller loss
+    uint64_t served_again_after_loss = 0;  // host requests whose commands met a member lost meanwhile
 };
 
 class parity_logging_firmware final : public kit_firmware {
@@ -150,6 +152,10 @@ private:
     bool logging(int region) const;
     int64_t log_capacity(int region) const;  // record sectors its live sublogs hold
     void done();
+    bool write_once(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    bool read_once(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
+    // Runs `attempt` past check_failure, again after a member lost during it is handled.
+    bool serve_across_a_loss(int affinity, const std::function<bool()> &attempt);
     // Calls done() when a host request that passed check_failure returns.
     struct active_request {
         parity_logging_firmware *firmware;

@@ -72,7 +72,8 @@ void parity_logging_firmware::report(nlohmann::json &out) const {
         {"parity_rebuilds", ps.parity_rebuilds},
         {"degraded_writes", ps.degraded_writes},
         {"rebuilt_reads", ps.rebuilt_reads},
-        {"resynced_stripes", ps.resynced_stripes}};
+        {"resynced_stripes", ps.resynced_stripes},
+        {"served_again_after_loss", ps.served_again_after_loss}};
 }
 
 void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
