@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -54,4 +55,31 @@ TEST(timed_changes, an_aborted_read_ahead_then_the_next_seek_leaves_the_seek) {
         q.apply_due(10.0 * k + 4.0, [&](int c) { state = c; });
         EXPECT_EQ(state, 2) << k;
     }
+}
+
+// Against a stable sort by time (the definition of the order), on random times with many ties.
+TEST(timed_changes, random_pushes_and_pops_come_out_by_time_then_schedule_order) {
+    timed_changes<uint64_t, int> q;
+    std::vector<std::pair<uint64_t, int>> pending;  // (time, number), in schedule order
+    std::vector<int> out, expected;
+    uint64_t x = 12345, now = 0;
+    int number = 0;
+    for (int step = 0; step < 20000; ++step) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        if ((x >> 60) < 11) {  // push, often at a time already queued
+            const uint64_t at = now + (x >> 33) % 40;
+            q.push(at, number);
+            pending.push_back({at, number++});
+        } else {
+            now += (x >> 40) % 8;
+            q.apply_due(now, [&](int c) { out.push_back(c); });
+            std::stable_sort(pending.begin(), pending.end(),
+                             [](const auto &a, const auto &b) { return a.first < b.first; });
+            auto due = std::find_if(pending.begin(), pending.end(), [&](const auto &p) { return p.first > now; });
+            for (auto it = pending.begin(); it != due; ++it) expected.push_back(it->second);
+            pending.erase(pending.begin(), due);
+        }
+    }
+    EXPECT_EQ(out, expected);
+    EXPECT_EQ(q.size(), pending.size());
 }
