@@ -437,9 +437,9 @@ void brick_firmware::report_lard(nlohmann::json &out) const {
 }
 
 void brick_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_trace_queue, prefix + ".brick.queue_depth");
-    sc_core::sc_trace(tf, m_trace_claims, prefix + ".brick.claims_in_flight");
-    sc_core::sc_trace(tf, m_trace_dirty_pages, prefix + ".brick.dirty_pages");
+    waveforms::trace(tf, m_trace_queue, prefix + ".brick.queue_depth");
+    waveforms::trace(tf, m_trace_claims, prefix + ".brick.claims_in_flight");
+    waveforms::trace(tf, m_trace_dirty_pages, prefix + ".brick.dirty_pages");
 }
 
 }  // namespace raidtlm::controller

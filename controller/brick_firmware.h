@@ -41,6 +41,7 @@
 #include "controller/firmware_kit.h"
 #include "controller/lard_dispatcher.h"
 #include "controller/request_distribution.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
 
@@ -138,9 +139,9 @@ private:
     sc_core::sc_event m_read_waiting;  // a read joined the disk queue
     sc_core::sc_event m_claim_lost;    // a better bid took a read this brick was claiming
     brick_statistics m_stats;
-    int m_trace_queue = 0;   // requests waiting for the disk (reads and destages)
-    int m_trace_claims = 0;  // CLAIMs this brick has out (prescheduling waits)
-    int m_trace_dirty_pages = 0;
+    waveforms::traced_int m_trace_queue = 0;   // requests waiting for the disk (reads and destages)
+    waveforms::traced_int m_trace_claims = 0;  // CLAIMs this brick has out (prescheduling waits)
+    waveforms::traced_int m_trace_dirty_pages = 0;
 };
 
 }  // namespace raidtlm::controller

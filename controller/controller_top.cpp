@@ -496,8 +496,8 @@ void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix
     m_traced = true;
     waveforms::trace(tf, m_outstanding, prefix + ".outstanding");
     for (size_t i = 0; i < m_traced_state.size(); ++i) {
-        sc_core::sc_trace(tf, m_traced_state[i], fmt::format("{}.member{}.state", prefix, i));
-        sc_core::sc_trace(tf, m_traced_rebuild_pct[i], fmt::format("{}.member{}.rebuild_pct", prefix, i));
+        waveforms::trace(tf, m_traced_state[i], fmt::format("{}.member{}.state", prefix, i));
+        waveforms::trace(tf, m_traced_rebuild_pct[i], fmt::format("{}.member{}.rebuild_pct", prefix, i));
     }
     if (groups.has("cpu")) m_cpu->trace(tf, prefix + ".cpu");
     if (groups.has("dram")) m_dram->trace(tf, prefix + ".dram");

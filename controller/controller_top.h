@@ -213,8 +213,8 @@ private:
     void sync_traced_members();
     void rebuild_progress(int d, double fraction) override;
     // Traced: each member's state (member_state as a number) and rebuild progress in whole percent.
-    std::vector<int> m_traced_state;
-    std::vector<int> m_traced_rebuild_pct;
+    std::vector<waveforms::traced_int> m_traced_state;
+    std::vector<waveforms::traced_int> m_traced_rebuild_pct;
 
     controller_config m_config;
     std::vector<disk_info> m_disks;

@@ -128,7 +128,7 @@ void replicated_firmware::report(nlohmann::json &out) const {
 }
 
 void replicated_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    if (m_table) sc_core::sc_trace(tf, m_table_entries, prefix + ".nvram.delayed_entries");
+    if (m_table) waveforms::trace(tf, m_table_entries, prefix + ".nvram.delayed_entries");
 }
 
 // ---- SR-Array (SR-Mirror family) --------------------------------------------------------------

@@ -27,6 +27,7 @@
 #include "controller/host_read_fence.h"
 #include "controller/rebuild_runner.h"
 #include "controller/write_order_guard.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
 
@@ -153,7 +154,7 @@ private:
     sc_core::sc_event m_table_changed;
     std::vector<int> m_failed_noticed;  // the failed members the table has been told of
     std::set<int64_t> m_lost_sectors;  // few: only sectors lost to a second fault
-    int m_table_entries = 0;  // traced: the delayed-write table's entries
+    waveforms::traced_int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;
 };
 

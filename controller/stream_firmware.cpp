@@ -181,9 +181,9 @@ void stream_firmware::report(nlohmann::json &out) const {
 }
 
 void stream_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_dispatch_traced, prefix + ".dispatch_set");
-    sc_core::sc_trace(tf, m_buffered_traced, prefix + ".buffered_set");
-    sc_core::sc_trace(tf, m_streams_traced, prefix + ".streams");
+    waveforms::trace(tf, m_dispatch_traced, prefix + ".dispatch_set");
+    waveforms::trace(tf, m_buffered_traced, prefix + ".buffered_set");
+    waveforms::trace(tf, m_streams_traced, prefix + ".streams");
     sc_core::sc_trace(tf, m_memory_kib_traced, prefix + ".memory_kib");
     sc_core::sc_trace(tf, m_hits_traced, prefix + ".hits");
     sc_core::sc_trace(tf, m_waits_traced, prefix + ".waits");

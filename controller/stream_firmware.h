@@ -24,6 +24,7 @@
 #include "controller/stream_classifier.h"
 #include "controller/stream_engine_config.h"
 #include "controller/stream_sets.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
 
@@ -68,9 +69,9 @@ private:
     counters m_counts;
 
     // traced
-    int m_dispatch_traced = 0;
-    int m_buffered_traced = 0;
-    int m_streams_traced = 0;
+    waveforms::traced_int m_dispatch_traced = 0;
+    waveforms::traced_int m_buffered_traced = 0;
+    waveforms::traced_int m_streams_traced = 0;
     unsigned m_memory_kib_traced = 0;
     unsigned m_hits_traced = 0;
     unsigned m_waits_traced = 0;

@@ -264,8 +264,8 @@ void iss_cpu::write_profile(std::ostream &out) const {
 }
 
 void iss_cpu::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_function, prefix + ".function");
-    sc_core::sc_trace(tf, m_asleep, prefix + ".asleep");
+    waveforms::trace(tf, m_function, prefix + ".function");
+    waveforms::trace(tf, m_asleep, prefix + ".asleep");
 }
 
 std::vector<std::pair<int, std::string>> iss_cpu::function_names() const {

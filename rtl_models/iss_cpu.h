@@ -30,6 +30,7 @@
 #include "rtl_models/elf_image.h"
 #include "rtl_models/gdb_remote.h"
 #include "rtl_models/gdb_socket.h"
+#include "waveforms/traced_value.h"
 
 struct uc_struct;
 
@@ -129,8 +130,8 @@ private:
     uint64_t m_device_writes = 0;
     std::vector<uint64_t> m_function_instructions;
     // waves
-    int m_function = -1;
-    bool m_asleep = false;
+    waveforms::traced_int m_function = -1;
+    waveforms::traced_flag m_asleep = false;
     bool m_sleep_pending = false;
     std::string m_error;  // a device access that failed
 

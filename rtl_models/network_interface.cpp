@@ -50,7 +50,7 @@ void network_interface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc
 }
 
 void network_interface::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
-    sc_core::sc_trace(tf, m_trace_queued, prefix + ".received_queue");
+    waveforms::trace(tf, m_trace_queued, prefix + ".received_queue");
 }
 
 }  // namespace raidtlm::rtl_models

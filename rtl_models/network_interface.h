@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "tlm/network_message.h"
+#include "waveforms/traced_value.h"
 
 namespace raidtlm::rtl_models {
 
@@ -52,7 +53,7 @@ private:
     std::deque<protocol::network_message> m_received;
     sc_core::sc_event m_arrived;
     uint64_t m_sent = 0;
-    int m_trace_queued = 0;
+    waveforms::traced_int m_trace_queued = 0;
 };
 
 }  // namespace raidtlm::rtl_models
