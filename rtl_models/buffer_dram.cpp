@@ -40,7 +40,7 @@ buffer_dram::buffer_dram(sc_core::sc_module_name name, const dram_config &config
     : sc_module(name), port("port", ports.size()), m_config(config), m_ports(ports) {
     for (size_t i = 0; i < ports.size(); ++i) port[i].register_b_transport(this, &buffer_dram::b_transport, int(i));
     m_stats.ports.resize(ports.size());
-    m_grant.assign(ports.size(), 0);
+    m_grant.assign(ports.size(), false);
     SC_METHOD(on_wake);
     sensitive << m_wake;
     dont_initialize();
@@ -242,14 +242,14 @@ void buffer_dram::settle(double now) {
     share_bandwidth(m_config.bandwidth_bytes_per_s(), m_config.arbitration, m_demands, m_rates);
     sc_core::sc_time next = sc_core::sc_max_time();  // the first completion or start
     size_t k = 0;
-    std::fill(m_grant.begin(), m_grant.end(), 0);
+    std::fill(m_grant.begin(), m_grant.end(), false);
     for (flow *f : m_flows) {
         if (f->active) {
             f->rate = m_rates[k++];
             if (f->rate > 0) {
                 // At least one kernel tick: not yet complete means more than a tick is left.
                 next = std::min(next, std::max(span_s(f->remaining / f->rate), sc_core::sc_get_time_resolution()));
-                m_grant[size_t(f->port)] = 1;
+                m_grant[size_t(f->port)] = true;
             }
         } else {
             f->rate = 0;

@@ -127,7 +127,7 @@ private:
     // Traced.
     waveforms::traced_int m_occupancy_kib = 0;
     waveforms::traced_int m_alloc_waiting = 0;
-    std::vector<waveforms::traced_int> m_grant;
+    std::vector<waveforms::traced_flag> m_grant;
 };
 
 }  // namespace raidtlm::rtl_models

@@ -43,7 +43,7 @@ void host_link::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &dela
     }
     const double start = now_s();
     m_stats.wait.add(start - t0);
-    m_trace_busy[size_t(dir)] = 1;
+    m_trace_busy[size_t(dir)] = true;
     ++m_stats.dmas[size_t(dir)];
     m_stats.bytes[size_t(dir)] += double(d->bytes);
     if (m_config.dma_latency_us > 0) sc_core::wait(span_s(m_config.dma_latency_us * 1e-6));
@@ -57,7 +57,7 @@ void host_link::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &dela
     }
     const double end = now_s();
     m_stats.busy_s[size_t(dir)] += end - start;
-    m_trace_busy[size_t(dir)] = 0;
+    m_trace_busy[size_t(dir)] = false;
     if (ch.queue.empty()) {
         ch.busy = false;
     } else {

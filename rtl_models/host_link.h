@@ -60,7 +60,7 @@ private:
     host_link_config m_config;
     std::array<channel, 2> m_channels;  // PCI-X uses m_channels[0] for both directions
     host_link_statistics m_stats;
-    std::array<waveforms::traced_int, 2> m_trace_busy{};
+    std::array<waveforms::traced_flag, 2> m_trace_busy{};
     waveforms::traced_int m_trace_waiting = 0;
 };
 

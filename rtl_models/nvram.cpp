@@ -57,9 +57,9 @@ void nvram::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
     m_stats.busy_s += d;
     (gp.is_write() ? m_stats.writes : m_stats.reads) += 1;
     m_stats.bytes += double(gp.get_data_length());
-    m_trace_busy = 1;
+    m_trace_busy = true;
     if (m_free_at_s > now) sc_core::wait(span_s(m_free_at_s - now));
-    if (now_s() >= m_free_at_s - 1e-12) m_trace_busy = 0;
+    if (now_s() >= m_free_at_s - 1e-12) m_trace_busy = false;
     transport_dbg(gp);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

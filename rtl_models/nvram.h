@@ -82,7 +82,7 @@ private:
     int m_power_failures = 0;
     nvram_statistics m_stats;
     waveforms::traced_int m_trace_occupancy = 0;
-    waveforms::traced_int m_trace_busy = 0;
+    waveforms::traced_flag m_trace_busy = false;
 };
 
 }  // namespace raidtlm::rtl_models

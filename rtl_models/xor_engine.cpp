@@ -58,8 +58,8 @@ void xor_engine::execute(job &j) {
     const double start = now_s();
     m_stats.wait.add(start - j.submitted_s);
     const bool gf = !c.coefficients.empty();
-    m_busy = 1;
-    m_gf_busy = gf ? 1 : 0;
+    m_busy = true;
+    m_gf_busy = gf;
     const uint64_t block_bytes = c.sectors * 512;
     sc_core::wait(span_s(double(m_config.setup_cycles) * m_config.cycle_s()));
     // N inputs in, one result out, through the DRAM at the engine's pace at best.
@@ -96,8 +96,8 @@ void xor_engine::execute(job &j) {
         m_stats.gf_result_bytes += double(block_bytes);
         m_stats.gf_busy_s += now_s() - start;
     }
-    m_busy = 0;
-    m_gf_busy = 0;
+    m_busy = false;
+    m_gf_busy = false;
 }
 
 void xor_engine::reset_statistics() {

@@ -69,8 +69,8 @@ private:
     sc_core::sc_event m_arrival;
     sc_core::sc_event m_room;
     waveforms::traced_int m_depth = 0;  // accepted, not done (traced)
-    waveforms::traced_int m_busy = 0;   // traced
-    waveforms::traced_int m_gf_busy = 0;  // traced
+    waveforms::traced_flag m_busy = false;     // traced
+    waveforms::traced_flag m_gf_busy = false;  // traced
     xor_statistics m_stats;
 };
 

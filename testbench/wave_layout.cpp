@@ -151,15 +151,15 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
         if (groups.has("dram")) {
             gtkw_group dram{"dram", {sig("dram.occupancy_kib"), sig("dram.alloc_waiting")}};
             for (int p = 0; p < ctl->dram().port_count(); ++p)
-                dram.signals.push_back(sig(fmt::format("dram.grant_{}", ctl->dram().port_info(p).name)));
+                dram.signals.push_back(flag(fmt::format("dram.grant_{}", ctl->dram().port_info(p).name)));
             layout.groups.push_back(dram);
         }
         if (groups.has("host_link"))
             layout.groups.push_back(
-                {"host_link", {sig("host_link.to_controller"), sig("host_link.to_host"), sig("host_link.waiting")}});
-        if (groups.has("xor")) layout.groups.push_back({"xor", {sig("xor.busy"), sig("xor.gf_busy"), sig("xor.queue_depth")}});
+                {"host_link", {flag("host_link.to_controller"), flag("host_link.to_host"), sig("host_link.waiting")}});
+        if (groups.has("xor")) layout.groups.push_back({"xor", {flag("xor.busy"), flag("xor.gf_busy"), sig("xor.queue_depth")}});
         if (groups.has("nvram")) {
-            gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), sig("nvram.busy")}};
+            gtkw_group nv{"nvram", {sig("nvram.occupancy_bytes"), flag("nvram.busy")}};
             const auto *replicated = ctl->firmware_as<controller::replicated_firmware>();
             if (replicated && replicated->delayed_writes()) nv.signals.push_back(sig("nvram.delayed_entries"));
             layout.groups.push_back(nv);
