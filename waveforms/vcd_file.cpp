@@ -215,24 +215,7 @@ void vcd_file::schedule(const int &var, int value, bool relative, double at_s) {
         m_changes.skip_seq();
         return;
     }
-    if (at == now && m_started) {
-        // Due in this time step: after every change already queued for it (all scheduled
-        // earlier), in order; a quarter to a third of all changes, kept out of the heap.
-        m_due_now.push_back({uint32_t(i), value, relative});
-        m_due_now_at = now;
-        m_changes.skip_seq();
-        return;
-    }
     m_changes.push(at, {uint32_t(i), value, relative});
-}
-
-void vcd_file::apply_instant(uint64_t t) {
-    if (!m_changes.empty() && m_changes.first_due() == t)
-        m_changes.apply_first_instant([this](const change &c) { apply(c); });
-    if (!m_due_now.empty() && m_due_now_at == t) {
-        for (const change &c : m_due_now) apply(c);
-        m_due_now.clear();
-    }
 }
 
 void vcd_file::apply(const change &c) {
@@ -256,11 +239,9 @@ void vcd_file::write_dirty(uint64_t t, bool &stamped) {
 }
 
 void vcd_file::write_scheduled(uint64_t through, bool inclusive) {
-    for (;;) {
-        uint64_t t = m_changes.empty() ? UINT64_MAX : m_changes.first_due();
-        if (!m_due_now.empty()) t = std::min(t, m_due_now_at);
-        if (t == UINT64_MAX || t > through || (t == through && !inclusive)) break;
-        apply_instant(t);
+    while (!m_changes.empty() &&
+           (m_changes.first_due() < through || (inclusive && m_changes.first_due() == through))) {
+        const uint64_t t = m_changes.apply_first_instant([this](const change &c) { apply(c); });
         bool stamped = false;
         write_dirty(t, stamped);
     }
@@ -404,7 +385,8 @@ void vcd_file::cycle(bool delta_cycle) {
     if (m_sampled_stale) rebuild_sampled();
     write_scheduled(now, false);
     bool stamped = false;
-    apply_instant(now);
+    if (!m_changes.empty() && m_changes.first_due() == now)
+        m_changes.apply_first_instant([this](const change &c) { apply(c); });
     write_dirty(now, stamped);
     for (uint32_t i : m_touched) {
         variable &v = m_vars[i];

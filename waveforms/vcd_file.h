@@ -32,7 +32,7 @@
 
 #include <systemc>
 
-#include "waveforms/timed_changes.h"
+#include "waveforms/monotone_changes.h"
 #include "waveforms/traced_value.h"
 
 namespace raidtlm::waveforms {
@@ -150,8 +150,6 @@ private:
     void flush();
     size_t scheduled_index(const int &var);
     void apply(const change &c);
-    // Applies the changes due at instant t: the heap's, then those scheduled for it while it was now.
-    void apply_instant(uint64_t t);
     // Writes the scheduled changes due before `through` (through it when `inclusive`), each
     // instant with its time stamp.
     void write_scheduled(uint64_t through, bool inclusive);
@@ -179,9 +177,7 @@ private:
     bool m_sampled_stale = false;  // a variable became scheduled: rebuild the arrays above
     std::unordered_map<const void *, size_t> m_index;  // object -> m_vars index
     std::array<index_cache_entry, 64> m_index_cache{};
-    timed_changes<uint64_t, change> m_changes;         // scheduled, due from the window's start on
-    std::vector<change> m_due_now;                      // scheduled for the time step being simulated
-    uint64_t m_due_now_at = 0;
+    monotone_changes<change> m_changes;                 // scheduled, due from the window's start on
     std::vector<size_t> m_dirty;                        // scheduled variables changed at one instant
     std::vector<uint32_t> m_touched;                    // announced changes in this time step
     double m_ticks_per_s;

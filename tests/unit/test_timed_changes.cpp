@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "waveforms/monotone_changes.h"
 #include "waveforms/timed_changes.h"
 
 using raidtlm::waveforms::timed_changes;
@@ -82,4 +83,35 @@ TEST(timed_changes, random_pushes_and_pops_come_out_by_time_then_schedule_order)
     }
     EXPECT_EQ(out, expected);
     EXPECT_EQ(q.size(), pending.size());
+}
+
+// The VCD writer's radix queue against the comparison heap: the same order on random schedules
+// that never go back before the last instant handed out, times from the same instant to 2^60
+// ahead (most within a hundred), some pushed at the instant just handed out.
+TEST(monotone_changes, hands_out_what_timed_changes_does_for_monotone_schedules) {
+    raidtlm::waveforms::monotone_changes<int> radix;
+    timed_changes<uint64_t, int> heap;
+    std::vector<int> from_radix, from_heap;
+    uint64_t x = 987654321, now = 0;
+    int number = 0;
+    for (int step = 0; step < 50000; ++step) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        const uint64_t r = x >> 58;
+        if (r < 40) {
+            const int shift = int((x >> 20) % 64);
+            const uint64_t span = (x >> 24) & ((shift == 63 ? ~uint64_t(0) : (uint64_t(1) << (shift + 1)) - 1) >> 3);
+            const uint64_t at = r < 8 ? now : now + (span % 64 < 48 ? span % 97 : span);
+            if (at < now) continue;  // wrapped
+            radix.push(at, number);
+            heap.push(at, number++);
+        } else if (!heap.empty()) {
+            ASSERT_EQ(radix.first_due(), heap.first_due());
+            now = heap.first_due();
+            radix.apply_first_instant([&](int c) { from_radix.push_back(c); });
+            heap.apply_first_instant([&](int c) { from_heap.push_back(c); });
+        }
+    }
+    EXPECT_EQ(from_radix, from_heap);
+    EXPECT_EQ(radix.size(), heap.size());
+    EXPECT_THROW(radix.push(now - 1, 0), std::logic_error);
 }
