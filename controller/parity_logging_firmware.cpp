@@ -103,7 +103,7 @@ bool parity_logging_firmware::write_once(uint64_t lbn, uint32_t sectors, protoco
     std::vector<std::pair<int64_t, std::vector<piece>>> stripes(by_stripe.begin(), by_stripe.end());
     return m_kit.parallel(stripes.size(), [&](size_t i) {
         const std::vector<piece> &ps = stripes[i].second;
-        if (logging(m_layout.region_of(ps.front().lbn))) return stripe_write(stripes[i].first, ps, buffer, affinity);
+        if (logging(m_layout.region_of(ps.front().lbn))) return stripe_write_repairing(stripes[i].first, ps, buffer, affinity);
         return m_kit.parallel(ps.size(), [&](size_t k) { return degraded_write(ps[k], buffer, affinity); });
     });
 }
@@ -113,10 +113,7 @@ bool parity_logging_firmware::read_once(uint64_t lbn, uint32_t sectors, protocol
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
     return m_kit.parallel(chunks.size(), [&](size_t i) {
         const chunk &c = chunks[i];
-        const piece p{c.lbn, c.sectors, uint64_t(c.lbn - int64_t(lbn))};
-        const disk_extent &e = c.replicas[0].extents[0];
-        if (c.replicas[0].disk == m_known_failed) return degraded_read(p, buffer, affinity);
-        return m_kit.disk_io(false, c.replicas[0].disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset);
+        return read_piece(c, {c.lbn, c.sectors, uint64_t(c.lbn - int64_t(lbn))}, buffer, affinity);
     });
 }
 
@@ -595,32 +592,6 @@ bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_bl
         }
         m_platform.free_buffer(work);
     }
-    m_kit.locks.unlock(stripe);
-    return ok;
-}
-
-// A piece on the lost disk: the XOR of the row's other data and its parity.
-bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity) {
-    const bool data = !buffer->tokens.empty();
-    std::vector<region_extent> sources = m_layout.row_partners(p.lbn);
-    const parity_location pl = m_layout.parity_of(p.lbn);
-    sources.push_back({pl.disk, pl.drive_lbn, 1});
-    const uint64_t n = uint64_t(p.sectors);
-    const uint64_t k = sources.size();
-    const int64_t stripe = m_layout.stripe_of(p.lbn);
-    ++m_stats.rebuilt_reads;
-    m_kit.locks.lock(stripe);
-    protocol::buffer_block *work = m_platform.allocate_buffer(k * n * protocol::sector_bytes, data ? k * n : 0);
-    m_platform.check_power();
-    bool ok = m_kit.parallel(k, [&](size_t i) {
-        return m_kit.disk_io(false, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n);
-    });
-    if (ok) {
-        std::vector<protocol::buffer_ref> inputs;
-        for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
-        m_kit.xor_blocks(inputs, {buffer, p.offset}, n, affinity);
-    }
-    m_platform.free_buffer(work);
     m_kit.locks.unlock(stripe);
     return ok;
 }

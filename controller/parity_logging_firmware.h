@@ -73,6 +73,7 @@ struct parity_logging_statistics {
     uint64_t rebuilt_reads = 0;     // unit pieces rebuilt from the row's other members
     uint64_t resynced_stripes = 0;  // stripes of writes torn by a power or controller loss
     uint64_t served_again_after_loss = 0;  // host requests whose commands met a member lost meanwhile
+    uint64_t media_repairs = 0;     // MEDIUM ERRORs repaired: pieces rebuilt and rewritten, or a region's parity
 };
 
 class parity_logging_firmware final : public kit_firmware {
@@ -143,6 +144,15 @@ private:
     bool resync_stripe(int64_t stripe, int affinity);  // the stripe's parity from its data
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
+    // MEDIUM ERROR (parity_logging_media.cpp): the row's other data and parity into `buffer` at
+    // p.offset (stripe lock held); a piece rebuilt after the region's log is applied, and
+    // rewritten; a host read's piece, repaired when its drive cannot read it; a logical
+    // stripe's write, its pieces repaired and written again when its preread met an error.
+    bool reconstruct_piece(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool repair_piece(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool read_piece(const chunk &c, const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer,
+                                int affinity);
     bool handle_failure(int affinity);
     // Before a host request: handles a newly marked disk (after the requests in flight drain) and
     // counts the request active; done() when it returns.

@@ -73,7 +73,8 @@ void parity_logging_firmware::report(nlohmann::json &out) const {
         {"degraded_writes", ps.degraded_writes},
         {"rebuilt_reads", ps.rebuilt_reads},
         {"resynced_stripes", ps.resynced_stripes},
-        {"served_again_after_loss", ps.served_again_after_loss}};
+        {"served_again_after_loss", ps.served_again_after_loss},
+        {"media_repairs", ps.media_repairs}};
 }
 
 void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

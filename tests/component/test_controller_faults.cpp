@@ -15,6 +15,7 @@
 #include "controller_bench.h"
 #include "controller/controller_top.h"
 #include "controller/firmware_families.h"
+#include "controller/parity_logging_layout.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;
@@ -257,6 +258,41 @@ static void expect_plog_reads_ordered(bool fence, bool expect_clean) {
 }
 
 TEST(faults, parity_logging_writes_wait_for_earlier_overlapping_reads) { expect_plog_reads_ordered(true, true); }
+
+// Parity logging, unreadable sectors (MEDIUM ERROR) on a data member under a hot region of reads
+// and small writes: a read rebuilds the piece from the row after the region's log is applied, a
+// write whose preread meets them repairs first; both rewrite the sectors. Before: the requests
+// failed.
+TEST(faults, parity_logging_repairs_unreadable_sectors_from_the_row_after_applying_the_log) {
+    static const disks::disk_spec ibm =
+        disks::load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
+    controller::controller_config c;
+    c.channels = 1;
+    c.firmware.stripe_unit_sectors = 4;
+    c.firmware.array = controller::array_kind::parity_logging;
+    c.nvram.capacity_bytes = 4 << 20;
+    controller_bench b(8, c, ibm);
+    const auto *fw = b.ctl->firmware_as<controller::parity_logging_firmware>();
+    const auto &layout = *dynamic_cast<const controller::parity_logging_layout *>(fw->array_layout());
+    hot_region_load load{b};
+    load.clients = 16;
+    load.hot_sectors = 256;
+    load.total = 6000;
+    load.at_request = [&](uint64_t n) {
+        if (n == 1000 || n == 3000)  // sectors of the hot region, on their data member
+            for (int64_t lbn : {int64_t(8), int64_t(100), int64_t(201)}) {
+                const controller::region_extent e = layout.data_location(lbn);
+                b.drives[size_t(e.disk)]->inject_media_error(uint64_t(e.drive_lbn), 3);
+            }
+    };
+    load.start();
+    sc_core::sc_start();
+    EXPECT_EQ(load.done, load.total);
+    EXPECT_EQ(load.failed_reads + load.failed_writes, 0u);
+    EXPECT_GT(fw->statistics().media_repairs, 0u) << "no unreadable sector was met: the test shows nothing";
+    EXPECT_GT(b.ctl->integrity().reads_checked(), 10000u);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
 
 // Parity logging, a member lost while requests are past the firmware's failure check: their
 // commands to the lost disk fail (a read-rotate-write preread, a data write, a log append).

@@ -1,0 +1,91 @@
+// Parity logging and unreadable sectors (MEDIUM ERROR from a drive, no member lost). A data
+// piece is rebuilt like a lost member's (the row's other data XOR its parity), but parity
+// logging defers parity updates, so the region's log is applied first: then the parity is
+// current and the rebuilt piece is the acknowledged data; rewriting it clears the error on the
+// drive. Degraded reads share the rebuild. Not handled: a parity or sublog sector that cannot be
+// read fails the reintegration (and the writes waiting for it: visible failures, never wrong
+// data); rebuilding that parity from the data would race with the small writes whose data are
+// still on their way to the drives while their records sit in the log buffers.
+#include "controller/parity_logging_firmware.h"
+
+namespace raidtlm::controller {
+
+bool parity_logging_firmware::reconstruct_piece(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    std::vector<region_extent> sources = m_layout.row_partners(p.lbn);
+    const parity_location pl = m_layout.parity_of(p.lbn);
+    sources.push_back({pl.disk, pl.drive_lbn, 1});
+    const uint64_t n = uint64_t(p.sectors);
+    const uint64_t k = sources.size();
+    protocol::buffer_block *work = m_platform.allocate_buffer(k * n * protocol::sector_bytes, data ? k * n : 0);
+    m_platform.check_power();
+    const bool ok = m_kit.parallel(k, [&](size_t i) {
+        return m_kit.disk_io(false, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
+        m_kit.xor_blocks(inputs, {buffer, p.offset}, n, affinity);
+    }
+    m_platform.free_buffer(work);
+    return ok;
+}
+
+// A piece on the lost disk.
+bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    ++m_stats.rebuilt_reads;
+    m_kit.locks.lock(stripe);
+    const bool ok = reconstruct_piece(p, buffer, affinity);
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    const int region = m_layout.region_of(p.lbn);
+    // Under the stripe lock no write of this row is between its data write and its record.
+    m_kit.locks.lock(stripe);
+    bool ok = m_regions[size_t(region)].committed == 0 || reintegrate(region, affinity);
+    if (ok) ok = reconstruct_piece(p, buffer, affinity);
+    if (ok) {
+        const region_extent e = m_layout.data_location(p.lbn);
+        ok = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+    }
+    if (ok) ++m_stats.media_repairs;
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protocol::buffer_block *buffer, int affinity) {
+    const int disk = c.replicas[0].disk;
+    if (disk == m_known_failed) return degraded_read(p, buffer, affinity);
+    const disk_extent &e = c.replicas[0].extents[0];
+    if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
+    // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.
+    if (m_platform.failed_disk() >= 0) return false;
+    return repair_piece(p, buffer, affinity);
+}
+
+bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces,
+                                                     protocol::buffer_block *buffer, int affinity) {
+    if (stripe_write(stripe, pieces, buffer, affinity)) return true;
+    // The preread met MEDIUM ERROR and nothing was written: the pieces that cannot be read are
+    // rebuilt and rewritten (readable again), then the write goes again. A member lost
+    // meanwhile: serve_across_a_loss.
+    if (m_platform.failed_disk() >= 0) return false;
+    const bool data = !buffer->tokens.empty();
+    bool ok = true;
+    for (const piece &p : pieces) {
+        protocol::buffer_block *old =
+            m_platform.allocate_buffer(uint64_t(p.sectors) * protocol::sector_bytes, data ? uint64_t(p.sectors) : 0);
+        m_platform.check_power();
+        const region_extent e = m_layout.data_location(p.lbn);
+        if (!m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), old, 0))
+            ok = m_platform.failed_disk() < 0 && repair_piece({p.lbn, p.sectors, 0}, old, affinity) && ok;
+        m_platform.free_buffer(old);
+    }
+    return ok && stripe_write(stripe, pieces, buffer, affinity);
+}
+
+}  // namespace raidtlm::controller
