@@ -63,6 +63,23 @@ struct hot_region_load {
     }
 };
 
+// The parity logging and floating papers' drive.
+const disks::disk_spec &ibm0661() {
+    static const disks::disk_spec ibm =
+        disks::load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
+    return ibm;
+}
+
+// Parity logging on one channel, 4-sector stripe unit, 4 MiB of NVRAM for the log buffers.
+controller::controller_config plog_on_one_channel() {
+    controller::controller_config c;
+    c.channels = 1;
+    c.firmware.stripe_unit_sectors = 4;
+    c.firmware.array = controller::array_kind::parity_logging;
+    c.nvram.capacity_bytes = 4 << 20;
+    return c;
+}
+
 controller::controller_config mirrored(controller::array_kind kind) {
     controller::controller_config c;
     c.channels = 2;
@@ -210,13 +227,11 @@ TEST(faults, raid5_power_loss_during_small_writes_resyncs_parity_before_serving)
 // old slot before the move's table update) never return data older than an acknowledged write,
 // and a slot that a read is still reading is never refilled by another unit's move.
 TEST(faults, floating_reads_overlapping_unit_moves_return_the_acknowledged_data) {
-    static const disks::disk_spec ibm =
-        disks::load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
     controller::controller_config c;
     c.channels = 4;
     c.firmware.stripe_unit_sectors = 4;
     c.firmware.array = controller::array_kind::floating;
-    controller_bench b(4, c, ibm);
+    controller_bench b(4, c, ibm0661());
     hot_region_load load{b};
     load.hot_sectors = 192;  // 48 units: 16 stripes, every move within cylinder 0
     load.total = 6000;
@@ -235,15 +250,9 @@ TEST(faults, floating_reads_overlapping_unit_moves_return_the_acknowledged_data)
 // acknowledgement (the soak's "8 integrity errors after a disk loss" happened before the loss).
 // Writes now wait for the overlapping reads that began before them (host_read_fence.h).
 static void expect_plog_reads_ordered(bool fence, bool expect_clean) {
-    static const disks::disk_spec ibm =
-        disks::load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
-    controller::controller_config c;
-    c.channels = 1;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.array = controller::array_kind::parity_logging;
+    controller::controller_config c = plog_on_one_channel();
     c.firmware.parity_logging.read_fence = fence;
-    c.nvram.capacity_bytes = 4 << 20;
-    controller_bench b(8, c, ibm);
+    controller_bench b(8, c, ibm0661());
     hot_region_load load{b};
     load.clients = 16;
     load.hot_sectors = 256;
@@ -264,14 +273,7 @@ TEST(faults, parity_logging_writes_wait_for_earlier_overlapping_reads) { expect_
 // write whose preread meets them repairs first; both rewrite the sectors. Before: the requests
 // failed.
 TEST(faults, parity_logging_repairs_unreadable_sectors_from_the_row_after_applying_the_log) {
-    static const disks::disk_spec ibm =
-        disks::load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
-    controller::controller_config c;
-    c.channels = 1;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.array = controller::array_kind::parity_logging;
-    c.nvram.capacity_bytes = 4 << 20;
-    controller_bench b(8, c, ibm);
+    controller_bench b(8, plog_on_one_channel(), ibm0661());
     const auto *fw = b.ctl->firmware_as<controller::parity_logging_firmware>();
     const auto &layout = *dynamic_cast<const controller::parity_logging_layout *>(fw->array_layout());
     hot_region_load load{b};
@@ -299,14 +301,7 @@ TEST(faults, parity_logging_repairs_unreadable_sectors_from_the_row_after_applyi
 // They are served again in degraded mode once the loss is handled, never failed (the soak's
 // one failed write in 2x10^5 requests).
 TEST(faults, parity_logging_requests_caught_by_a_disk_loss_are_served_again) {
-    static const disks::disk_spec ibm =
-        disks::load_diskspec(std::string(RAIDTLM_SOURCE_DIR) + "/scenarios/disks/ibm0661.diskspecs");
-    controller::controller_config c;
-    c.channels = 1;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.array = controller::array_kind::parity_logging;
-    c.nvram.capacity_bytes = 4 << 20;
-    controller_bench b(8, c, ibm);
+    controller_bench b(8, plog_on_one_channel(), ibm0661());
     hot_region_load load{b};
     load.clients = 16;
     load.hot_sectors = 2048;
