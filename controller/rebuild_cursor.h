@@ -28,6 +28,8 @@ public:
     void advance();
     // From the start again (a restart that lost the cursor).
     void restart() { m_next = 0; }
+    // From unit `next` (a restart that found the cursor's checkpoint), at most the end.
+    void resume_at(uint64_t next) { m_next = next < m_units ? next : m_units; }
     double fraction() const { return m_units ? double(m_next) / double(m_units) : 1.0; }
 
     // The units not yet rebuilt for which `needs_both(unit)` is true, as [first, end) runs.

@@ -2,12 +2,28 @@
 
 namespace raidtlm::controller {
 
+namespace {
+constexpr uint64_t checkpoint_tag = 0x52424c44'43555253ull;  // "RBLDCURS"
+struct checkpoint_record {
+    uint64_t tag, rebuild_number, next_unit;
+};
+}  // namespace
+
 rebuild_runner::rebuild_runner(firmware_platform &platform, unit_job job, unit_size size)
     : m_platform(platform), m_job(std::move(job)), m_size(std::move(size)) {}
+
+void rebuild_runner::checkpoint(int disk) {
+    const member_rebuild &m = m_members.at(disk);
+    if (m.checkpoint_address < 0) return;
+    const checkpoint_record r{checkpoint_tag, m.rebuild_number, m.cursor.next()};
+    m_platform.nvram_write(uint64_t(m.checkpoint_address), &r, sizeof r);
+}
 
 void rebuild_runner::start(int disk, uint64_t units) {
     member_rebuild &m = m_members[disk];
     m.cursor = rebuild_cursor(units);
+    ++m.rebuild_number;
+    if (m.checkpoint_address < 0) m.checkpoint_address = m_platform.nvram_allocate(sizeof(checkpoint_record));
     const uint64_t generation = ++m.generation;
     ++m_stats.started;
     m_platform.rebuild_progress(disk, 0);
@@ -32,10 +48,20 @@ const rebuild_cursor *rebuild_runner::cursor(int disk) const {
 void rebuild_runner::restart_all() {
     for (auto &[disk, m] : m_members) {
         if (m_platform.member_state_of(disk) != member_state::rebuilding) continue;
-        m.cursor.restart();
+        // The NVRAM survived: the checkpoint says where this rebuild got to (untimed: a 24-byte
+        // read at boot).
+        checkpoint_record r{};
+        if (m.checkpoint_address >= 0 && m_platform.nvram_peek(uint64_t(m.checkpoint_address), &r, sizeof r) &&
+            r.tag == checkpoint_tag && r.rebuild_number == m.rebuild_number) {
+            m.cursor.resume_at(r.next_unit);
+            ++m_stats.resumed;
+            m_stats.units_not_redone += m.cursor.next();
+        } else {
+            m.cursor.restart();
+        }
         const uint64_t generation = ++m.generation;
         ++m_stats.restarts;
-        m_platform.rebuild_progress(disk, 0);
+        m_platform.rebuild_progress(disk, m.cursor.fraction());
         const int d = disk;
         m_platform.run_background([this, d, generation] { run(d, generation); });
     }
@@ -43,6 +69,8 @@ void rebuild_runner::restart_all() {
 
 void rebuild_runner::run(int disk, uint64_t generation) {
     const rebuild_pacing &pacing = m_platform.config().firmware.rebuild;
+    checkpoint(disk);  // a checkpoint left by an earlier rebuild of the member is not this one's
+    m_platform.check_power();
     for (;;) {
         auto it = m_members.find(disk);
         // A newer thread took over, or the new drive was lost too: this one stops.
@@ -66,7 +94,9 @@ void rebuild_runner::run(int disk, uint64_t generation) {
         if (it->second.generation != generation) return;
         it->second.cursor.advance();
         m_platform.rebuild_progress(disk, it->second.cursor.fraction());
-        if (bytes == 0) continue;
+        if (bytes == 0) continue;  // nothing on this member: redone in no time after a restart
+        checkpoint(disk);
+        m_platform.check_power();
         const double busy = m_platform.now_ms() - t0;
         const double idle = pacing.idle_after_ms(busy, bytes);
         m_stats.busy_ms += busy;
@@ -84,6 +114,8 @@ void rebuild_runner::report(nlohmann::json &out) const {
     j["started"] = m_stats.started;
     j["finished"] = m_stats.finished;
     j["restarts_after_power_loss"] = m_stats.restarts;
+    j["resumed_from_checkpoint"] = m_stats.resumed;
+    j["units_not_redone"] = m_stats.units_not_redone;
     j["units_rebuilt"] = m_stats.units_rebuilt;
     j["units_lost"] = m_stats.units_lost;
     j["mb_rebuilt"] = double(m_stats.bytes_rebuilt) / 1e6;

@@ -5,9 +5,12 @@
 // reporting its progress to the platform and, at the end, member_rebuilt. The family asks
 // present(disk, unit) to know whether a member's unit holds the member's data now.
 //
-// The cursor lives in volatile memory: after a power loss the family calls restart_all() and
-// every rebuild starts again from its first unit (a real controller checkpoints the cursor in
-// NVRAM; starting over is slower, never wrong: writes keep the new drive's rows right).
+// The cursor is checkpointed in NVRAM after every unit (24 bytes a member: a tag, the rebuild's
+// number, the first unit not yet rebuilt), as controllers resume a rebuild after a reboot (LSI
+// MegaRAID's "rebuild resumes after a power cycle", Linux md's recovery_start/bitmap): after a
+// power loss the family calls restart_all() and every rebuild goes on from its checkpoint. A
+// checkpoint of another rebuild, or none (the NVRAM full), starts it again from its first unit
+// (slower, never wrong: writes keep the new drive's rows right).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,8 @@ namespace raidtlm::controller {
 
 struct rebuild_statistics {
     uint64_t started = 0, finished = 0, restarts = 0;
+    uint64_t resumed = 0;           // restarts that went on from an NVRAM checkpoint
+    uint64_t units_not_redone = 0;  // units those restarts did not rebuild again
     uint64_t units_rebuilt = 0;  // units reconstructed onto a new drive
     uint64_t units_lost = 0;     // units the job could not rebuild (a second loss in the stripe)
     uint64_t bytes_rebuilt = 0;
@@ -47,7 +52,7 @@ public:
     bool present(int disk, uint64_t unit) const;
     // The cursor of a member being rebuilt (nullptr: none).
     const rebuild_cursor *cursor(int disk) const;
-    // After a power loss (the threads are gone): every rebuilding member from its first unit.
+    // After a power loss (the threads are gone): every rebuilding member from its checkpoint.
     void restart_all();
 
     const rebuild_statistics &statistics() const { return m_stats; }
@@ -57,6 +62,8 @@ public:
 
 private:
     void run(int disk, uint64_t generation);
+    // The member's cursor into its NVRAM checkpoint (timed; the calling thread waits).
+    void checkpoint(int disk);
 
     firmware_platform &m_platform;
     unit_job m_job;
@@ -64,6 +71,8 @@ private:
     struct member_rebuild {
         rebuild_cursor cursor;
         uint64_t generation = 0;  // a restart's thread replaces the one before
+        uint64_t rebuild_number = 0;           // which rebuild of the member (its checkpoint's)
+        int64_t checkpoint_address = -1;       // in NVRAM; -1: none
     };
     std::map<int, member_rebuild> m_members;
     rebuild_statistics m_stats;

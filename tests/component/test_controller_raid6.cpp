@@ -347,10 +347,11 @@ TEST(controller_raid6, rebuild_time_of_two_members_replaced_at_once) {
     EXPECT_LT(std::max(t[0], t[1]), 256 * 80.0);
 }
 
-TEST(controller_raid6, a_rebuild_stopped_by_a_power_loss_starts_again_and_finishes) {
+// The rebuild's cursor is checkpointed in NVRAM: after the power comes back it goes on from there.
+TEST(controller_raid6, a_rebuild_stopped_by_a_power_loss_resumes_from_its_checkpoint_and_finishes) {
     const uint64_t blocks = 64 * unit;
     raid6_bench b(raid6_config(), blocks);
-    int64_t cursor_at_loss = -1;
+    int64_t cursor_at_loss = -1, cursor_after_restore = -1;
     run_clean(b, [&] {
         writer w{b, {}};
         w.write(0, 1000);
@@ -363,12 +364,18 @@ TEST(controller_raid6, a_rebuild_stopped_by_a_power_loss_starts_again_and_finish
         cursor_at_loss = int64_t(std::lround(b.ctl->members().progress(3) * 64));
         sc_core::wait(sc_core::sc_time(200, sc_core::SC_MS));
         b.ctl->power_restore_and_recover();
+        cursor_after_restore = int64_t(std::lround(b.ctl->members().progress(3) * 64));
         wait_until_optimal(b, 3);
         w.check(0, 1024);
         for (int64_t s = 0; s < 64; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
     });
     EXPECT_GT(cursor_at_loss, 0);
     EXPECT_LT(cursor_at_loss, 64);
+    // At most the unit under way at the loss is done again.
+    EXPECT_GE(cursor_after_restore, cursor_at_loss - 1);
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    EXPECT_EQ(fw["rebuild"]["resumed_from_checkpoint"], 1);
     ASSERT_EQ(rebuild_durations(b).size(), 1u);
     EXPECT_GT(rebuild_durations(b)[0], 500.0);
 }
