@@ -168,13 +168,17 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
 
 // ---- power loss -----------------------------------------------------------------------------------
 
-// P and Q of a stripe an intent record names, recomputed from its data units. A stripe with a
-// data unit already lost cannot tell a torn write from the lost unit's contents: that unit's
-// sectors are reported lost, as in RAID 5 (raid_parity_resync.cpp).
+// P and Q of a stripe an intent record names, recomputed from its data units. With one data unit
+// already lost and both checks present, the lost unit is rebuilt once from P and once from Q: if
+// the two agree, P and Q are consistent with the surviving data (the write was not torn between
+// them and its data units) and nothing is lost; if they differ, a torn write left one check stale
+// and nothing says which: the unit's sectors are reported lost, as always in RAID 5
+// (raid_parity_resync.cpp) and here with two members lost.
 bool raid6_firmware::resync_parity(int64_t stripe) {
     const parity_stripe_layout &l = *m_stripes;
     const int n = l.stripe_data_units(stripe);
     const std::vector<int> lost = members_on(stripe, lost_disks(stripe));
+    if (lost.size() == 1 && lost.front() < n) return checks_agree_with_one_unit_lost(stripe, lost.front());
     if (!lost.empty() && lost.front() < n) {
         record_lost_members(stripe, lost);
         return false;
@@ -214,6 +218,53 @@ bool raid6_firmware::resync_parity(int64_t stripe) {
     return ok;
 }
 
+bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_member) {
+    const parity_stripe_layout &l = *m_stripes;
+    const int n = l.stripe_data_units(stripe);
+    const uint64_t unit = uint64_t(l.unit_sectors());
+    m_kit.locks.lock(stripe);
+    // Slot m: member m (the lost one empty); slots n + 2 and n + 3: the unit from P and from Q.
+    const uint64_t slots = uint64_t(n) + 4;
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit);
+    bool ok = m_kit.parallel(size_t(n) + 2, [&](size_t m) {
+        if (int(m) == lost_member) return true;
+        const unit_place u = member_place(stripe, int(m));
+        return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, m * unit);
+    });
+    bool agree = false;
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (int m = 0; m < n + 2; ++m) inputs.push_back({work, uint64_t(m) * unit});
+        combine(inputs, pq::recovery_coefficients(n, lost_member, -1, lost_member), {work, uint64_t(n + 2) * unit}, unit, 0);
+        combine(inputs, pq::recovery_coefficients(n, lost_member, pq::p_member(n), lost_member),
+                {work, uint64_t(n + 3) * unit}, unit, 0);
+        const auto from_p = work->tokens.begin() + int64_t(uint64_t(n + 2) * unit);
+        agree = std::equal(from_p, from_p + int64_t(unit), from_p + int64_t(unit));
+        if (!agree) {
+            // The unit is lost either way; Q made to agree with P's version of it, so the stripe
+            // still rebuilds its other units right when a second member goes.
+            std::vector<protocol::buffer_ref> data;
+            std::vector<uint8_t> q;
+            for (int j = 0; j < n; ++j) {
+                data.push_back({work, uint64_t(j == lost_member ? n + 2 : j) * unit});
+                q.push_back(pq::q_coefficient(j));
+            }
+            combine(data, q, {work, uint64_t(n + 1) * unit}, unit, 0);
+            const unit_place u = member_place(stripe, pq::q_member(n));
+            ok = m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, uint64_t(n + 1) * unit);
+        }
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    if (!ok) return false;
+    if (!agree) {
+        record_lost_members(stripe, {lost_member});
+        return false;
+    }
+    ++m_raid6_stats.resyncs_checks_agreed;
+    return true;
+}
+
 // ---- statistics -----------------------------------------------------------------------------------
 
 void raid6_firmware::reset_statistics() {
@@ -225,7 +276,8 @@ void raid6_firmware::report(nlohmann::json &out) const {
     raid_firmware::report(out);
     out["raid6"] = {{"two_lost_rebuilt_reads", m_raid6_stats.two_lost_rebuilt_reads},
                     {"two_lost_stripe_writes", m_raid6_stats.two_lost_stripe_writes},
-                    {"gf_commands", m_raid6_stats.q_commands}};
+                    {"gf_commands", m_raid6_stats.q_commands},
+                    {"resyncs_checks_agreed", m_raid6_stats.resyncs_checks_agreed}};
 }
 
 }  // namespace raidtlm::controller

@@ -35,6 +35,7 @@ struct raid6_statistics {
     uint64_t two_lost_rebuilt_reads = 0;     // reads of a unit rebuilt with two members of its stripe lost
     uint64_t two_lost_stripe_writes = 0;     // stripe writes with two members unreadable
     uint64_t q_commands = 0;                 // GF multiply-accumulate commands issued (Q and recovery)
+    uint64_t resyncs_checks_agreed = 0;      // power-loss resyncs with a data unit lost whose P and Q agreed
 };
 
 class raid6_firmware final : public raid_firmware {
@@ -51,6 +52,9 @@ protected:
     bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool array_degraded() const override;
     bool resync_parity(int64_t stripe) override;
+    // Resync of a stripe with data member `lost_member` lost: true when P and Q rebuild the same
+    // unit (nothing lost), else its sectors are reported lost.
+    bool checks_agree_with_one_unit_lost(int64_t stripe, int lost_member);
     bool single_parity() const override { return false; }
     bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 

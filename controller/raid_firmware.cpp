@@ -42,9 +42,15 @@ bool raid_firmware::serve(const host_command &cmd) {
     } else if (m_stripes && single_parity() && (notice_losses(), touches_lost_stripe(cmd.lbn, cmd.sectors))) {
         ok = false;  // a stripe that lost two members: its data are gone
         ++m_stats.lost_stripe_requests;
+    } else if (m_stripes && !cmd.write && overlaps_lost_sectors(cmd.lbn, cmd.sectors)) {
+        ok = false;  // sectors lost to a second fault (a torn write with a member lost): never served wrong
+        ++m_stats.lost_stripe_requests;
     } else if (m_stripes && cmd.write) {
         const bool degraded = array_degraded();
         ok = stripes_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+        if (ok && !m_lost_sectors.empty())
+            m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
+                                 m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
         if (degraded || array_degraded()) wait_for_earlier_reads(int64_t(cmd.lbn), int64_t(cmd.sectors));
     } else if (m_stripes) {
         ok = stripes_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);

@@ -36,7 +36,7 @@ struct raid_statistics {
     // Logical ranges lost: a stripe torn by a power loss while a disk was already lost, a
     // stripe that lost two members (its data units on them).
     std::vector<std::pair<int64_t, int32_t>> lost_ranges;
-    // Host requests failed because they touch a stripe that lost two members.
+    // Host requests failed because they touch a stripe that lost two members, or read lost sectors.
     uint64_t lost_stripe_requests = 0;
 };
 
@@ -137,6 +137,11 @@ private:
     // (its reads may all have been done before the loss).
     std::set<int64_t> m_stripes_in_rebuild;
     std::set<std::pair<int64_t, int32_t>> m_lost_range_set;  // lost_ranges, for note_lost_range
+    // The sectors of lost_ranges not written since (few: only sectors lost to a second fault).
+    // Reads of them fail rather than return what a stale parity rebuilds; a write makes them
+    // good again (a degraded write computes the stripe's redundancy from the new data).
+    std::set<int64_t> m_lost_sectors;
+    bool overlaps_lost_sectors(uint64_t lbn, uint32_t sectors) const;
 };
 
 }  // namespace raidtlm::controller
