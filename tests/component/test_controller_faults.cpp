@@ -227,9 +227,8 @@ TEST(faults, raid5_power_loss_during_small_writes_resyncs_parity_before_serving)
 // has its lost unit rebuilt from P and from Q; when they agree nothing is lost (before: every such
 // stripe was reported lost), when they differ the unit is (a torn write left one check stale) and
 // Q is made to agree with P's version of it. The hot region is read with disk 0 lost, then with
-// disk 3 lost too: nothing served wrong (before: 32 integrity errors, the lost sectors read back
-// as whatever the stale checks rebuilt, and a second loss rebuilt other units from them), and
-// reads fail exactly on the lost sectors.
+// disk 3 lost too: nothing served wrong (before: 7 units reported lost, no read failed and 4 read
+// back wrong, as whatever the stale checks rebuilt), and reads fail exactly on the lost sectors.
 TEST(faults, raid6_power_loss_with_a_data_disk_lost_loses_only_stripes_whose_checks_disagree) {
     controller::controller_config c;
     c.channels = 2;
