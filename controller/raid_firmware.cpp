@@ -14,11 +14,11 @@ std::vector<uint64_t> capacities(const firmware_platform &p) {
 
 raid_firmware::raid_firmware(firmware_platform &platform)
     : kit_firmware(platform),
-      m_platform(platform),
-      m_layout(make_array_layout(platform)),
       m_rebuild(
           platform, [this](int disk, uint64_t unit) { return rebuild_stripe_unit(disk, int64_t(unit)); },
           [this](int disk, uint64_t unit) { return rebuild_unit_bytes(disk, int64_t(unit)); }),
+      m_platform(platform),
+      m_layout(make_array_layout(platform)),
       m_map(platform.config().firmware.layout, platform.config().firmware.stripe_unit_sectors, capacities(platform)) {
     m_stripes = dynamic_cast<const parity_stripe_layout *>(m_layout.get());
     m_known_failed = platform.failed_disks();
