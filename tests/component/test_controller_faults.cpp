@@ -154,6 +154,27 @@ TEST(faults, raid1_rebuild_under_overlapping_writes_neither_deadlocks_nor_return
 
 namespace {
 
+// A parity array for write-hole tests: two channels, 8-sector units, one tag per disk (a
+// stripe's data write may go out while its parity write still queues).
+controller::controller_config small_write_array(controller::array_kind kind) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.stripe_unit_sectors = 8;
+    c.firmware.array = kind;
+    c.firmware.tags_per_disk = 1;
+    return c;
+}
+
+// 16 clients of 1-sector writes (and reads) over the first `hot_sectors`, until a power loss
+// ends them.
+void small_writes_until_the_power_fails(hot_region_load &load, uint64_t hot_sectors) {
+    load.sectors = 1;
+    load.clients = 16;
+    load.hot_sectors = hot_sectors;
+    load.total = 1u << 30;
+    load.start();
+}
+
 // Parity rows of the first `rows` drive LBNs whose XOR over every disk is not zero.
 int inconsistent_rows(controller_bench &b, int disks, uint32_t rows) {
     std::vector<uint64_t> x(rows, 0);
@@ -174,20 +195,12 @@ int inconsistent_rows(controller_bench &b, int disks, uint32_t rows) {
 // Recovery resynchronises every stripe an intent record names before serving again, so each disk
 // lost in turn afterwards still rebuilds every acknowledged sector.
 TEST(faults, raid5_power_loss_during_small_writes_resyncs_parity_before_serving) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.stripe_unit_sectors = 8;
-    c.firmware.array = controller::array_kind::raid5;
-    c.firmware.tags_per_disk = 1;  // a stripe's data write may go out while its parity write still queues
+    controller::controller_config c = small_write_array(controller::array_kind::raid5);
     c.firmware.parity_writes.read_rotate_write = true;  // the write phase is the whole access
     const int disks = 4;
     controller_bench b(disks, c);
     hot_region_load load{b};
-    load.sectors = 1;
-    load.clients = 16;
-    load.hot_sectors = 768;  // 32 stripes of 3 data units of 8 sectors
-    load.total = 1u << 30;  // the power loss ends the load
-    load.start();
+    small_writes_until_the_power_fails(load, 768);  // 32 stripes of 3 data units of 8 sectors
     int torn_rows = 0, torn_after = 0;
     size_t resynced = 0;
     uint64_t errors_after = 0, checked = 0;
@@ -230,20 +243,11 @@ TEST(faults, raid5_power_loss_during_small_writes_resyncs_parity_before_serving)
 // disk 3 lost too: nothing served wrong (before: 7 units reported lost, no read failed and 4 read
 // back wrong, as whatever the stale checks rebuilt), and reads fail exactly on the lost sectors.
 TEST(faults, raid6_power_loss_with_a_data_disk_lost_loses_only_stripes_whose_checks_disagree) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.stripe_unit_sectors = 8;
-    c.firmware.array = controller::array_kind::raid6;
-    c.firmware.tags_per_disk = 1;
     const int disks = 6;
-    controller_bench b(disks, c);
+    controller_bench b(disks, small_write_array(controller::array_kind::raid6));
     b.ctl->fail_member(0);
     hot_region_load load{b};
-    load.sectors = 1;
-    load.clients = 16;
-    load.hot_sectors = 1024;  // 32 stripes of 4 data units of 8 sectors
-    load.total = 1u << 30;  // the power loss ends the load
-    load.start();
+    small_writes_until_the_power_fails(load, 1024);  // 32 stripes of 4 data units of 8 sectors
     size_t resynced = 0;
     uint64_t failed = 0, reads = 0;
     b.host.spawn([&] {
