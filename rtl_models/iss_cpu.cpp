@@ -44,6 +44,11 @@ iss_cpu::iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, con
 
     check(uc_open(UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS), &m_uc), "open");
     check(uc_ctl_set_cpu_model(m_uc, UC_CPU_ARM_CORTEX_M4), "cpu model");
+    // No exit address: each quantum ends by uc_emu_stop from the block hook. With the classic
+    // `until` argument Unicorn invalidates the translated block at that address on every
+    // uc_emu_start (a page lock and a tree of pages each time: a tenth of an ISS run).
+    check(uc_ctl_exits_enable(m_uc), "exits");
+    check(uc_ctl_set_exits(m_uc, nullptr, 0), "no exits");
     check(uc_mem_map(m_uc, 0, memory_bytes, UC_PROT_ALL), "map memory");
     for (const auto &s : image.segments()) {
         if (uint64_t(s.address) + s.bytes.size() > memory_bytes)
