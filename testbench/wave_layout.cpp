@@ -85,23 +85,23 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
                 g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + "." + sig.name),
                                      std::string(sig.name) == "request" ? gtkw_format::signed_decimal
                                                                         : gtkw_format::decimal,
-                                     sig.values.empty() ? "" : filters[sig.name]});
+                                     sig.values.empty() ? "" : filters[sig.name], ""});
             disk_groups.push_back(g);
         }
     }
-    const gtkw_signal in_flight{vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, ""};
+    const gtkw_signal in_flight{vcd_tracer::gtkwave_name("workload.in_flight"), gtkw_format::decimal, "", ""};
     const controller::controller_top *ctl = bench.controller();
     if (!ctl) {
         gtkw_group host{"host", {in_flight}};
         if (groups.has("host"))
-            host.signals.insert(host.signals.begin(), {vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, ""});
+            host.signals.insert(host.signals.begin(), {vcd_tracer::gtkwave_name("host.outstanding"), gtkw_format::decimal, "", ""});
         layout.groups.push_back(host);
     } else {
         auto sig = [](const std::string &n, const std::string &filter = "") {
-            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n), gtkw_format::decimal, filter};
+            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n), gtkw_format::decimal, filter, ""};
         };
         auto flag = [](const std::string &n) {
-            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n, 1), gtkw_format::binary, ""};
+            return gtkw_signal{vcd_tracer::gtkwave_name("controller." + n, 1), gtkw_format::binary, "", ""};
         };
         layout.groups.push_back({"controller", {sig("outstanding"), in_flight}});
         if (ctl->firmware_as<controller::stream_firmware>()) {
@@ -143,8 +143,8 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
                 int k = 0;
                 for (const auto &name : fw["iss"]["function_names"]) functions[k++] = name.get<std::string>();
                 cpu.signals.push_back(sig("iss.function", named("iss_function", functions)));
-                cpu.signals.push_back({vcd_tracer::gtkwave_name("controller.iss.asleep", 1), gtkw_format::binary, ""});
-                cpu.signals.push_back({vcd_tracer::gtkwave_name("controller.iss.irq_pending"), gtkw_format::hex, ""});
+                cpu.signals.push_back({vcd_tracer::gtkwave_name("controller.iss.asleep", 1), gtkw_format::binary, "", ""});
+                cpu.signals.push_back({vcd_tracer::gtkwave_name("controller.iss.irq_pending"), gtkw_format::hex, "", ""});
             }
             layout.groups.push_back(cpu);
         }
@@ -191,7 +191,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
                 if (groups.has("disks"))
                     for (int i : on_channel)
                         g.signals.push_back({vcd_tracer::gtkwave_name(bench.disk_name(i) + ".cmd_state"),
-                                             gtkw_format::decimal, filters["cmd_state"]});
+                                             gtkw_format::decimal, filters["cmd_state"], ""});
                 layout.groups.push_back(g);
             }
         }

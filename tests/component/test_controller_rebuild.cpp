@@ -91,7 +91,7 @@ void rebuild_and_check(int disks, controller::array_kind kind, int lost, bool fo
     controller::controller_config config = array_of(kind);
     config.firmware.delayed_writes.foreground_propagation = foreground_propagation;
     controller_bench b(disks, config, component_test::cheetah(), member_blocks);
-    host_writer<controller_bench> w{b};
+    host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
     foreground load{b, w, capacity};
     uint64_t checked_members = 0;
@@ -158,7 +158,7 @@ TEST(rebuild, raid1_a_second_loss_during_the_rebuild_loses_exactly_the_units_not
     controller::controller_config config = array_of(controller::array_kind::raid1);
     config.firmware.rebuild.share = 0.2;
     controller_bench b(2, config, component_test::cheetah(), member_blocks);
-    host_writer<controller_bench> w{b};
+    host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
     const uint64_t units = capacity / unit_sectors;
     int64_t cursor_at_loss = -1;
@@ -207,7 +207,7 @@ TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_n
     controller::controller_config config = array_of(controller::array_kind::raid5);
     config.firmware.rebuild.share = 0.2;  // slow enough to be caught midway
     controller_bench b(4, config, component_test::cheetah(), member_blocks);
-    host_writer<controller_bench> w{b};
+    host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
     const int64_t stripes = int64_t(member_blocks / unit_sectors);
     int64_t cursor_at_loss = -1;
@@ -278,7 +278,7 @@ TEST(rebuild, raid5_power_loss_during_a_rebuild_under_writes_loses_and_corrupts_
     controller::controller_config config = array_of(controller::array_kind::raid5);
     config.firmware.rebuild.share = 0.2;
     controller_bench b(4, config, component_test::cheetah(), member_blocks);
-    host_writer<controller_bench> w{b};
+    host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
     foreground load{b, w, capacity};
     load.clients = 32;
