@@ -77,7 +77,7 @@ double controller_cpu::busy_s() const {
 void controller_cpu::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {
     if (!m_trace) m_trace = std::make_unique<waveforms::scheduled_trace>(tf);
     for (int c = 0; c < m_dispatch.cores(); ++c) {
-        sc_core::sc_trace(tf, m_busy[size_t(c)], prefix + ".core" + std::to_string(c) + "_busy");
+        sc_core::sc_trace(tf, m_busy[size_t(c)], prefix + ".core" + std::to_string(c) + "_busy", 1);  // 0/1: a 1-bit wire
         sc_core::sc_trace(tf, m_task[size_t(c)], prefix + ".core" + std::to_string(c) + "_task");
     }
     sc_core::sc_trace(tf, m_run_queue, prefix + ".run_queue");

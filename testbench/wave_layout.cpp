@@ -130,7 +130,7 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
             const std::string task_filter = named("cpu_task", tasks);
             gtkw_group cpu{"cpu", {}};
             for (int c = 0; c < ctl->cpu().config().cores; ++c) {
-                cpu.signals.push_back(sig(fmt::format("cpu.core{}_busy", c)));
+                cpu.signals.push_back(flag(fmt::format("cpu.core{}_busy", c)));
                 cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
             }
             cpu.signals.push_back(sig("cpu.run_queue"));

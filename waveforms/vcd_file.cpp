@@ -86,7 +86,11 @@ void vcd_file::leave_kernel() {
 
 double vcd_file::time_unit_s() const { return sc_core::sc_get_time_resolution().to_seconds(); }
 
-void vcd_file::trace(const int &object, const std::string &name, int) { add(&object, kind::int32, 32, name); }
+// Width 1 (sc_trace's width argument): a 0/1 int shown as a 1-bit wire, e.g. a flag scheduled
+// ahead (scheduled changes are ints).
+void vcd_file::trace(const int &object, const std::string &name, int width) {
+    add(&object, kind::int32, width == 1 ? 1 : 32, name);
+}
 void vcd_file::trace(const unsigned int &object, const std::string &name, int) { add(&object, kind::uint32, 32, name); }
 void vcd_file::trace(const long &object, const std::string &name, int) {
     add(&object, sizeof(long) == 8 ? kind::int64 : kind::int32, int(8 * sizeof(long)), name);
