@@ -124,6 +124,8 @@ void declare_keys(config::declarations<firmware_config> &k) {
         .min(0)
         .cap(1e6)
         .note("a rebuild reconstructs at most this many MB per second; 0: no cap (Linux md's speed_limit_max)");
+    k.integer<int>("rebuild_units_in_flight", [](fw_t &f) -> int & { return f.rebuild.units_in_flight; }, "1", 1, 64)
+        .note("rebuild steps (units) under way at once, each paced on its own; 1: one at a time");
     k.integer("fail_disk", &fw_t::fail_disk, "-1", -1, 255).note("a disk marked lost mid-run; -1: none");
     k.integer("fail_after_requests", &fw_t::fail_after_requests, "0", 0, 1000000000000LL)
         .note("the host request, counted from 0, at which fail_disk is lost");

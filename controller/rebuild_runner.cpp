@@ -1,5 +1,7 @@
 #include "controller/rebuild_runner.h"
 
+#include <algorithm>
+
 namespace raidtlm::controller {
 
 namespace {
@@ -68,17 +70,30 @@ void rebuild_runner::restart_all() {
 }
 
 void rebuild_runner::run(int disk, uint64_t generation) {
-    const rebuild_pacing &pacing = m_platform.config().firmware.rebuild;
+    member_rebuild &m = m_members.at(disk);
+    m.next_claim = m.cursor.next();
+    m.done_ahead.clear();
+    m.workers = std::max(1, m_platform.config().firmware.rebuild.units_in_flight);
     checkpoint(disk);  // a checkpoint left by an earlier rebuild of the member is not this one's
     m_platform.check_power();
+    for (int w = 1; w < m.workers; ++w) m_platform.run_background([this, disk, generation] { work(disk, generation); });
+    work(disk, generation);
+}
+
+void rebuild_runner::work(int disk, uint64_t generation) {
+    const rebuild_pacing &pacing = m_platform.config().firmware.rebuild;
     for (;;) {
         auto it = m_members.find(disk);
         // A newer thread took over, or the new drive was lost too: this one stops.
         if (it == m_members.end() || it->second.generation != generation) return;
         if (m_platform.member_state_of(disk) != member_state::rebuilding) return;
-        rebuild_cursor &c = it->second.cursor;
-        if (c.done()) break;
-        const uint64_t unit = c.next();
+        member_rebuild &m = it->second;
+        if (m.next_claim >= m.cursor.units()) {
+            // Nothing left to claim; the last worker out finds every unit done.
+            if (--m.workers > 0 || !m.cursor.done()) return;
+            break;
+        }
+        const uint64_t unit = m.next_claim++;
         const uint64_t bytes = m_size(disk, unit);
         const double t0 = m_platform.now_ms();
         if (bytes > 0) {
@@ -92,8 +107,12 @@ void rebuild_runner::run(int disk, uint64_t generation) {
         m_platform.check_power();
         it = m_members.find(disk);
         if (it->second.generation != generation) return;
-        it->second.cursor.advance();
-        m_platform.rebuild_progress(disk, it->second.cursor.fraction());
+        // The cursor moves over the units done in order (with several in flight, a later one can
+        // finish first: it waits in done_ahead).
+        member_rebuild &n = it->second;
+        n.done_ahead.insert(unit);
+        while (!n.cursor.done() && n.done_ahead.erase(n.cursor.next()) > 0) n.cursor.advance();
+        m_platform.rebuild_progress(disk, n.cursor.fraction());
         if (bytes == 0) continue;  // nothing on this member: redone in no time after a restart
         checkpoint(disk);
         m_platform.check_power();

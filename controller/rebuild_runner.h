@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -61,7 +62,9 @@ public:
     void report(nlohmann::json &out) const;
 
 private:
+    // A member's rebuild: controller.rebuild_units_in_flight workers claiming units in order.
     void run(int disk, uint64_t generation);
+    void work(int disk, uint64_t generation);
     // The member's cursor into its NVRAM checkpoint (timed; the calling thread waits).
     void checkpoint(int disk);
 
@@ -73,6 +76,9 @@ private:
         uint64_t generation = 0;  // a restart's thread replaces the one before
         uint64_t rebuild_number = 0;           // which rebuild of the member (its checkpoint's)
         int64_t checkpoint_address = -1;       // in NVRAM; -1: none
+        uint64_t next_claim = 0;               // the next unit a worker takes
+        std::set<uint64_t> done_ahead;         // units done above the cursor (several in flight)
+        int workers = 0;                       // workers still running
     };
     std::map<int, member_rebuild> m_members;
     rebuild_statistics m_stats;

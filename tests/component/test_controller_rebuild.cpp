@@ -87,9 +87,11 @@ void wait_for_state(controller_bench &b, int disk, member_state s, double limit_
 
 // Writes the whole array, loses `lost`, replaces it, rebuilds under foreground load, then reads
 // everything with each other member failed in turn (the layout survives one loss).
-void rebuild_and_check(int disks, controller::array_kind kind, int lost, bool foreground_propagation = false) {
+void rebuild_and_check(int disks, controller::array_kind kind, int lost, bool foreground_propagation = false,
+                       int units_in_flight = 1) {
     controller::controller_config config = array_of(kind);
     config.firmware.delayed_writes.foreground_propagation = foreground_propagation;
+    config.firmware.rebuild.units_in_flight = units_in_flight;
     controller_bench b(disks, config, component_test::cheetah(), member_blocks);
     host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
@@ -141,6 +143,16 @@ TEST(rebuild, raid5_rebuilds_a_replaced_member_under_load_and_the_others_can_the
 }
 
 TEST(rebuild, raid4_rebuilds_its_parity_disk) { rebuild_and_check(4, controller::array_kind::raid4, 3); }
+
+// Several rebuild steps at once (controller.rebuild_units_in_flight): units finish out of order,
+// the cursor moves only over the ones done in order, and the result is the same.
+TEST(rebuild, raid5_rebuilds_with_four_units_in_flight) {
+    rebuild_and_check(4, controller::array_kind::raid5, 1, false, 4);
+}
+
+TEST(rebuild, raid1_with_delayed_writes_rebuilds_with_four_units_in_flight) {
+    rebuild_and_check(2, controller::array_kind::raid1, 0, false, 4);
+}
 
 TEST(rebuild, raid1_with_delayed_writes_rebuilds_a_replaced_member_under_load) {
     rebuild_and_check(2, controller::array_kind::raid1, 0);
