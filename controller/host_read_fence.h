@@ -49,6 +49,8 @@ public:
     }
 
 private:
+    void wait_behind(write_order_guard &guard, firmware_platform &platform, int64_t lbn, int64_t sectors);
+    void wait_turn(write_order_guard &guard, uint64_t ticket, firmware_platform &platform);
     write_order_guard m_reads;   // host reads in flight, by logical range (one "disk": 0)
     write_order_guard m_writes;  // host writes in flight, and reads waiting for them
     sc_core::sc_event m_changed;

@@ -32,7 +32,7 @@ uint64_t raid_firmware::capacity_sectors() const {
 }
 
 bool raid_firmware::serve(const host_command &cmd) {
-    const uint64_t read_ticket = cmd.write || !m_stripes ? 0 : m_reads.enter(0, int64_t(cmd.lbn), int64_t(cmd.sectors));
+    const uint64_t read_ticket = cmd.write || !m_stripes ? 0 : m_reads.read_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
     const firmware_kit::host_request r = m_kit.begin(cmd);
     bool ok;
     std::vector<disk_fragment> pieces;
@@ -61,10 +61,7 @@ bool raid_firmware::serve(const host_command &cmd) {
     m_kit.return_data(cmd, r, ok);
     m_kit.finish(cmd, r);
     m_platform.free_buffer(r.buffer);
-    if (read_ticket) {
-        m_reads.leave(read_ticket);
-        if (m_order_waiters > 0) m_reads_changed.notify(sc_core::SC_ZERO_TIME);  // reads alone: nobody to wake
-    }
+    if (read_ticket) m_reads.read_done(read_ticket);
     return ok;
 }
 
@@ -82,19 +79,6 @@ bool raid_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (m_platform.failed_disk() < 0) return read_repairing(lbn, sectors, buffer, affinity);
     // A disk lost while the read was under way: read again around it.
     return degraded_read(lbn, sectors, buffer, affinity);
-}
-
-void raid_firmware::wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {
-    const uint64_t epoch = m_platform.power_epoch();
-    const uint64_t ticket = m_reads.enter(0, logical_lbn, sectors);
-    ++m_order_waiters;
-    while (m_reads.must_wait(ticket)) {
-        sc_core::wait(m_reads_changed);
-        m_platform.check_power(epoch);
-    }
-    --m_order_waiters;
-    m_reads.leave(ticket);
-    if (m_order_waiters > 0) m_reads_changed.notify(sc_core::SC_ZERO_TIME);
 }
 
 bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,

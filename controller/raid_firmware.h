@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "controller/firmware_kit.h"
+#include "controller/host_read_fence.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
 #include "controller/rebuild_runner.h"
-#include "controller/write_order_guard.h"
 
 namespace raidtlm::controller {
 
@@ -73,7 +73,9 @@ protected:
     // before it wrote (such a read may still return the old data, which must not come back after
     // the acknowledgement): floating moves, and degraded stripes, whose reads wait on stripe
     // locks chunk by chunk. Reads are in m_reads for their whole life.
-    void wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors);
+    void wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {
+        m_reads.wait_for_earlier_reads(m_platform, logical_lbn, sectors);
+    }
     // A parity array's host writes and reads (RAID 4/5, AdaptRaid5 here; RAID 6 overrides them),
     // and whether it is degraded now (a write then waits for earlier reads of its range).
     virtual bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
@@ -89,9 +91,7 @@ protected:
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
     virtual bool resync_parity(int64_t stripe);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
-    write_order_guard m_reads;  // host reads in flight, by logical range (one "disk": 0)
-    sc_core::sc_event m_reads_changed;
-    int m_order_waiters = 0;  // writes inside wait_for_earlier_reads: only they need m_reads_changed
+    host_read_fence m_reads;  // host reads in flight, by logical range, and the writes waiting for them
 
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;  // nullptr: JBOD through m_map
