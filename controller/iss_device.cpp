@@ -39,8 +39,8 @@ void iss_device::firmware_error(const std::string &what) const {
 // ---- the host side --------------------------------------------------------------------------
 
 bool iss_device::serve(const host_command &cmd) {
-    while (!m_ready) sc_core::wait(m_ready_event);
-    while (m_free_slots.empty()) sc_core::wait(m_slot_freed);
+    while (!m_ready || m_free_slots.empty()) sc_core::wait(m_ready ? m_slot_freed : m_ready_event);
+    const uint64_t epoch = m_platform.power_epoch();
     const uint32_t s = m_free_slots.back();
     m_free_slots.pop_back();
     host_slot &slot = m_slots[s];
@@ -48,15 +48,41 @@ bool iss_device::serve(const host_command &cmd) {
     slot.done = false;
     post(RT_Q_HOST, {s, cmd.write ? RT_HOST_WRITE : 0u, uint32_t(cmd.lbn), cmd.sectors});
     while (!slot.done) sc_core::wait(slot.finished);
+    m_platform.check_power(epoch);  // the power failed meanwhile: the command is gone
     slot.cmd = nullptr;
     m_free_slots.push_back(s);
     m_slot_freed.notify(sc_core::SC_ZERO_TIME);
     return slot.ok;
 }
 
+void iss_device::power_reset() {
+    for (auto &q : m_queues) q = queue{};
+    for (auto &slot : m_slots) {
+        if (!slot.cmd) continue;
+        slot.done = true;  // its thread wakes and stops (check_power)
+        slot.finished.notify(sc_core::SC_ZERO_TIME);
+        slot.cmd = nullptr;
+    }
+    m_free_slots.clear();
+    for (uint32_t s = m_facts.host_slots; s-- > 0;) m_free_slots.push_back(s);
+    m_buffers.assign(1, nullptr);  // the buffer DRAM came back empty
+    m_free_handles.clear();
+    m_buffers_live = 0;
+    m_pending = m_enable = 0;
+    m_sleep_request = false;
+    m_ready = false;
+    m_recovered = 0;
+    m_timer_armed = false;
+    m_timer_event.cancel();
+}
+
 // ---- register accesses ------------------------------------------------------------------------
 
 void iss_device::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
+    if (!m_platform.powered()) {  // off: the access does nothing (the core is held, iss_cpu stops)
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
     const uint64_t address = gp.get_address();
     const unsigned bytes = gp.get_data_length();
     if (address >= RT_NVRAM_BASE && address + bytes <= RT_NVRAM_BASE + m_nvram_bytes) {
@@ -83,8 +109,11 @@ void iss_device::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &del
 
 void iss_device::nvram_access(tlm::tlm_generic_payload &gp, uint32_t offset, sc_core::sc_time &delay) {
     // The NVRAM is timed by its own model: reach it when the core does.
+    const uint64_t epoch = m_platform.power_epoch();
     sc_core::wait(delay);
     delay = sc_core::SC_ZERO_TIME;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (!m_platform.powered() || m_platform.power_epoch() != epoch) return;  // the core is held
     ++m_nvram_accesses;
     if (gp.is_read())
         m_platform.nvram_read(uint64_t(m_nvram_base) + offset, gp.get_data_ptr(), gp.get_data_length());
@@ -180,6 +209,9 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
             if (value != m_facts.array_sectors)
                 firmware_error(fmt::format("the firmware computes an array of {} sectors, the platform's layout {}",
                                            value, m_facts.array_sectors));
+            return;
+        case RT_SYS_RECOVERED:
+            m_recovered = value;
             return;
         case RT_SYS_READY:
             m_ready = value != 0;
@@ -312,10 +344,12 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d, c
             if (handle > 0xFFFF) firmware_error("more than 65535 buffers allocated");
             m_buffers.push_back(nullptr);
         }
-        m_platform.run_background([this, q, tag, sectors, handle, now_us, at] {
+        m_platform.run_background([this, q, tag, sectors, handle, now_us, at, epoch = m_platform.power_epoch()] {
             sc_core::wait(at);
             // Waits while the buffer DRAM is full.
-            m_buffers[handle] = m_platform.allocate_buffer(uint64_t(sectors) * protocol::sector_bytes, sectors);
+            protocol::buffer_block *b = m_platform.allocate_buffer(uint64_t(sectors) * protocol::sector_bytes, sectors);
+            if (m_platform.power_epoch() != epoch) return;  // the handle belongs to no one now
+            m_buffers[handle] = b;
             m_buffers_peak = std::max(m_buffers_peak, ++m_buffers_live);
             post(q, {tag, RT_STATUS_OK, handle, now_us()});
         });

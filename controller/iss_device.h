@@ -61,6 +61,16 @@ public:
     bool asserted() const override { return (m_pending & m_enable) != 0; }
     const sc_core::sc_event &may_have_risen() const override { return m_rise; }
     bool take_sleep_request() override;
+    bool core_held() const override { return !m_platform.powered(); }
+
+    // The power came back (firmware::restart_after_power_loss): every queue, line, buffer handle
+    // and host slot empty; the host commands in flight are gone (their threads stop). The
+    // firmware boots again and sets READY when it takes host commands.
+    void power_reset();
+    bool ready() const { return m_ready; }
+    const sc_core::sc_event &ready_event() const { return m_ready_event; }
+    // What the firmware wrote to RECOVERED at its last boot: the stripes it resynchronised.
+    uint32_t recovered() const { return m_recovered; }
 
     void reset_statistics();
     void report(nlohmann::json &out) const;
@@ -110,6 +120,7 @@ private:
     uint32_t m_enable = 0;
     bool m_sleep_request = false;
     bool m_ready = false;
+    uint32_t m_recovered = 0;
     sc_core::sc_event m_rise;
     sc_core::sc_event m_ready_event;
     sc_core::sc_event m_timer_event;

@@ -67,8 +67,13 @@ public:
         r.buffer = buffer;
         return m_platform.drive_command(r).ok;
     }
+    // The controller's blocks come back empty and the core boots the image again; the firmware
+    // replays its write-intent records before it sets READY (controller/firmware_c/recovery.c).
     size_t restart_after_power_loss() override {
-        throw std::runtime_error("controller.cpu.model iss: the C firmware does not model a power loss and restart");
+        m_device.power_reset();
+        m_cpu.restart();
+        while (!m_device.ready()) sc_core::wait(m_device.ready_event());
+        return m_device.recovered();
     }
     void reset_statistics() override {
         m_cpu.reset_statistics();

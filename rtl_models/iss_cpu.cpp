@@ -35,37 +35,16 @@ uint32_t thumb_instructions(const std::vector<uint8_t> &code) {
 
 iss_cpu::iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, const elf_image &image,
                  uint32_t device_base, uint32_t device_bytes, interrupt_controller_port &irq)
-    : sc_module(name), bus("bus"), m_config(config), m_image(image), m_device_base(device_base), m_irq(irq) {
+    : sc_module(name), bus("bus"), m_config(config), m_image(image), m_device_base(device_base),
+      m_device_bytes(device_bytes), m_irq(irq) {
     m_instruction_time = sc_core::sc_time(config.cycles_per_instruction / (config.mhz * 1e6), sc_core::SC_SEC);
     m_keeper.set_global_quantum(sc_core::sc_time(config.quantum_us, sc_core::SC_US));
     m_keeper.reset();
     m_function_instructions.assign(image.functions().size(), 0);
     m_blocks.resize(memory_bytes / 2);
 
-    check(uc_open(UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS), &m_uc), "open");
-    check(uc_ctl_set_cpu_model(m_uc, UC_CPU_ARM_CORTEX_M4), "cpu model");
-    // No exit address: each quantum ends by uc_emu_stop from the block hook. With the classic
-    // `until` argument Unicorn invalidates the translated block at that address on every
-    // uc_emu_start (a page lock and a tree of pages each time: a tenth of an ISS run).
-    check(uc_ctl_exits_enable(m_uc), "exits");
-    check(uc_ctl_set_exits(m_uc, nullptr, 0), "no exits");
-    check(uc_mem_map(m_uc, 0, memory_bytes, UC_PROT_ALL), "map memory");
-    for (const auto &s : image.segments()) {
-        if (uint64_t(s.address) + s.bytes.size() > memory_bytes)
-            throw std::runtime_error(fmt::format("{}: a segment at 0x{:08x} ({} bytes) does not fit the core's {} KiB memory",
-                                                 image.path(), s.address, s.bytes.size(), memory_bytes / 1024));
-        check(uc_mem_write(m_uc, s.address, s.bytes.data(), s.bytes.size()), "load image");
-    }
-    check(uc_mmio_map(m_uc, device_base, device_bytes, &iss_cpu::on_read, this, &iss_cpu::on_write, this), "map device");
-    uc_hook hook;
-    check(uc_hook_add(m_uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void *>(&iss_cpu::on_block), this, 1, 0), "block hook");
-
-    // Cortex-M reset: the initial stack pointer is the vector table's first word.
-    uint32_t initial_sp = 0;
-    check(uc_mem_read(m_uc, 0, &initial_sp, 4), "read the vector table");
-    check(uc_reg_write(m_uc, UC_ARM_REG_SP, &initial_sp), "set SP");
-    const uint32_t entry = image.entry() | 1u;  // Thumb
-    check(uc_reg_write(m_uc, UC_ARM_REG_PC, &entry), "set PC");
+    open_engine();
+    load_image_and_reset();
 
     if (config.gdb_port >= 0) {
         m_gdb_socket = std::make_unique<gdb_socket>(config.gdb_port);
@@ -78,13 +57,68 @@ iss_cpu::iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, con
 
     m_payload.set_byte_enable_ptr(nullptr);
     m_payload.set_streaming_width(4);
-    sc_core::sc_spawn_options opts;
-    opts.set_stack_size(16 * 1024 * 1024);  // Unicorn's translator and helpers run on this stack
-    sc_core::sc_spawn([this] { run(); }, "core", &opts);
+    spawn_core();
 }
 
 iss_cpu::~iss_cpu() {
     if (m_uc) uc_close(m_uc);
+    // m_held_engines stay open: a suspended thread's frames are inside them.
+}
+
+void iss_cpu::open_engine() {
+    check(uc_open(UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS), &m_uc), "open");
+    check(uc_ctl_set_cpu_model(m_uc, UC_CPU_ARM_CORTEX_M4), "cpu model");
+    // No exit address: each quantum ends by uc_emu_stop from the block hook. With the classic
+    // `until` argument Unicorn invalidates the translated block at that address on every
+    // uc_emu_start (a page lock and a tree of pages each time: a tenth of an ISS run).
+    check(uc_ctl_exits_enable(m_uc), "exits");
+    check(uc_ctl_set_exits(m_uc, nullptr, 0), "no exits");
+    check(uc_mem_map(m_uc, 0, memory_bytes, UC_PROT_ALL), "map memory");
+    check(uc_mmio_map(m_uc, m_device_base, m_device_bytes, &iss_cpu::on_read, this, &iss_cpu::on_write, this),
+          "map device");
+    uc_hook hook;
+    check(uc_hook_add(m_uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void *>(&iss_cpu::on_block), this, 1, 0), "block hook");
+}
+
+void iss_cpu::load_image_and_reset() {
+    for (const auto &s : m_image.segments()) {
+        if (uint64_t(s.address) + s.bytes.size() > memory_bytes)
+            throw std::runtime_error(fmt::format("{}: a segment at 0x{:08x} ({} bytes) does not fit the core's {} KiB memory",
+                                                 m_image.path(), s.address, s.bytes.size(), memory_bytes / 1024));
+        check(uc_mem_write(m_uc, s.address, s.bytes.data(), s.bytes.size()), "load image");
+    }
+    // Cortex-M reset: the initial stack pointer is the vector table's first word.
+    uint32_t initial_sp = 0;
+    check(uc_mem_read(m_uc, 0, &initial_sp, 4), "read the vector table");
+    check(uc_reg_write(m_uc, UC_ARM_REG_SP, &initial_sp), "set SP");
+    const uint32_t entry = m_image.entry() | 1u;  // Thumb
+    check(uc_reg_write(m_uc, UC_ARM_REG_PC, &entry), "set PC");
+}
+
+void iss_cpu::spawn_core() {
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(16 * 1024 * 1024);  // Unicorn's translator and helpers run on this stack
+    const uint64_t generation = m_generation;
+    sc_core::sc_spawn([this, generation] { run(generation); },
+                      generation == 0 ? "core" : fmt::format("core_restart{}", generation).c_str(), &opts);
+}
+
+void iss_cpu::restart() {
+    if (m_generation_in_emu == int64_t(m_generation)) {
+        // Held inside a device access for good: that thread keeps its engine.
+        m_held_engines.push_back(m_uc);
+        m_uc = nullptr;
+        open_engine();
+        std::fill(m_blocks.begin(), m_blocks.end(), block_info{});
+    }
+    ++m_generation;
+    load_image_and_reset();
+    m_sleep_pending = false;
+    if (m_asleep) m_idle += sc_core::sc_time_stamp() - std::max(m_sleep_start, m_since);  // asleep or off
+    m_asleep = false;
+    m_keeper.reset();
+    m_restarted.notify(sc_core::SC_ZERO_TIME);  // a held thread ends
+    spawn_core();
 }
 
 void iss_cpu::fail(const std::string &what) const {
@@ -102,24 +136,37 @@ uint32_t iss_cpu::current_pc() const {
     return pc;
 }
 
-void iss_cpu::run() {
-    if (m_debug != debug_mode::off) debug_pause(false);  // at reset, before the first instruction
+void iss_cpu::run(uint64_t generation) {
+    if (m_debug != debug_mode::off && generation == 0) debug_pause(false);  // at reset, before the first instruction
     for (;;) {
+        if (generation != m_generation) return;  // restarted: a newer thread runs the core
+        if (m_irq.core_held()) {
+            // Power off: nothing runs until restart(), which counts the time as idle.
+            m_sleep_start = sc_core::sc_time_stamp();
+            m_asleep = true;
+            while (generation == m_generation) sc_core::wait(m_restarted);
+            return;
+        }
         const bool stepping = m_debug == debug_mode::stepping;
         const uint64_t instructions_before = m_instructions;
-        const uc_err e = uc_emu_start(m_uc, current_pc() | 1u, 0xFFFFFFFFull, 0, stepping ? 1 : 0);
+        uc_struct *const uc = m_uc;
+        m_generation_in_emu = int64_t(generation);
+        const uc_err e = uc_emu_start(uc, current_pc() | 1u, 0xFFFFFFFFull, 0, stepping ? 1 : 0);
+        if (generation != m_generation) return;  // came back from an engine left to it
+        m_generation_in_emu = -1;
         if (!m_error.empty()) fail(m_error);
         if (e != UC_ERR_OK) fail(std::string("stopped: ") + uc_strerror(e));
         if (m_debug != debug_mode::off) debug_after_run(stepping, instructions_before);
         if (m_sleep_pending) {
             m_sleep_pending = false;
             m_keeper.sync();
-            if (!m_irq.asserted()) {
-                const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+            if (!m_irq.asserted() && generation == m_generation) {
+                m_sleep_start = sc_core::sc_time_stamp();
                 m_asleep = true;
-                while (!m_irq.asserted()) sc_core::wait(m_irq.may_have_risen());
+                while (!m_irq.asserted() && generation == m_generation) sc_core::wait(m_irq.may_have_risen());
+                if (generation != m_generation) return;  // restart() counted the sleep
                 m_asleep = false;
-                m_idle += sc_core::sc_time_stamp() - std::max(t0, m_since);
+                m_idle += sc_core::sc_time_stamp() - std::max(m_sleep_start, m_since);
             }
         } else if (m_keeper.need_sync()) {
             m_keeper.sync();
@@ -138,10 +185,10 @@ const iss_cpu::block_info &iss_cpu::info_of(uint64_t address, uint32_t bytes) {
     return b;
 }
 
-void iss_cpu::step_block(uint64_t address, uint32_t bytes) {
-    if (m_sleep_pending || m_keeper.need_sync()) {
+void iss_cpu::step_block(uc_struct *uc, uint64_t address, uint32_t bytes) {
+    if (m_sleep_pending || m_keeper.need_sync() || uc != m_uc) {
         // End the quantum before this block runs; run() resumes here.
-        uc_emu_stop(m_uc);
+        uc_emu_stop(uc);
         return;
     }
     const block_info &b = info_of(address, bytes);
@@ -168,7 +215,12 @@ void iss_cpu::uncharge_rest_of_block(uint32_t pc) {
     m_block_end = pc;
 }
 
-uint64_t iss_cpu::device_access(bool write, uint32_t address, unsigned bytes, uint64_t value) {
+uint64_t iss_cpu::device_access(uc_struct *uc, bool write, uint32_t address, unsigned bytes, uint64_t value) {
+    if (uc != m_uc || m_irq.core_held()) {
+        // An engine left to a thread of before a restart, or the power is off: the core stops.
+        uc_emu_stop(uc);
+        return 0;
+    }
     std::memcpy(m_data, &value, sizeof(value));
     m_payload.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     m_payload.set_address(address);
@@ -184,6 +236,10 @@ uint64_t iss_cpu::device_access(bool write, uint32_t address, unsigned bytes, ui
         // Not through Unicorn's C frames: stop, and run() rethrows.
         m_error = e.what();
         uc_emu_stop(m_uc);
+        return 0;
+    }
+    if (uc != m_uc || m_irq.core_held()) {  // the power failed (or came back) during the access
+        uc_emu_stop(uc);
         return 0;
     }
     m_keeper.set(delay);
@@ -204,18 +260,18 @@ uint64_t iss_cpu::device_access(bool write, uint32_t address, unsigned bytes, ui
     return out;
 }
 
-void iss_cpu::on_block(uc_struct *, uint64_t address, uint32_t size, void *self) {
-    static_cast<iss_cpu *>(self)->step_block(address, size);
+void iss_cpu::on_block(uc_struct *uc, uint64_t address, uint32_t size, void *self) {
+    static_cast<iss_cpu *>(self)->step_block(uc, address, size);
 }
 
-uint64_t iss_cpu::on_read(uc_struct *, uint64_t offset, unsigned size, void *self) {
+uint64_t iss_cpu::on_read(uc_struct *uc, uint64_t offset, unsigned size, void *self) {
     auto *cpu = static_cast<iss_cpu *>(self);
-    return cpu->device_access(false, cpu->m_device_base + uint32_t(offset), size, 0);
+    return cpu->device_access(uc, false, cpu->m_device_base + uint32_t(offset), size, 0);
 }
 
-void iss_cpu::on_write(uc_struct *, uint64_t offset, unsigned size, uint64_t value, void *self) {
+void iss_cpu::on_write(uc_struct *uc, uint64_t offset, unsigned size, uint64_t value, void *self) {
     auto *cpu = static_cast<iss_cpu *>(self);
-    cpu->device_access(true, cpu->m_device_base + uint32_t(offset), size, value);
+    cpu->device_access(uc, true, cpu->m_device_base + uint32_t(offset), size, value);
 }
 
 void iss_cpu::reset_statistics() {

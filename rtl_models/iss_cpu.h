@@ -59,6 +59,9 @@ public:
     virtual const sc_core::sc_event &may_have_risen() const = 0;
     // The firmware asked to sleep (a store to the WFI register) since the last call.
     virtual bool take_sleep_request() = 0;
+    // The core is held in reset (the controller's power is off): it stops at its next device
+    // access or quantum end and runs again only after iss_cpu::restart().
+    virtual bool core_held() const { return false; }
 };
 
 class iss_cpu : public sc_core::sc_module, private gdb_target {
@@ -70,6 +73,12 @@ public:
     iss_cpu(sc_core::sc_module_name name, const iss_cpu_config &config, const elf_image &image,
             uint32_t device_base, uint32_t device_bytes, interrupt_controller_port &irq);
     ~iss_cpu() override;
+
+    // The power came back: the core starts again at the image's reset vector with its memory
+    // loaded anew (a new thread; the old one ends when it next wakes, or stays held for good
+    // inside a device access that spans the power loss, in which case it keeps its engine and
+    // the core gets a fresh one).
+    void restart();
 
     void reset_statistics();
     void report(nlohmann::json &out) const;
@@ -85,9 +94,12 @@ private:
         uint32_t instructions = 0;
         int function = -1;
     };
-    void run();
-    void step_block(uint64_t address, uint32_t bytes);
-    uint64_t device_access(bool write, uint32_t address, unsigned bytes, uint64_t value);
+    void open_engine();
+    void load_image_and_reset();
+    void spawn_core();
+    void run(uint64_t generation);
+    void step_block(uc_struct *uc, uint64_t address, uint32_t bytes);
+    uint64_t device_access(uc_struct *uc, bool write, uint32_t address, unsigned bytes, uint64_t value);
     const block_info &info_of(uint64_t address, uint32_t bytes);
     void fail(const std::string &what) const;
     uint32_t current_pc() const;
@@ -111,8 +123,14 @@ private:
     iss_cpu_config m_config;
     const elf_image &m_image;
     uint32_t m_device_base;
+    uint32_t m_device_bytes;
     interrupt_controller_port &m_irq;
     uc_struct *m_uc = nullptr;
+    // Restarts (restart()): the core thread of each generation ends once a newer one exists.
+    uint64_t m_generation = 0;
+    int64_t m_generation_in_emu = -1;  // the generation whose thread is inside uc_emu_start
+    std::vector<uc_struct *> m_held_engines;  // engines left to threads held inside a device access
+    sc_core::sc_event m_restarted;
     tlm_utils::tlm_quantumkeeper m_keeper;
     sc_core::sc_time m_instruction_time;
     // Blocks by start halfword in the core's memory (Thumb code is halfword-aligned); a block
@@ -125,6 +143,7 @@ private:
     uint64_t m_instructions = 0;
     sc_core::sc_time m_stall;
     sc_core::sc_time m_idle;
+    sc_core::sc_time m_sleep_start;  // while m_asleep: since when (asleep in WFI, or held with the power off)
     sc_core::sc_time m_since;
     uint64_t m_device_reads = 0;
     uint64_t m_device_writes = 0;

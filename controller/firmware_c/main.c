@@ -1,10 +1,12 @@
 /* raidtlm's reference controller firmware: bare-metal C for the Cortex-M4 core of the
  * register-level controller (raidtlm_regs.h, docs/REGISTER_MAP.md). Boot: read the array's
- * facts, check the timer's interrupt, announce the capacity; then an interrupt-driven loop: sleep
+ * facts, check the timer's interrupt, announce the capacity, replay the write-intent records a
+ * power loss left (recovery.h); then an interrupt-driven loop: sleep
  * (WFI) until a line is pending, serve every pending engine's completions. */
 #include "array_map.h"
 #include "elevator.h"
 #include "hw.h"
+#include "recovery.h"
 #include "requests.h"
 
 static struct array_map map;
@@ -52,6 +54,8 @@ int main(void) {
     uint32_t lines = (1u << RT_Q_HOST) | (1u << RT_Q_BUFFER) | (1u << RT_Q_DMA) | (1u << RT_Q_XOR);
     for (uint32_t c = 0; c < channels; ++c) lines |= 1u << (RT_Q_SCSI0 + c);
     REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
+    /* After a power loss: the stripes of the writes that were in flight, before any host command. */
+    REG(RT_SYS_BASE, RT_SYS_RECOVERED) = recover_write_intents(&map, REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS), channels, lines);
     REG(RT_SYS_BASE, RT_SYS_READY) = 1;
 
     for (;;) {

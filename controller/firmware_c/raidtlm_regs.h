@@ -28,6 +28,8 @@
 #define RT_SYS_NVRAM_BYTES 0x30u       /* size of the NVRAM window */
 #define RT_SYS_FAILED_DISK 0x34u       /* the drive the controller has marked failed; RT_NO_DISK: none */
 #define RT_NO_DISK 0xFFFFFFFFu
+#define RT_SYS_RECOVERED 0x38u         /* written by the firmware at boot: stripes it resynchronised
+                                        * from the write-intent records a power loss left */
 #define RT_SYS_CHANNEL_OF 0x100u       /* + 4*disk: the disk's SCSI channel */
 #define RT_ID_VALUE 0x4D4C5452u        /* "RTLM" */
 #define RT_LAYOUT_RAID0 0u

@@ -1,11 +1,10 @@
 #include "requests.h"
 
 #include "elevator.h"
+#include "recovery.h"
 
 #define MAX_JOBS 64u
 #define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
-#define INTENT_BYTES 16u
-#define INTENT_VALID 0xA5A50001u
 
 enum state { IDLE, R_ALLOC, R_DISK, R_XOR, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
 

@@ -1,0 +1,101 @@
+/* Power-loss recovery (recovery.h). Nothing else runs yet, so each step waits for its own
+ * completions (sleeping between interrupts) instead of joining the request state machine:
+ * per stripe, a scratch buffer, a read of every data unit (through the elevator), an XOR chain
+ * into the parity, the parity written, the buffer freed. */
+#include "recovery.h"
+
+#include "elevator.h"
+#include "hw.h"
+
+#define RECOVERY_JOB 0u /* the elevator's job number for recovery commands (no host job exists yet) */
+
+static uint32_t done_count, failures, buffer_handle;
+
+static void on_scsi_done(const struct completion *c) {
+    elevator_completed(c->tag);
+    if (c->status != RT_STATUS_OK) ++failures;
+    ++done_count;
+}
+
+static void on_engine_done(const struct completion *c) {
+    if (c->status != RT_STATUS_OK) ++failures;
+    buffer_handle = c->result;
+    ++done_count;
+}
+
+/* Sleeps and drains until `n` completions have come back. */
+static void await(uint32_t n, uint32_t channels, uint32_t lines) {
+    while (done_count < n) {
+        const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines;
+        if (!pending) {
+            REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
+            continue;
+        }
+        for (uint32_t c = 0; c < channels; ++c)
+            if (pending & (1u << (RT_Q_SCSI0 + c))) hw_drain(RT_Q_SCSI0 + c, on_scsi_done);
+        if (pending & (1u << RT_Q_XOR)) hw_drain(RT_Q_XOR, on_engine_done);
+        if (pending & (1u << RT_Q_BUFFER)) hw_drain(RT_Q_BUFFER, on_engine_done);
+    }
+}
+
+static uint32_t data_disk(const struct array_map *map, uint32_t stripe, uint32_t unit) {
+    return (array_parity_disk(map, stripe) + 1 + unit) % map->disks;
+}
+
+/* The stripe's parity from its data units; 0 when a command failed (the parity stays as it was). */
+static int resync_stripe(const struct array_map *map, uint32_t stripe, uint32_t channels, uint32_t lines) {
+    const uint32_t unit = map->unit, data = map->data_disks;
+    done_count = failures = 0;
+    hw_submit(RT_Q_BUFFER, RT_OP_BUF_ALLOC, 0, (data + 1) * unit, 0, 0, 0, 0, 0);
+    await(1, channels, lines);
+    const uint32_t tmp = buffer_handle;
+    done_count = 0;
+    for (uint32_t u = 0; u < data; ++u)
+        elevator_add(RECOVERY_JOB, data_disk(map, stripe, u), 0, stripe * unit, unit, RT_BUFFER_ADDRESS(tmp, u * unit));
+    await(data, channels, lines);
+    int ok = failures == 0;
+    const uint32_t parity = RT_BUFFER_ADDRESS(tmp, data * unit);
+    /* parity = d0 ^ d1 ^ d2 ^ d3, then parity ^= the next three units, ... */
+    for (uint32_t first = 0; ok && first < data;) {
+        uint32_t in[RT_MAX_XOR_INPUTS] = {0, 0, 0, 0}, k = 0;
+        if (first > 0) in[k++] = parity;
+        while (first < data && k < RT_MAX_XOR_INPUTS) in[k++] = RT_BUFFER_ADDRESS(tmp, first++ * unit);
+        done_count = 0;
+        hw_submit(RT_Q_XOR, RT_OP_XOR, 0, unit, parity, in[0], in[1], in[2], in[3]);
+        await(1, channels, lines);
+        ok = failures == 0;
+    }
+    if (ok) {
+        done_count = 0;
+        elevator_add(RECOVERY_JOB, array_parity_disk(map, stripe), 1, stripe * unit, unit, parity);
+        await(1, channels, lines);
+        ok = failures == 0;
+    }
+    hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, tmp, 0, 0, 0, 0, 0);
+    return ok;
+}
+
+uint32_t recover_write_intents(const struct array_map *map, uint32_t host_slots, uint32_t channels, uint32_t lines) {
+    if (map->layout != RT_LAYOUT_RAID5) return 0;
+    const uint32_t failed = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    const uint32_t stripe_sectors = map->data_disks * map->unit;
+    uint32_t resynced = 0;
+    for (uint32_t slot = 0; slot < host_slots; ++slot) {
+        const uint32_t at = slot * INTENT_BYTES;
+        if (REG(RT_NVRAM_BASE, at) != INTENT_VALID) continue;
+        const uint32_t lbn = REG(RT_NVRAM_BASE, at + 4), sectors = REG(RT_NVRAM_BASE, at + 8);
+        if (sectors == 0 || lbn + sectors > map->capacity_sectors) hw_panic(0x400);  /* a torn record */
+        for (uint32_t s = lbn / stripe_sectors; s <= (lbn + sectors - 1) / stripe_sectors; ++s) {
+            if (failed != RT_NO_DISK) {
+                /* A lost parity member needs nothing; a lost data member's rows cannot be known. */
+                if (failed == array_parity_disk(map, s)) continue;
+                hw_puts("power loss with a data member lost: a torn stripe cannot be resynchronised\n");
+                hw_panic(0x401);
+            }
+            if (!resync_stripe(map, s, channels, lines)) hw_panic(0x402);
+            ++resynced;
+        }
+        nvram_write_word(at, 0);
+    }
+    return resynced;
+}
