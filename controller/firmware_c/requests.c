@@ -6,7 +6,7 @@
 #define MAX_JOBS 64u
 #define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
 
-enum state { IDLE, R_ALLOC, R_DISK, R_XOR, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
+enum state { IDLE, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
 
 struct job {
     uint8_t state, write, holds_lock, full;
@@ -16,6 +16,9 @@ struct job {
     uint32_t status;
     /* RAID 5: the stripe being written and its part [a, b) of the command */
     uint32_t stripe, last_stripe, a, b;
+    /* The stripes whose lock the job holds or waits for: a write's current stripe; a degraded
+     * read's whole range while it rebuilds from the parity (no write may change a row under it). */
+    uint32_t lock_first, lock_last;
     uint32_t row0, row1; /* parity rows the part touches */
     uint32_t xor_step;
     /* Degraded RAID 5 (a failed drive): the drive, as read when the command arrived; a read
@@ -48,7 +51,13 @@ static void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0,
 
 static void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
 
+static void unlock_stripes(uint32_t first, uint32_t last);
+
 static void finish(struct job *j) {
+    if (j->holds_lock) {  /* a degraded read's stripes */
+        j->holds_lock = 0;
+        unlock_stripes(j->lock_first, j->lock_last);
+    }
     release(j->buf);
     hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, j->status, 0, 0, 0, 0);
     j->state = IDLE;
@@ -152,43 +161,60 @@ static uint32_t max_u32(uint32_t x, uint32_t y) { return x > y ? x : y; }
         }                                                                                          \
     } while (0)
 
+static int waits_for_lock(const struct job *o) { return o->state == W5_LOCK || o->state == R_LOCK; }
+
 static int stripe_free_for(const struct job *me) {
     for (uint32_t i = 0; i < MAX_JOBS; ++i) {
         const struct job *o = &jobs[i];
-        if (o == me || o->state == IDLE || o->stripe != me->stripe) continue;
+        if (o == me || o->state == IDLE || o->lock_last < me->lock_first || o->lock_first > me->lock_last) continue;
         if (o->holds_lock) return 0;
-        if (o->state == W5_LOCK && o->seq < me->seq) return 0;  /* older writers first */
+        if (waits_for_lock(o) && o->seq < me->seq) return 0;  /* older ones first */
     }
     return 1;
 }
 
 static void stripe_begin(struct job *j);
 static void stripe_done(struct job *j);
+static void read_locked(struct job *j);
 
-/* Takes the stripe's lock, or waits for it (W5_LOCK). */
-static void stripe_lock(struct job *j) {
-    j->state = W5_LOCK;
+/* Takes the lock of the job's stripes, or waits for it (W5_LOCK, R_LOCK). */
+static void lock_stripes(struct job *j, uint8_t waiting_state) {
+    j->state = waiting_state;
     if (!stripe_free_for(j)) return;
     j->holds_lock = 1;
-    stripe_begin(j);
+    if (waiting_state == W5_LOCK)
+        stripe_begin(j);
+    else
+        read_locked(j);
 }
 
-static void stripe_unlocked(uint32_t stripe) {
-    /* The oldest writer waiting for it goes next. */
-    struct job *oldest = 0;
-    for (uint32_t i = 0; i < MAX_JOBS; ++i)
-        if (jobs[i].state == W5_LOCK && jobs[i].stripe == stripe && (!oldest || jobs[i].seq < oldest->seq))
-            oldest = &jobs[i];
-    if (oldest) stripe_lock(oldest);
+static void unlock_stripes(uint32_t first, uint32_t last) {
+    /* The oldest job waiting for one of them goes next, then the next oldest if it can. */
+    uint32_t after = 0;
+    int any = 1;
+    while (any) {
+        struct job *oldest = 0;
+        any = 0;
+        for (uint32_t i = 0; i < MAX_JOBS; ++i) {
+            struct job *o = &jobs[i];
+            if (!waits_for_lock(o) || o->lock_last < first || o->lock_first > last || o->seq < after) continue;
+            if (!oldest || o->seq < oldest->seq) oldest = o;
+        }
+        if (!oldest) return;
+        after = oldest->seq + 1;
+        any = 1;
+        lock_stripes(oldest, oldest->state);
+    }
 }
 
 static void stripe_enter(struct job *j, uint32_t stripe) {
     j->stripe = stripe;
+    j->lock_first = j->lock_last = stripe;
     const uint32_t s0 = stripe_start(stripe), s1 = s0 + map->data_disks * map->unit;
     j->a = max_u32(j->lbn, s0);
     j->b = min_u32(j->lbn + j->sectors, s1);
     j->full = j->a == s0 && j->b == s1;
-    stripe_lock(j);
+    lock_stripes(j, W5_LOCK);
 }
 
 static void stripe_begin(struct job *j) {
@@ -329,12 +355,12 @@ static void stripe_done(struct job *j) {
     release(j->tmp);
     j->holds_lock = 0;
     const uint32_t stripe = j->stripe;
+    j->lock_first = j->lock_last = 0xFFFFFFFFu;  /* out of the way of its own next stripe's waiters */
+    unlock_stripes(stripe, stripe);
     if (stripe < j->last_stripe) {
-        stripe_unlocked(stripe);
         stripe_enter(j, stripe + 1);
         return;
     }
-    stripe_unlocked(stripe);
     intent(j, 0);
     finish(j);
 }
@@ -354,6 +380,7 @@ void on_host_command(const struct completion *c) {
     j->holds_lock = 0;
     j->drive_lost = 0;
     j->stripe = 0xFFFFFFFFu;
+    j->lock_first = j->lock_last = 0xFFFFFFFFu;
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
@@ -379,10 +406,20 @@ void on_buffer(const struct completion *c) {
     if (j->write) {
         j->state = W_DMA;
         host_dma(j);
+    } else if (j->lost != RT_NO_DISK) {
+        /* Degraded: rebuilt pieces read whole rows, so no write may be half done in them. */
+        const uint32_t stripe_sectors = map->data_disks * map->unit;
+        j->lock_first = j->lbn / stripe_sectors;
+        j->lock_last = (j->lbn + j->sectors - 1) / stripe_sectors;
+        lock_stripes(j, R_LOCK);
     } else {
-        j->state = R_DISK;
-        disk_pieces(j, 0);
+        read_locked(j);
     }
+}
+
+static void read_locked(struct job *j) {
+    j->state = R_DISK;
+    disk_pieces(j, 0);
 }
 
 void on_host_dma(const struct completion *c) {
