@@ -23,8 +23,8 @@
 // still be at the drive when the move of that unit finishes. Two rules keep it right: a slot with
 // a command in flight is never the target of a move (floating_map::hold), so the old slot still
 // holds the old data; and a moving write is acknowledged only after every read of the unit that
-// began before its table update has returned (m_reads), so no read returns data older than an
-// acknowledged write (raid_firmware::m_reads; without it: 884 integrity errors in 40,320 reads, IBM 0661, 8 outstanding,
+// began before its table update has returned (m_order), so no read returns data older than an
+// acknowledged write (raid_firmware::m_order; without it: 884 integrity errors in 40,320 reads, IBM 0661, 8 outstanding,
 // a hot region of 48 units).
 #include "controller/floating_firmware.h"
 

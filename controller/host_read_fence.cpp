@@ -29,6 +29,7 @@ void host_read_fence::wait_for_earlier_writes(firmware_platform &platform, int64
 // Enters [lbn, lbn + sectors) into `guard` behind what is there, waits for the overlapping earlier
 // entries to leave, and leaves again.
 void host_read_fence::wait_behind(write_order_guard &guard, firmware_platform &platform, int64_t lbn, int64_t sectors) {
+    if (!guard.overlaps_any(0, lbn, sectors)) return;  // nothing earlier to wait for: no need to enter
     const uint64_t ticket = guard.enter(0, lbn, sectors);
     wait_turn(guard, ticket, platform);
     guard.leave(ticket);

@@ -32,7 +32,18 @@ uint64_t raid_firmware::capacity_sectors() const {
 }
 
 bool raid_firmware::serve(const host_command &cmd) {
-    const uint64_t read_ticket = cmd.write || !m_stripes ? 0 : m_reads.read_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
+    const int64_t lbn = int64_t(cmd.lbn), sectors = int64_t(cmd.sectors);
+    // Overlapping host requests are served in the order they began (host_read_fence.h): a write
+    // of two logical stripes locks them one after the other, so an overlapping write begun
+    // later could otherwise come first on one and second on the other; a read begun after a
+    // write must not return what the write replaces. A read counts as begun once those writes
+    // are done, so a write waiting at its acknowledgement for earlier reads never waits for it.
+    const uint64_t write_ticket = cmd.write ? m_order.write_begins(lbn, sectors) : 0;
+    if (cmd.write)
+        m_order.wait_for_earlier_writes(m_platform, write_ticket);
+    else
+        m_order.wait_for_earlier_writes(m_platform, lbn, sectors);
+    const uint64_t read_ticket = cmd.write ? 0 : m_order.read_begins(lbn, sectors);
     const firmware_kit::host_request r = m_kit.begin(cmd);
     bool ok;
     std::vector<disk_fragment> pieces;
@@ -46,22 +57,24 @@ bool raid_firmware::serve(const host_command &cmd) {
         ok = false;  // sectors lost to a second fault (a torn write with a member lost): never served wrong
         ++m_stats.lost_stripe_requests;
     } else if (m_stripes && cmd.write) {
-        const bool degraded = array_degraded();
         ok = stripes_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
         if (ok && !m_lost_sectors.empty())
             m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
                                  m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
-        if (degraded || array_degraded()) wait_for_earlier_reads(int64_t(cmd.lbn), int64_t(cmd.sectors));
     } else if (m_stripes) {
         ok = stripes_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
     } else {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
         ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
     }
+    // Not acknowledged while an overlapping read begun before it may still return the old data
+    // (a read served piece by piece: one piece read early, another queued behind a busy disk).
+    if (cmd.write) wait_for_earlier_reads(lbn, sectors);
     m_kit.return_data(cmd, r, ok);
+    if (write_ticket) m_order.write_done(write_ticket);
     m_kit.finish(cmd, r);
     m_platform.free_buffer(r.buffer);
-    if (read_ticket) m_reads.read_done(read_ticket);
+    if (read_ticket) m_order.read_done(read_ticket);
     return ok;
 }
 

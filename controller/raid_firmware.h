@@ -71,13 +71,13 @@ protected:
     bool m_always_read_rotate_write = false;
     // A write waits, before it is acknowledged, for every host read of its range that began
     // before it wrote (such a read may still return the old data, which must not come back after
-    // the acknowledgement): floating moves, and degraded stripes, whose reads wait on stripe
-    // locks chunk by chunk. Reads are in m_reads for their whole life.
+    // the acknowledgement): every host write (serve), and floating's moved units. Reads are in
+    // m_order from the end of their wait for earlier writes to their completion.
     void wait_for_earlier_reads(int64_t logical_lbn, int64_t sectors) {
-        m_reads.wait_for_earlier_reads(m_platform, logical_lbn, sectors);
+        m_order.wait_for_earlier_reads(m_platform, logical_lbn, sectors);
     }
     // A parity array's host writes and reads (RAID 4/5, AdaptRaid5 here; RAID 6 overrides them),
-    // and whether it is degraded now (a write then waits for earlier reads of its range).
+    // and whether it is degraded now.
     virtual bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool array_degraded() const { return !all_optimal(); }
@@ -91,7 +91,7 @@ protected:
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
     virtual bool resync_parity(int64_t stripe);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
-    host_read_fence m_reads;  // host reads in flight, by logical range, and the writes waiting for them
+    host_read_fence m_order;  // host requests in flight by logical range: served and acknowledged in the order they began
 
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;  // nullptr: JBOD through m_map

@@ -13,7 +13,7 @@ namespace raidtlm::controller {
 
 size_t raid_firmware::restart_after_power_loss() {
     m_kit.restart();
-    m_reads.clear();  // the reads from before the loss are gone, and the writes that waited for them
+    m_order.clear();  // the reads from before the loss are gone, and the writes that waited for them
     const auto records = write_intent_log::read(m_platform);
     std::set<int64_t> stripes;
     if (m_stripes)

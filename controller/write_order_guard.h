@@ -13,7 +13,7 @@
 
 #include <cstdint>
 #include <cstddef>
-#include <map>
+#include <deque>
 
 namespace raidtlm::controller {
 
@@ -23,16 +23,28 @@ public:
     uint64_t enter(int disk, int64_t lbn, int64_t sectors);
     // An earlier-entered write still in the guard overlaps this one on its disk.
     bool must_wait(uint64_t ticket) const;
+    // Some write in the guard overlaps [lbn, lbn + sectors) on `disk` (what must_wait would say of
+    // a write entered now, without entering it).
+    bool overlaps_any(int disk, int64_t lbn, int64_t sectors) const;
     void leave(uint64_t ticket);
-    size_t size() const { return m_entries.size(); }
-    void clear() { m_entries.clear(); }
+    size_t size() const { return m_live; }
+    void clear() {
+        m_entries.clear();
+        m_live = 0;
+    }
 
 private:
     struct entry {
+        uint64_t ticket;
         int disk;
         int64_t lbn, end;
+        bool live;
     };
-    std::map<uint64_t, entry> m_entries;  // by ticket: entry order
+    // In ticket order (tickets only grow), so a ticket is found by binary search. Entries that
+    // left are dropped from the front at once and from the middle when they outnumber the live
+    // ones: a deque, so a request entering and leaving allocates nothing in the steady state.
+    std::deque<entry> m_entries;
+    size_t m_live = 0;
     uint64_t m_next = 1;
 };
 

@@ -1,12 +1,14 @@
 #include "requests.h"
 
 #include "elevator.h"
+#include "host_order.h"
 #include "recovery.h"
 
 #define MAX_JOBS 64u
 #define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
 
-enum state { IDLE, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC, W5_READ, W5_XOR, W5_WRITE };
+enum state { IDLE, R_ORDER, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ORDER, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC,
+             W5_READ, W5_XOR, W5_WRITE, W_ACK };
 
 struct job {
     uint8_t state, write, holds_lock, full;
@@ -39,7 +41,7 @@ static uint32_t next_seq;
 
 void requests_init(const struct array_map *m, uint32_t host_slots, uint32_t nvram_bytes) {
     map = m;
-    if (host_slots > MAX_JOBS) hw_panic(0x200);
+    if (host_slots > MAX_JOBS || host_slots > ORDER_SLOTS) hw_panic(0x200);
     if (nvram_bytes < host_slots * INTENT_BYTES) hw_panic(0x201);
 }
 
@@ -52,6 +54,35 @@ static void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0,
 static void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
 
 static void unlock_stripes(uint32_t first, uint32_t last);
+static void start(struct job *j);
+
+/* Jobs waiting in R_ORDER, W_ORDER or W_ACK (host_order.h): looked at when a command leaves. */
+static uint32_t order_waiters;
+static uint8_t waking, wake_again;
+
+static void finish(struct job *j);
+
+static void wake_order_waiters(void) {
+    if (waking) {
+        wake_again = 1;
+        return;
+    }
+    waking = 1;
+    do {
+        wake_again = 0;
+        for (uint32_t i = 0; i < MAX_JOBS && order_waiters; ++i) {
+            struct job *o = &jobs[i];
+            if ((o->state == R_ORDER || o->state == W_ORDER) && order_may_start(o->slot)) {
+                --order_waiters;
+                start(o);
+            } else if (o->state == W_ACK && order_may_acknowledge(o->slot)) {
+                --order_waiters;
+                finish(o);
+            }
+        }
+    } while (wake_again);
+    waking = 0;
+}
 
 static void finish(struct job *j) {
     if (j->holds_lock) {  /* a degraded read's stripes */
@@ -61,6 +92,18 @@ static void finish(struct job *j) {
     release(j->buf);
     hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, j->status, 0, 0, 0, 0);
     j->state = IDLE;
+    order_leave(j->slot);
+    if (order_waiters) wake_order_waiters();
+}
+
+/* A write's data and parity are on the drives: acknowledged once the reads before it are done. */
+static void acknowledge_write(struct job *j) {
+    if (order_may_acknowledge(j->slot)) {
+        finish(j);
+        return;
+    }
+    j->state = W_ACK;
+    ++order_waiters;
 }
 
 /* One SCSI command per stripe-unit piece of the command's range, data in the host buffer. */
@@ -362,7 +405,7 @@ static void stripe_done(struct job *j) {
         return;
     }
     intent(j, 0);
-    finish(j);
+    acknowledge_write(j);
 }
 
 /* ---- engine completions -------------------------------------------------------------------- */
@@ -381,6 +424,17 @@ void on_host_command(const struct completion *c) {
     j->drive_lost = 0;
     j->stripe = 0xFFFFFFFFu;
     j->lock_first = j->lock_last = 0xFFFFFFFFu;
+    order_arrive(j->slot, j->write, j->lbn, j->sectors, j->seq);
+    if (order_may_start(j->slot)) {
+        start(j);
+        return;
+    }
+    j->state = j->write ? W_ORDER : R_ORDER;
+    ++order_waiters;
+}
+
+static void start(struct job *j) {
+    order_started(j->slot);
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
@@ -502,7 +556,7 @@ void on_scsi(const struct completion *c) {
         j->state = R_DMA;
         host_dma(j);
         break;
-    case W0_DISK: finish(j); break;
+    case W0_DISK: acknowledge_write(j); break;
     case W5_READ:
         j->state = W5_XOR;
         stripe_xor(j);

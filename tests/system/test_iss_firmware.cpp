@@ -117,13 +117,16 @@ namespace {
 // stripe of it is read and written over and over, so stale parity or a rebuild racing a write
 // shows as wrong data (overlapping requests are whole and equal, so the scoreboard's order of
 // acknowledgements is the order of the writes).
-std::string hot_region_run(const std::string &faults, int seed) {
+std::string hot_region_base(int seed) {
     return "scenarios/iss_raid5.yaml --set workload.requests=3000 --set workload.warmup_requests=0 "
            "--set output.waves=false --set workload.address=hot_cold --set workload.hot_space_fraction=0.00002 "
-           "--set workload.hot_access_fraction=1 --set workload.read_fraction=0.5 "
-           "--set workload.size_distribution=constant --set workload.request_sectors=8 "
-           "--set workload.alignment_sectors=8 --set workload.seed=" + std::to_string(seed) + " --set 'faults=" +
-           faults + "'";
+           "--set workload.hot_access_fraction=1 --set workload.read_fraction=0.5 --set workload.seed=" +
+           std::to_string(seed);
+}
+
+std::string hot_region_run(const std::string &faults, int seed) {
+    return hot_region_base(seed) + " --set workload.size_distribution=constant --set workload.request_sectors=8 "
+                                   "--set workload.alignment_sectors=8 --set 'faults=" + faults + "'";
 }
 
 }  // namespace
@@ -165,4 +168,22 @@ TEST(iss_firmware, after_a_power_loss_the_c_firmware_resyncs_the_stripes_of_its_
     // The restarted core runs the same image: the console shows the boot banner twice.
     const std::string console = s["controller"]["firmware"]["iss"]["console"];
     EXPECT_NE(console.find("RAID 5"), console.rfind("RAID 5"));
+}
+
+TEST(iss_firmware, both_firmwares_serve_overlapping_requests_of_mixed_sizes_in_the_order_they_began) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // The scenario's size table (8 to 160 sectors) in the hot region, no fault: 64-sector reads
+    // span two drives and overlap small writes. Before the order rules (host_read_fence.h, and
+    // firmware_c/host_order.h) a read could return a piece's old data after an overlapping
+    // write's acknowledgement: 88 integrity errors with the host-C++ RAID 5 firmware and 96 with
+    // the C firmware, in about 20,900 reads each.
+    for (const std::string model : {"iss", "cost_table"}) {
+        const nlohmann::json s =
+            run_json(hot_region_base(1) + " --set controller.cpu.model=" + model, dir, "hot_mixed_" + model);
+        ASSERT_FALSE(s.is_null()) << model;
+        EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 20000) << model;
+        EXPECT_EQ(s["controller"]["integrity_errors"], 0) << model;
+        EXPECT_EQ(s["requests"]["errors"], 0) << model;
+    }
 }
