@@ -209,6 +209,12 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     // The scoreboard's counts cover the whole run (warm-up included): a wrong token is never forgiven.
     j["integrity_errors"] = c.integrity().integrity_errors();
     j["reads_checked"] = c.integrity().reads_checked();
+    // The first wrong reads, to start debugging from: the logical sector, the token the scoreboard
+    // expected (the last acknowledged write's) and the one the read returned (data_token.h).
+    nlohmann::json wrong = nlohmann::json::array();
+    for (const auto &m : c.integrity().first_mismatches())
+        wrong.push_back({{"lbn", m.lbn}, {"expected", m.expected}, {"got", m.got}});
+    j["first_integrity_errors"] = std::move(wrong);
     // Host requests the firmware failed (whole run); what the faults cost is in firmware's lost_ranges.
     j["failed_requests"] = {{"reads", fw.failed_reads}, {"writes", fw.failed_writes}};
     j["medium_errors"] = fw.medium_errors;
