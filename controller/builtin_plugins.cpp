@@ -6,6 +6,7 @@
 #include "controller/adaptraid5_keys.h"
 #include "controller/brick_firmware.h"
 #include "controller/floating_firmware.h"
+#include "controller/floating_raid6_firmware.h"
 #include "controller/iss_firmware.h"
 #include "controller/make_layout.h"
 #include "controller/parity_logging_firmware.h"
@@ -74,12 +75,14 @@ void register_layouts() {
     r.add("raid5", standard("striping with rotating parity (controller.parity_rotation)", "raid5"));
     r.add("raid6", standard("striping with rotating P and Q (Reed-Solomon over GF(2^8)): two failures survived", "raid6"));
     r.add("sr_array", standard("SR-Mirror Ds x Dr x Dm (Yu et al.)", "sr-mirror"));
-    r.add("floating", {"RAID 5 over what floating data and parity leave: one track per cylinder free",
+    r.add("floating", {"RAID 5 (controller.floating_checks 2: RAID 6) over what floating data and check leave: one "
+                       "track per cylinder free",
                        [](const controller_config &c, const std::vector<disk_info> &disks) {
                            std::vector<int64_t> sizes = disk_sizes(disks);
                            for (auto &s : sizes)
                                s = floating_logical_sectors(disks.front(), int(c.firmware.stripe_unit_sectors));
-                           return make_layout(common_layout(c.firmware, "raid5"), sizes, disks.front().geometry);
+                           const char *kind = c.firmware.floating_checks == 2 ? "raid6" : "raid5";
+                           return make_layout(common_layout(c.firmware, kind), sizes, disks.front().geometry);
                        }});
     r.add("parity_logging", {"parity logging regions and sublogs (Stodolsky et al.)", parity_logging_array});
     r.add("adaptraid5", {"heterogeneous RAID 5 (Cortes and Labarta): controller.adaptraid5.uf and .sip",
@@ -109,7 +112,14 @@ void register_firmware() {
                                                     "power-loss recovery",
                                                     {"raid1", "raid10", "sr_array"}));
     r.add("parity_logging", family<parity_logging_firmware>("parity logging (Stodolsky et al.)", {"parity_logging"}));
-    r.add("floating", family<floating_firmware>("floating data and parity (Menon and Kasson)", {"floating"}));
+    // One family for both check counts: controller.floating_checks picks RAID 5 or RAID 6 below.
+    r.add("floating", {"floating data and parity (Menon and Kasson); controller.floating_checks 2: over RAID 6",
+                       {"floating"},
+                       [](firmware_platform &p) -> std::unique_ptr<firmware> {
+                           if (p.config().firmware.floating_checks == 2)
+                               return std::make_unique<floating_raid6_firmware>(p);
+                           return std::make_unique<floating_firmware>(p);
+                       }});
     r.add("streams", family<stream_firmware>("RAID 0 / JBOD with the stream engine for many sequential streams "
                                              "(Panagiotakis; keys controller.streams.*)",
                                              {"raid0"}));

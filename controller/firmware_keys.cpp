@@ -95,6 +95,9 @@ void declare_keys(config::declarations<firmware_config> &k) {
         },
         [](const fw_t &f) { return nlohmann::json(f.firmware); });
     k.choice("parity_rotation", &fw_t::parity_rotation, "left-symmetric", rotation_names);
+    k.integer("floating_checks", &fw_t::floating_checks, "1", 1, 2)
+        .note("floating: check units per stripe; 1: P (RAID 5), 2: P and Q (RAID 6, two failures survived; the "
+              "parity logging paper's Section 9 \"floating data and check\")");
     k.integer("mirror_copies", &fw_t::mirror_copies, "2", 2, 16).note("raid10 only");
     k.integer("sr.ds", &fw_t::sr_ds, "1", 1, 256).note("sr_array: seek reduction, the outer 1/Ds");
     k.integer("sr.dr", &fw_t::sr_dr, "1", 1, 64).note("sr_array: rotational replicas per disk");
@@ -191,6 +194,12 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                "raid0 with host.layout: jbod (the other layouts stripe)");
     if (k.given("parity_rotation") && fw.array != array_kind::raid5 && fw.array != array_kind::floating)
         set_while_layout("parity_rotation", fmt::format("it only with {}: raid5", layout));
+    if (k.given("floating_checks") && fw.array != array_kind::floating)
+        set_while_layout("floating_checks", fmt::format("it only with {}: floating", layout));
+    // Floating over RAID 6 uses raid6_layout, whose P and Q rotate one way only.
+    if (k.given("parity_rotation") && fw.array == array_kind::floating && fw.floating_checks == 2)
+        k.fail("parity_rotation", fmt::format("set while {} is 2", k.key("floating_checks")),
+               fmt::format("it only with {}: 1 (P and Q rotate as raid6's)", k.key("floating_checks")));
     if (k.given("mirror_copies") && fw.array != array_kind::raid10)
         set_while_layout("mirror_copies", fmt::format("it only with {}: raid10", layout));
     if (k.given("reconstruct_write_fraction") && !raid45 && fw.array != array_kind::floating)
@@ -269,6 +278,9 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
     if (((raid45 && fw.array != array_kind::adaptraid5) || fw.array == array_kind::floating) && n < 3)
         k.fail("layout", fmt::format("{} needs at least 3 disks; disks.count is {}", kind, n),
                "disks.count >= 3 or another layout");
+    if (fw.array == array_kind::floating && fw.floating_checks == 2 && n < 4)
+        k.fail("floating_checks", fmt::format("2 (P and Q) needs at least 4 disks; disks.count is {}", n),
+               "disks.count >= 4 or floating_checks 1");
     if (fw.array == array_kind::raid6 && n < 4)
         k.fail("layout", fmt::format("raid6 needs at least 4 disks (two data units, P and Q); disks.count is {}", n),
                "disks.count >= 4 or another layout");

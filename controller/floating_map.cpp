@@ -87,6 +87,12 @@ void floating_map::finish_move(const move &m) {
     m_used[size_t(cyl)][size_t(m.old_slot)] = false;
 }
 
+void floating_map::cancel_move(const move &m) {
+    const int cyl = int(m.logical_unit / m_units_per_cylinder);
+    if (m_location[size_t(m.logical_unit)] == m.new_slot) throw std::logic_error("floating: a finished move cancelled");
+    m_used[size_t(cyl)][size_t(m.new_slot)] = false;
+}
+
 std::pair<int, int> floating_map::slot_at(int64_t drive_lbn) const {
     const disks::physical_address p = m_geometry.to_physical(drive_lbn);
     return {p.cyl, p.head * m_units_per_track + p.slot / m_unit_sectors};

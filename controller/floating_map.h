@@ -62,6 +62,9 @@ public:
     void forget_moves_in_flight();
     // The new copy is on the disk: the unit now lives there, its old slot is free.
     void finish_move(const move &m);
+    // The move's command or its stripe's failed: the reserved slot is free again (whatever the
+    // command left there is no unit's).
+    void cancel_move(const move &m);
 
     int free_slots(int cyl) const;
     // Table sizes (Section 4): bitmask D*T bits and D*(T-1) * ceil(log2(D*T)) bits per cylinder.

@@ -38,7 +38,7 @@ struct raid6_statistics {
     uint64_t resyncs_checks_agreed = 0;      // power-loss resyncs with a data unit lost whose P and Q agreed
 };
 
-class raid6_firmware final : public raid_firmware {
+class raid6_firmware : public raid_firmware {
 public:
     explicit raid6_firmware(firmware_platform &platform);
 
@@ -58,6 +58,20 @@ protected:
     bool single_parity() const override { return false; }
     bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 
+    // A healthy stripe's read-modify-write as read-rotate-write commands (the data disks', P's
+    // and Q's); floating over RAID 6 (floating_raid6_firmware) moves the units instead.
+    virtual bool rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
+                                     int affinity, const std::vector<int> &media_errors, int *failed_read);
+    // Takes the stripe's lock and a work buffer of `sectors` (tokens when `data`); null, with
+    // *failed_read = stripe_changed and the lock released, when a member was lost meanwhile.
+    protocol::buffer_block *lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
+                                           const std::vector<int> &media_errors, int *failed_read);
+    // A stripe's member (0 .. n-1 data units, n P, n + 1 Q: pq_parity.h) on `disk`, -1: none.
+    int member_on_disk(int64_t stripe, int disk) const;
+    // The GF engine over `inputs` with `coefficients` (counted).
+    void combine(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
+                 const protocol::buffer_ref &output, uint64_t sectors, int affinity);
+
 private:
     // The disks whose unit of `stripe` cannot be read now: failed members, and members being
     // rebuilt whose rebuild has not passed the stripe.
@@ -65,8 +79,6 @@ private:
     // The stripe's unreadable members: lost_disks and the disks that answered MEDIUM ERROR.
     std::vector<int> unreadable_members(int64_t stripe, const std::vector<int> &media_errors) const;
     bool disk_lost(int64_t stripe, int disk) const;
-    // A stripe's member (0 .. n-1 data units, n P, n + 1 Q: pq_parity.h) on `disk`, -1: none.
-    int member_on_disk(int64_t stripe, int disk) const;
     unit_place member_place(int64_t stripe, int member) const;
     // The members of a stripe on the given disks (at most every member once).
     std::vector<int> members_on(int64_t stripe, const std::vector<int> &disks) const;
@@ -78,12 +90,8 @@ private:
     static constexpr int stripe_changed = -2;
     bool stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
                       const std::vector<int> &media_errors, int repair_disk, int *failed_read);
-    protocol::buffer_block *lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
-                                           const std::vector<int> &media_errors, int *failed_read);
     bool healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                               int affinity, const std::vector<int> &media_errors, int *failed_read);
-    bool rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                             int affinity, const std::vector<int> &media_errors, int *failed_read);
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                int affinity, const std::vector<int> &lost_members, const std::vector<int> &media_errors,
                                int repair_disk, int *failed_read);
@@ -92,9 +100,6 @@ private:
     // The chunk rebuilt from the members its recovery coefficients name; `repair`: written back.
     bool rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
                        const std::vector<int> &lost_members, bool repair, int *failed_read);
-    // The GF engine over `inputs` with `coefficients` (counted).
-    void combine(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
-                 const protocol::buffer_ref &output, uint64_t sectors, int affinity);
     void record_lost_members(int64_t stripe, const std::vector<int> &lost_members);
 
     raid6_statistics m_raid6_stats;

@@ -12,6 +12,7 @@ namespace raidtlm::controller {
 bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<stripe_write_plan> plans;
     parity_write_policy policy = m_platform.config().firmware.parity_writes;
+    if (m_always_read_rotate_write) policy.read_rotate_write = true;  // floating's commands
     if (array_degraded()) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {

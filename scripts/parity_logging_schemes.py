@@ -65,6 +65,11 @@ TOLERANT_SCHEMES = {
     # raid6 layout (branch raid6) and read-rotate-write for it; until then refused ("not simulated").
     "pq": ("  layout: raid6\n  rmw: read_rotate_write\n  rrw_order: parity_after_data\n", [], "parity"),
     "pq_cached": ("  layout: raid6\n  rmw: read_rotate_write\n  old_data: cached\n", [], "parity"),
+    # Section 9's floating data and check at f = 2: floating over P+Q, a blind small write three
+    # floated read-rotate-writes (data, then P and Q, as the blind P+Q and floating rows order
+    # them); cached: the data unit rewritten in place, P and Q floated, all together.
+    "floating_pq": ("  layout: floating\n  floating_checks: 2\n  rrw_order: parity_after_data\n", [], "floating"),
+    "floating_pq_cached": ("  layout: floating\n  floating_checks: 2\n  old_data: cached\n", [], "floating"),
 }
 ALL_SCHEMES = {**SCHEMES, **TOLERANT_SCHEMES}
 
@@ -101,7 +106,7 @@ def scenario_for(scheme, outdir):
                 out.append(ALL_SCHEMES[scheme][0].rstrip("\n"))
                 replaced = True
                 continue
-            if key in ("rmw", "rrw_order", "mirror_copies", "old_data", "parity_logging"):
+            if key in ("rmw", "rrw_order", "mirror_copies", "old_data", "parity_logging", "floating_checks"):
                 skipping = key == "parity_logging"
                 continue
         if section == "disks" and line.strip().startswith("spec:"):

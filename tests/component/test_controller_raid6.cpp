@@ -14,6 +14,7 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
+#include "pq_rows.h"
 #include "controller/controller_top.h"
 #include "controller/firmware_families.h"
 #include "controller/pq_parity.h"
@@ -39,29 +40,8 @@ struct raid6_bench : component_test::controller_bench {
     // Rows of stripe s whose stored P or Q differ from the P and Q of its stored data, read raw;
     // `lost`: a disk whose unit is taken from `expect` (the host's data) instead.
     int bad_rows(int64_t s, int lost = -1, const std::map<uint64_t, uint64_t> *expect = nullptr) {
-        const auto &l = layout();
-        const int n = l.stripe_data_units(s);
-        int bad = 0;
-        std::vector<std::vector<uint64_t>> member(size_t(n + 2), std::vector<uint64_t>(unit));
-        for (int m = 0; m < n + 2; ++m) {
-            const controller::unit_place u = m < n ? l.data_unit(s, m) : m == n ? l.parity_unit(s) : l.q_unit(s);
-            if (u.disk == lost) {
-                if (m >= n) return 0;  // a lost check: nothing to compare
-                for (uint64_t r = 0; r < unit; ++r) {
-                    const uint64_t lbn = uint64_t(l.stripe_first_lbn(s)) + uint64_t(m) * unit + r;
-                    member[size_t(m)][r] = expect->count(lbn) ? expect->at(lbn) : 0;
-                }
-                continue;
-            }
-            EXPECT_TRUE(ctl->raw_disk_io(true, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), member[size_t(m)].data()));
-        }
-        for (uint64_t r = 0; r < unit; ++r) {
-            std::vector<uint64_t> row;
-            for (int j = 0; j < n; ++j) row.push_back(member[size_t(j)][r]);
-            if (controller::pq::p_of(row) != member[size_t(n)][r] || controller::pq::q_of(row) != member[size_t(n + 1)][r])
-                ++bad;
-        }
-        return bad;
+        return component_test::pq_bad_rows(*ctl, layout(), s, unit, [](int, uint64_t lbn) { return lbn; }, lost,
+                                           expect);
     }
 };
 

@@ -88,3 +88,29 @@ TEST(multiple_failures, cached_old_data_skips_the_data_preread_and_keeps_parity_
     const auto &fl = floating["controller"]["firmware"]["floating"];
     EXPECT_GT(fl["moves"].get<int>(), 0);
 }
+
+// Floating data and check at f = 2 (controller.floating_checks 2: floating over P+Q, the
+// Figure 30 row of scripts/reproduce_parity_logging_failures): every read checked, and every
+// read-modify-write stripe floats three units blind (data, P, Q) and two cached (P, Q).
+TEST(multiple_failures, floating_data_and_check_at_two_failures_floats_data_p_and_q) {
+    const scratch_dir dir;
+    const std::string floating_pq = "  layout: floating\n  floating_checks: 2\n";
+    const nlohmann::json blind =
+        run_scenario(dir, "blind", scenario(6, floating_pq + "  rrw_order: parity_after_data\n", 0.5));
+    const nlohmann::json cached = run_scenario(dir, "cached", scenario(6, floating_pq + "  old_data: cached\n", 0.5));
+    ASSERT_FALSE(blind.is_null());
+    ASSERT_FALSE(cached.is_null());
+    for (const auto &[st, units] : {std::pair{&blind, 3}, std::pair{&cached, 2}}) {
+        EXPECT_EQ((*st)["controller"]["integrity_errors"].get<int>(), 0);
+        EXPECT_GT((*st)["controller"]["reads_checked"].get<int>(), 1000);
+        const auto &fw = (*st)["controller"]["firmware"];
+        const int rmw = fw["stripe_writes"]["read-modify-write"].get<int>();
+        EXPECT_GT(rmw, 500);
+        // A stripe write is counted when it starts, its moves when it ends: at most the 12
+        // outstanding requests' writes are still under way when the statistics are taken.
+        const int floated = fw["floating"]["moves"].get<int>() + fw["floating"]["in_place"].get<int>();
+        EXPECT_LE(floated, units * rmw);
+        EXPECT_GE(floated, units * (rmw - 12));
+        EXPECT_GT(fw["raid6"]["gf_commands"].get<int>(), 0);  // Q' on the engine's GF mode
+    }
+}

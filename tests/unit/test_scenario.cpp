@@ -363,6 +363,29 @@ TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
     EXPECT_NE(m.find("key 'controller.layout': raid1 while host.layout is jbod"), std::string::npos) << m;
 }
 
+// controller.floating_checks: 2 selects floating over RAID 6 (P and Q); it needs floating, 4 disks,
+// and raid6's own rotation.
+TEST(scenario, floating_checks_load_and_refuse_what_does_not_fit) {
+    const scenario s =
+        load_scenario(write_temp("f.yaml", minimal() + "controller:\n  layout: floating\n  floating_checks: 2\n"));
+    EXPECT_EQ(s.controller.config.firmware.floating_checks, 2);
+    EXPECT_EQ(s.to_json()["controller"]["floating_checks"], 2);
+    EXPECT_EQ(load_scenario(write_temp("g.yaml", minimal())).controller.config.firmware.floating_checks, 1);
+
+    std::string m = error_of(minimal() + "controller:\n  layout: raid6\n  floating_checks: 2\n");
+    EXPECT_NE(m.find("key 'controller.floating_checks': set while controller.layout is raid6"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: floating\n  floating_checks: 3\n");
+    EXPECT_NE(m.find("key 'controller.floating_checks': 3 is out of range"), std::string::npos) << m;
+    m = error_of(minimal() + "  count: 3\ncontroller:\n  layout: floating\n  floating_checks: 2\n");
+    EXPECT_NE(m.find("key 'controller.floating_checks': 2 (P and Q) needs at least 4 disks; disks.count is 3"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() +
+                 "controller:\n  layout: floating\n  floating_checks: 2\n  parity_rotation: right-asymmetric\n");
+    EXPECT_NE(m.find("key 'controller.parity_rotation': set while controller.floating_checks is 2"), std::string::npos)
+        << m;
+}
+
 TEST(scenario, delayed_write_keys_apply_to_replicated_layouts_only) {
     const scenario s = load_scenario(write_temp(
         "dw.yaml", minimal() + "controller:\n  layout: raid10\n  delayed_writes:\n    foreground_propagation: true\n"

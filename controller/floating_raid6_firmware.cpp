@@ -1,0 +1,154 @@
+// Floating data and check over RAID 6 (the parity logging paper's Section 9: "f floated
+// read-rotate-write accesses per blind write" beyond the data's, so three at f = 2; its Figure 30).
+//
+// A read-modify-write stripe is, on each data disk, on P's disk and on Q's disk, one relocating
+// read-rotate-write of the whole unit (floating_units::read_rotate_write): the old unit read and
+// the command's write sent to the free slot of the same cylinder the head reaches first. As over
+// RAID 5 (floating_firmware.cpp) the commands carry stand-ins: once all are back the XOR engine
+// computes P' = P + sum(old + new) in its XOR mode and Q' = Q + sum g^j (old + new) in its GF
+// mode (timed, raid6_firmware::combine) over whole units, and the new data units (old unit with
+// the new sectors laid over), P' and Q' are installed at their new slots untimed. Then the tables
+// are updated per moved unit and the write waits for earlier reads of the data units it replaced (the
+// read/move ordering rules of floating_firmware.cpp hold unchanged: floating_units holds a slot
+// while a command is in flight on it).
+//
+// controller.old_data cached, as over RAID 5: the data unit is rewritten in place by a plain
+// write carrying the new unit (its old tokens taken from the controller's cache, untimed), only P
+// and Q float. controller.rrw_order parity_after_data: P's and Q's accesses after the data's.
+//
+// Everything else is raid6_firmware's: full-stripe and reconstruct writes, reads, degraded paths
+// with one or two members lost, media-error repair, rebuild and power-loss resync all address
+// units where they are now (firmware_kit::disk_io translates every logical drive LBN).
+#include "controller/floating_raid6_firmware.h"
+
+#include <algorithm>
+
+#include "controller/pq_parity.h"
+
+namespace raidtlm::controller {
+
+floating_raid6_firmware::floating_raid6_firmware(firmware_platform &platform)
+    : raid6_firmware(platform), m_units(platform, m_kit) {
+    m_always_read_rotate_write = true;  // a small write is a relocating read-rotate-write per disk
+}
+
+floating_raid6_firmware::~floating_raid6_firmware() = default;
+
+size_t floating_raid6_firmware::restart_after_power_loss() {
+    m_units.restart_after_power_loss();
+    return raid6_firmware::restart_after_power_loss();
+}
+
+bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
+                                                  protocol::buffer_block *buffer, int affinity,
+                                                  const std::vector<int> &media_errors, int *failed_read) {
+    const parity_stripe_layout &l = *m_stripes;
+    const uint64_t unit = uint64_t(m_units.unit_sectors());
+    const bool data = !buffer->tokens.empty();
+    const size_t n = plan.ops.size();
+    // Slots of `unit` sectors: 0 new P, 1 new Q, 2 + k op k's old unit, 2 + n + k data op k's new
+    // unit, 2 + 2n the stand-in the moving commands carry (zeros).
+    const uint64_t standin = 2 + 2 * n;
+    protocol::buffer_block *work = lock_for_write(plan, (standin + 1) * unit, data, media_errors, failed_read);
+    if (!work) return false;
+    const bool cached = m_platform.config().firmware.old_data_cached;
+    auto in_place = [&](const disk_op &op) { return cached && op.data(); };
+    std::vector<std::optional<floating_units::move>> moves(n);
+    for (size_t k = 0; k < n; ++k)
+        if (!in_place(plan.ops[k])) moves[k] = m_units.begin_move(plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn));
+    std::vector<std::vector<uint64_t>> old(n);
+    auto unit_first = [&](const disk_op &op) { return uint64_t(op.drive_lbn) / unit * unit; };
+    // Data op k's new unit in slot 2 + n + k: its old contents with the write's sectors laid over.
+    auto compose_new_unit = [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((2 + n + k) * unit));
+        const uint64_t from = uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
+        std::copy(buffer->tokens.begin() + int64_t(from), buffer->tokens.begin() + int64_t(from) + op.sectors,
+                  work->tokens.begin() + int64_t((2 + n + k) * unit + uint64_t(op.drive_lbn) % unit));
+    };
+    auto rrw = [&](size_t k) {
+        const disk_op &op = plan.ops[k];
+        const uint64_t first = unit_first(op);
+        bool done;
+        if (in_place(op)) {
+            // Its old tokens as the cache holds them (the drive's, the stripe locked), untimed; the
+            // write carries the new unit itself, since it overwrites the only copy a read may be
+            // reading.
+            if (data) {
+                old[k].resize(size_t(unit));
+                m_platform.peek_untimed(op.disk, m_units.drive_lbn(op.disk, first, uint32_t(unit)), uint32_t(unit),
+                                        old[k].data());
+                compose_new_unit(k);
+            }
+            done = m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (2 + n + k) * unit);
+        } else {
+            done = m_units.read_rotate_write(op.disk, first, moves[k], work, standin * unit, &old[k]);
+        }
+        if (!done) *failed_read = op.disk;
+        return done;
+    };
+    // controller.rrw_order parity_after_data: the data disks' accesses, then P's and Q's (the
+    // plan lists the data ops first).
+    const size_t data_ops = size_t(std::count_if(plan.ops.begin(), plan.ops.end(), [](const disk_op &o) { return o.data(); }));
+    const bool checks_last = m_platform.config().firmware.rrw_parity_after_data && data_ops > 0;
+    bool ok = checks_last ? m_kit.parallel(data_ops, rrw) &&
+                                m_kit.parallel(n - data_ops, [&](size_t k) { return rrw(data_ops + k); })
+                          : m_kit.parallel(n, rrw);
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        std::vector<uint8_t> p_coefficients, q_coefficients;
+        auto add = [&](uint64_t s, uint8_t p, uint8_t q) {
+            inputs.push_back({work, s * unit});
+            p_coefficients.push_back(p);
+            q_coefficients.push_back(q);
+        };
+        for (size_t k = 0; k < n; ++k) {
+            const disk_op &op = plan.ops[k];
+            const uint8_t q = op.q ? 1 : op.parity ? 0 : pq::q_coefficient(member_on_disk(plan.stripe, op.disk));
+            add(2 + k, op.q ? 0 : 1, q);
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((2 + k) * unit));
+            if (!op.data()) continue;
+            add(2 + n + k, 1, q);
+            if (data && !in_place(op)) compose_new_unit(k);
+        }
+        // Over whole units: outside the write's rows the new unit equals the old, so the sums
+        // leave those rows of P and Q as they were.
+        combine(inputs, p_coefficients, {work, 0}, unit, affinity);
+        combine(inputs, q_coefficients, {work, unit}, unit, affinity);
+        for (size_t k = 0; k < n && ok && data; ++k) {
+            const disk_op &op = plan.ops[k];
+            if (in_place(op)) continue;  // its command carried the new unit
+            const uint64_t from = op.parity ? 0 : op.q ? unit : (2 + n + k) * unit;
+            ok = m_platform.install_untimed(op.disk, m_units.destination(op.disk, unit_first(op), moves[k]),
+                                            work->tokens.data() + from, uint32_t(unit));
+        }
+    }
+    // The tables: every unit that moved now lives in its new slot (the old one is free); a failed
+    // stripe's reserved slots are free again.
+    // Every data unit the write replaced, moved or rewritten in place, is fenced (as over RAID 5:
+    // a read that began before may have read the old unit and not returned yet).
+    std::vector<int64_t> replaced_units;  // logical first sectors
+    for (size_t k = 0; k < n; ++k) {
+        const disk_op &op = plan.ops[k];
+        if (ok && op.data())
+            replaced_units.push_back(l.logical_lbn_on_disk(plan.stripe, op.disk, int64_t(unit_first(op))));
+        if (in_place(op)) continue;  // rewritten in place by design
+        m_units.settle(op.disk, moves[k], ok, affinity);
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(plan.stripe);
+    for (int64_t first : replaced_units) wait_for_earlier_reads(first, int64_t(unit));
+    return ok;
+}
+
+void floating_raid6_firmware::reset_statistics() {
+    raid6_firmware::reset_statistics();
+    m_units.reset_statistics();
+}
+
+void floating_raid6_firmware::report(nlohmann::json &out) const {
+    raid6_firmware::report(out);
+    m_units.report(out);
+}
+
+}  // namespace raidtlm::controller
