@@ -33,7 +33,9 @@ void declare_keys(config::declarations<scsi_bus_config> &k) {
                 if (preset.point_to_point()) b.phases = preset.phases;
             }
         },
-        [](const scsi_bus_config &b) { return nlohmann::json(to_string(b.preset)); });
+        [](const scsi_bus_config &b) { return nlohmann::json(to_string(b.preset)); })
+        .note("MB/s: fast20 20, ultra2 80, ultra160 160, ultra320 320; point-to-point, one drive per channel: "
+              "sata150 150, sas3g 300, sas6g 600, sas12g 1200");
     k.custom(
         "width_bits", "16", "8 or 16 (custom preset only)",
         [](scsi_bus_config &b, const value_ref &v, const key_use &u) {

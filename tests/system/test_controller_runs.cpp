@@ -476,6 +476,9 @@ TEST(controller_runs, sas_links_are_point_to_point_and_run_at_their_lane_rate) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("controller.channels"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("a sas6g link is point-to-point"), std::string::npos) << r.err;
+    const result help = raidtlm("run --help", dir);
+    EXPECT_NE(help.out.find("sata150, sas3g, sas6g, sas12g or custom"), std::string::npos);
+    EXPECT_NE(help.out.find("sas3g 300, sas6g 600, sas12g 1200"), std::string::npos);
     for (const auto &[preset, mb_per_s] : {std::pair{"sas3g", 300.0}, {"sas12g", 1200.0}}) {
         const nlohmann::json j = run_json("scenarios/bus_bound.yaml --set output.waves=false --set workload.requests=400 "
                                           "--set controller.channels=6 --set controller.bus.preset=" + std::string(preset),
