@@ -487,7 +487,11 @@ TEST(controller_runs, sas_links_are_point_to_point_and_run_at_their_lane_rate) {
         ASSERT_EQ(j["controller"]["channels"].size(), 6u);
         for (const auto &ch : j["controller"]["channels"]) {
             EXPECT_DOUBLE_EQ(ch["rate_mb_per_s"].get<double>(), mb_per_s) << preset;
-            EXPECT_LT(ch["utilisation"].get<double>(), 0.5) << preset;  // the drives' media rate limits, not the lane
+            EXPECT_LT(ch["utilisation"].get<double>(), 0.5) << preset;  // the drives limit, not the lane
+            // One target, nothing to arbitrate for: no arbitration waits, no reconnections.
+            EXPECT_EQ(ch["targets"].size(), 1u) << preset;
+            EXPECT_EQ(ch["arbitration_wait"]["count"].get<int>(), 0) << preset;
+            EXPECT_EQ(ch["reselections"].get<int>(), 0) << preset;
         }
         // Far above Fast-20's 20 MB/s on the same scenario.
         EXPECT_GT(j["throughput"]["mb_per_s"].get<double>(), 40.0) << preset;
