@@ -11,6 +11,9 @@ const config::names<scsi_preset> preset_names = {{"fast20", scsi_preset::fast20}
                                                  {"ultra160", scsi_preset::ultra160},
                                                  {"ultra320", scsi_preset::ultra320},
                                                  {"sata150", scsi_preset::sata150},
+                                                 {"sas3g", scsi_preset::sas3g},
+                                                 {"sas6g", scsi_preset::sas6g},
+                                                 {"sas12g", scsi_preset::sas12g},
                                                  {"custom", scsi_preset::custom}};
 }  // namespace
 
@@ -30,7 +33,9 @@ void declare_keys(config::declarations<scsi_bus_config> &k) {
                 if (preset.point_to_point()) b.phases = preset.phases;
             }
         },
-        [](const scsi_bus_config &b) { return nlohmann::json(to_string(b.preset)); });
+        [](const scsi_bus_config &b) { return nlohmann::json(to_string(b.preset)); })
+        .note("MB/s: fast20 20, ultra2 80, ultra160 160, ultra320 320; point-to-point, one drive per channel: "
+              "sata150 150, sas3g 300, sas6g 600, sas12g 1200");
     k.custom(
         "width_bits", "16", "8 or 16 (custom preset only)",
         [](scsi_bus_config &b, const value_ref &v, const key_use &u) {
@@ -64,9 +69,10 @@ void declare_keys(config::declarations<scsi_bus_config> &k) {
             for (const auto &[name, field] : phase_keys)
                 if (c.given(name))
                     c.fail(name, fmt::format("set while {} is {}", c.key("preset"), to_string(b.preset)),
-                           "no bus phase times on a point-to-point SATA link (it has no arbitration or selection)");
+                           "no bus phase times on a point-to-point SATA or SAS link (it has no arbitration or selection)");
         if (b.point_to_point() && c.given("fairness") && b.fairness)
-            c.fail("fairness", "set on a point-to-point SATA link", "false (nothing to arbitrate)");
+            c.fail("fairness", fmt::format("set on a point-to-point {} link", to_string(b.preset)),
+                   "false (nothing to arbitrate)");
         for (const char *name : {"width_bits", "mtransfers_per_s"})
             if (c.given(name) && b.preset != scsi_preset::custom)
                 c.fail(name, fmt::format("set while {} is {}", c.key("preset"), to_string(b.preset)),

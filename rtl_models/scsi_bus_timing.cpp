@@ -11,6 +11,9 @@ const char *to_string(scsi_preset p) {
     case scsi_preset::ultra160: return "ultra160";
     case scsi_preset::ultra320: return "ultra320";
     case scsi_preset::sata150: return "sata150";
+    case scsi_preset::sas3g: return "sas3g";
+    case scsi_preset::sas6g: return "sas6g";
+    case scsi_preset::sas12g: return "sas12g";
     case scsi_preset::custom: return "custom";
     }
     return "?";
@@ -34,9 +37,32 @@ scsi_bus_config scsi_bus_config::with_preset(scsi_preset p) {
         c.mtransfers_per_s = 150;
         c.phases = scsi_phase_costs{0, 0, 0, 0, 0, 0, 0};
         break;
+    // SAS: one 8b/10b lane, 10 line bits per byte (scsi_bus_timing.h).
+    case scsi_preset::sas3g:
+    case scsi_preset::sas6g:
+    case scsi_preset::sas12g:
+        c.width_bits = 8;
+        c.mtransfers_per_s = p == scsi_preset::sas3g ? 300 : p == scsi_preset::sas6g ? 600 : 1200;
+        c.phases = scsi_phase_costs{0, 0, 0, 0, 0, 0, 0};
+        break;
     case scsi_preset::custom: break;
     }
     return c;
+}
+
+bool scsi_bus_config::is_point_to_point(scsi_preset p) {
+    switch (p) {
+    case scsi_preset::sata150:
+    case scsi_preset::sas3g:
+    case scsi_preset::sas6g:
+    case scsi_preset::sas12g: return true;
+    case scsi_preset::fast20:
+    case scsi_preset::ultra2:
+    case scsi_preset::ultra160:
+    case scsi_preset::ultra320:
+    case scsi_preset::custom: return false;
+    }
+    return false;
 }
 
 double scsi_bus_config::select_us() const {

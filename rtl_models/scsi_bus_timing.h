@@ -18,8 +18,18 @@ namespace raidtlm::rtl_models {
 //             channel, no arbitration, selection or bus phases (all phase times 0); the few
 //             microseconds of FIS exchange per command (Register H2D/D2H FIS, 20 bytes each) are
 //             neglected against the drive's own overheads. Timed as 8 bits x 150 MT/s.
+//   sas3g     Serial Attached SCSI 1.1 (ANSI INCITS 417-2006), 3 Gb/s per lane, 8b/10b = 300 MB/s
+//   sas6g     Serial Attached SCSI 2 (ANSI INCITS 457-2010), 6 Gb/s per lane, 8b/10b = 600 MB/s
+//   sas12g    Serial Attached SCSI 3 (ANSI INCITS 519-2014), 12 Gb/s per lane, 8b/10b = 1200 MB/s
+//             (SAS-4's 22.5 Gb/s is the first to use 128b/150b). Each is one lane to one drive, a
+//             point-to-point link like sata150: no arbitration, selection or bus phases (phase
+//             times 0). Neglected, as for SATA: the connection's OPEN address frame and the SSP
+//             COMMAND, XFER_RDY and RESPONSE frames (a few dozen bytes each, well under a
+//             microsecond at these rates), the 24-byte frame header + CRC per data frame of up to
+//             1024 bytes (~3%), and full duplex (one transfer at a time per link). Timed as 8 bits
+//             x 300 / 600 / 1200 MT/s.
 //   custom    width_bits and mtransfers_per_s as given (0 MT/s: a bus that moves data in no time)
-enum class scsi_preset { fast20, ultra2, ultra160, ultra320, sata150, custom };
+enum class scsi_preset { fast20, ultra2, ultra160, ultra320, sata150, sas3g, sas6g, sas12g, custom };
 const char *to_string(scsi_preset p);
 
 // Overheads of the bus phases, in microseconds. Defaults: SCSI-2 (ANSI X3.131-1994, 5.2) timing
@@ -56,8 +66,9 @@ struct scsi_bus_config {
 
     // The preset's width and rate (custom keeps what is set).
     static scsi_bus_config with_preset(scsi_preset p);
-    // One drive per channel, nothing to arbitrate (sata150).
-    bool point_to_point() const { return preset == scsi_preset::sata150; }
+    // One drive per channel, nothing to arbitrate (sata150 and the SAS presets).
+    bool point_to_point() const { return is_point_to_point(preset); }
+    static bool is_point_to_point(scsi_preset p);
     double rate_mb_per_s() const { return mtransfers_per_s * width_bits / 8.0; }
     // Time to move one 512-byte sector, microseconds (0 when unlimited).
     double sector_us() const { return mtransfers_per_s > 0 ? 512.0 / rate_mb_per_s() : 0.0; }

@@ -155,7 +155,8 @@ void check_fits(const scenario &s, const std::vector<disks::disk_spec> &specs) {
         throw s.error("controller.channels",
                       fmt::format("{} channels for {} disks on {} links", s.controller.config.channels, s.disks.count,
                                   rtl_models::to_string(s.controller.config.bus.preset)),
-                      fmt::format("at least {} (a SATA link is point-to-point: one drive per channel)", s.disks.count));
+                      fmt::format("at least {} (a {} link is point-to-point: one drive per channel)", s.disks.count,
+                                  rtl_models::to_string(s.controller.config.bus.preset)));
     const controller::host_address_map map(s.host.layout, s.host.stripe_unit_sectors,
                                std::vector<uint64_t>(static_cast<size_t>(s.disks.count), blocks));
     const uint32_t largest = size_sampler(s.workload).max_sectors();

@@ -170,7 +170,7 @@ TEST(controller_runs, bad_controller_settings_are_one_line_errors) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
     EXPECT_NE(r.err.find(s.string() + ":6:13: key 'controller.bus.preset': 'ultra640' is not a valid choice; expected "
-                                      "fast20, ultra2, ultra160, ultra320, sata150 or custom"),
+                                      "fast20, ultra2, ultra160, ultra320, sata150, sas3g, sas6g, sas12g or custom"),
               std::string::npos)
         << r.err;
     const result help = raidtlm("run --help", dir);
@@ -463,4 +463,37 @@ TEST(controller_runs, rrw_order_parity_after_data_serializes_the_two_accesses) {
                              dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("controller.rrw_order"), std::string::npos) << r.err;
+}
+
+// SAS presets: one drive per channel (fewer channels is a scenario error naming the preset); with
+// one channel per drive the run reports the lane's 8b/10b data rate on every channel and no link
+// is the bottleneck for 6 Cheetah 9LPs streaming reads.
+TEST(controller_runs, sas_links_are_point_to_point_and_run_at_their_lane_rate) {
+    const scratch_dir dir;
+    const result r = raidtlm("run scenarios/bus_bound.yaml --quiet --set output.waves=false "
+                             "--set controller.bus.preset=sas6g --out '" + (dir / "x").string() + "'",
+                             dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("controller.channels"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("a sas6g link is point-to-point"), std::string::npos) << r.err;
+    const result help = raidtlm("run --help", dir);
+    EXPECT_NE(help.out.find("sata150, sas3g, sas6g, sas12g or custom"), std::string::npos);
+    EXPECT_NE(help.out.find("sas3g 300, sas6g 600, sas12g 1200"), std::string::npos);
+    for (const auto &[preset, mb_per_s] : {std::pair{"sas3g", 300.0}, {"sas12g", 1200.0}}) {
+        const nlohmann::json j = run_json("scenarios/bus_bound.yaml --set output.waves=false --set workload.requests=400 "
+                                          "--set controller.channels=6 --set controller.bus.preset=" + std::string(preset),
+                                          dir, preset);
+        ASSERT_FALSE(j.is_null()) << preset;
+        ASSERT_EQ(j["controller"]["channels"].size(), 6u);
+        for (const auto &ch : j["controller"]["channels"]) {
+            EXPECT_DOUBLE_EQ(ch["rate_mb_per_s"].get<double>(), mb_per_s) << preset;
+            EXPECT_LT(ch["utilisation"].get<double>(), 0.5) << preset;  // the drives limit, not the lane
+            // One target, nothing to arbitrate for: no arbitration waits, no reconnections.
+            EXPECT_EQ(ch["targets"].size(), 1u) << preset;
+            EXPECT_EQ(ch["arbitration_wait"]["count"].get<int>(), 0) << preset;
+            EXPECT_EQ(ch["reselections"].get<int>(), 0) << preset;
+        }
+        // Far above Fast-20's 20 MB/s on the same scenario.
+        EXPECT_GT(j["throughput"]["mb_per_s"].get<double>(), 40.0) << preset;
+    }
 }

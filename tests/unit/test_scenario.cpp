@@ -118,6 +118,22 @@ TEST(scenario, controller_keys_nest_and_check_what_applies) {
     EXPECT_NE(m.find("key 'controller.cpu': group is a scalar; expected a map of keys: mhz, cores, scheduling"),
               std::string::npos)
         << m;
+    for (const char *sas : {"sas3g", "sas6g", "sas12g"}) {
+        m = error_of(minimal() + "controller:\n  bus:\n    preset: " + sas + "\n    arbitration_us: 1\n");
+        EXPECT_NE(m.find("key 'controller.bus.arbitration_us': set while controller.bus.preset is " + std::string(sas)),
+                  std::string::npos)
+            << m;
+        EXPECT_NE(m.find("point-to-point SATA or SAS link"), std::string::npos) << m;
+        m = error_of(minimal() + "controller:\n  bus:\n    preset: " + sas + "\n    fairness: true\n");
+        EXPECT_NE(m.find("key 'controller.bus.fairness': set on a point-to-point " + std::string(sas) + " link"),
+                  std::string::npos)
+            << m;
+    }
+    const scenario sas = load_scenario(write_temp(
+        "sas.yaml", minimal() + "controller:\n  enabled: true\n  bus:\n    preset: sas12g\n"));
+    EXPECT_DOUBLE_EQ(sas.controller.config.bus.rate_mb_per_s(), 1200);
+    EXPECT_TRUE(sas.controller.config.bus.point_to_point());
+    EXPECT_TRUE(sas.controller.config.bus.phases.all_zero());
     m = error_of(minimal() + "controller:\n  bus:\n    width_bits: 8\n");
     EXPECT_NE(m.find("key 'controller.bus.width_bits': set while controller.bus.preset is ultra160; expected it only "
                      "with controller.bus.preset: custom"),

@@ -21,6 +21,42 @@ TEST(scsi_bus_timing, presets_are_the_standards_rates) {
     EXPECT_DOUBLE_EQ(custom.sector_us(), 0);
 }
 
+TEST(scsi_bus_timing, sas_presets_are_one_8b10b_lane) {
+    // Line rate (Gb/s) x 8/10 (8b/10b) / 8 bits = MB/s: 3 -> 300, 6 -> 600, 12 -> 1200.
+    const std::map<scsi_preset, double> line_gbit_per_s = {
+        {scsi_preset::sas3g, 3}, {scsi_preset::sas6g, 6}, {scsi_preset::sas12g, 12}};
+    for (const auto &[p, gbit] : line_gbit_per_s) {
+        const scsi_bus_config c = scsi_bus_config::with_preset(p);
+        EXPECT_DOUBLE_EQ(c.rate_mb_per_s(), gbit * 1e3 * 8 / 10 / 8) << to_string(p);
+        EXPECT_EQ(c.width_bits, 8) << to_string(p);
+        EXPECT_EQ(c.preset, p);
+        EXPECT_TRUE(c.point_to_point()) << to_string(p);
+        EXPECT_TRUE(c.phases.all_zero()) << to_string(p);
+        EXPECT_DOUBLE_EQ(c.select_us(), 0) << to_string(p);
+        EXPECT_DOUBLE_EQ(c.reselect_us(), 0) << to_string(p);
+        EXPECT_DOUBLE_EQ(c.release_tail_us(), 0) << to_string(p);
+    }
+    // 512 bytes at 1200 MB/s: 0.42667 us; at 600 MB/s twice that.
+    EXPECT_NEAR(scsi_bus_config::with_preset(scsi_preset::sas12g).sector_us(), 512.0 / 1200, 1e-12);
+    EXPECT_NEAR(scsi_bus_config::with_preset(scsi_preset::sas6g).sector_us(), 512.0 / 600, 1e-12);
+    EXPECT_STREQ(to_string(scsi_preset::sas3g), "sas3g");
+    EXPECT_STREQ(to_string(scsi_preset::sas6g), "sas6g");
+    EXPECT_STREQ(to_string(scsi_preset::sas12g), "sas12g");
+}
+
+TEST(scsi_bus_timing, only_serial_links_are_point_to_point) {
+    for (scsi_preset p : {scsi_preset::sata150, scsi_preset::sas3g, scsi_preset::sas6g, scsi_preset::sas12g})
+        EXPECT_TRUE(scsi_bus_config::with_preset(p).point_to_point()) << to_string(p);
+    for (scsi_preset p : {scsi_preset::fast20, scsi_preset::ultra2, scsi_preset::ultra160, scsi_preset::ultra320,
+                          scsi_preset::custom}) {
+        const scsi_bus_config c = scsi_bus_config::with_preset(p);
+        EXPECT_FALSE(c.point_to_point()) << to_string(p);
+        EXPECT_FALSE(c.phases.all_zero()) << to_string(p);  // the parallel buses keep the SCSI-2 phase times
+    }
+    // SATA is unchanged by the SAS presets' arrival.
+    EXPECT_DOUBLE_EQ(scsi_bus_config::with_preset(scsi_preset::sata150).rate_mb_per_s(), 150);
+}
+
 TEST(scsi_bus_timing, connection_costs_add_the_phases) {
     scsi_bus_config c;
     c.phases = {2.0, 0.5, 1.0, 1.5, 0.25, 3.0, 0.75};  // arb, free, sel, resel, msg, cmd, status
