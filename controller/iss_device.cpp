@@ -213,6 +213,14 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
         case RT_SYS_RECOVERED:
             m_recovered = value;
             return;
+        case RT_SYS_LOST_LBN:
+            m_lost_lbn = value;
+            return;
+        case RT_SYS_LOST_SECTORS:
+            if (value == 0 || uint64_t(m_lost_lbn) + value > m_facts.array_sectors)
+                firmware_error(fmt::format("lost range [{}, +{}) outside the array", m_lost_lbn, value));
+            m_lost_ranges.emplace_back(int64_t(m_lost_lbn), int32_t(value));
+            return;
         case RT_SYS_READY:
             m_ready = value != 0;
             m_ready_event.notify(sc_core::SC_ZERO_TIME);

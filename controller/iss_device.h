@@ -71,6 +71,8 @@ public:
     const sc_core::sc_event &ready_event() const { return m_ready_event; }
     // What the firmware wrote to RECOVERED at its last boot: the stripes it resynchronised.
     uint32_t recovered() const { return m_recovered; }
+    // The array ranges the firmware reported lost (LOST_LBN, LOST_SECTORS), in report order.
+    const std::vector<std::pair<int64_t, int32_t>> &lost_ranges() const { return m_lost_ranges; }
 
     void reset_statistics();
     void report(nlohmann::json &out) const;
@@ -121,6 +123,8 @@ private:
     bool m_sleep_request = false;
     bool m_ready = false;
     uint32_t m_recovered = 0;
+    uint32_t m_lost_lbn = 0;
+    std::vector<std::pair<int64_t, int32_t>> m_lost_ranges;
     sc_core::sc_event m_rise;
     sc_core::sc_event m_ready_event;
     sc_core::sc_event m_timer_event;

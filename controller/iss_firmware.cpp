@@ -5,6 +5,7 @@
 #ifdef RAIDTLM_HAVE_ISS
 #include <sstream>
 
+#include "controller/firmware_kit.h"
 #include "controller/iss_device.h"
 #include "controller/plugins.h"
 #include "rtl_models/elf_image.h"
@@ -81,6 +82,7 @@ public:
     }
     void report(nlohmann::json &out) const override {
         out["family"] = "iss";
+        report_lost_ranges(m_device.lost_ranges(), out);
         nlohmann::json &cpu = out["iss"];
         m_cpu.report(cpu);
         m_device.report(cpu["register_block"]);

@@ -30,6 +30,8 @@
 #define RT_NO_DISK 0xFFFFFFFFu
 #define RT_SYS_RECOVERED 0x38u         /* written by the firmware at boot: stripes it resynchronised
                                         * from the write-intent records a power loss left */
+#define RT_SYS_LOST_LBN 0x3Cu          /* write: the first array sector of a range the firmware lost */
+#define RT_SYS_LOST_SECTORS 0x40u      /* write: its length; records [LOST_LBN, +n) in the statistics */
 #define RT_SYS_CHANNEL_OF 0x100u       /* + 4*disk: the disk's SCSI channel */
 #define RT_ID_VALUE 0x4D4C5452u        /* "RTLM" */
 #define RT_LAYOUT_RAID0 0u

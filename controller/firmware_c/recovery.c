@@ -6,6 +6,7 @@
 
 #include "elevator.h"
 #include "hw.h"
+#include "lost_ranges.h"
 
 #define RECOVERY_JOB 0u /* the elevator's job number for recovery commands (no host job exists yet) */
 
@@ -87,10 +88,14 @@ uint32_t recover_write_intents(const struct array_map *map, uint32_t host_slots,
         if (sectors == 0 || lbn + sectors > map->capacity_sectors) hw_panic(0x400);  /* a torn record */
         for (uint32_t s = lbn / stripe_sectors; s <= (lbn + sectors - 1) / stripe_sectors; ++s) {
             if (failed != RT_NO_DISK) {
-                /* A lost parity member needs nothing; a lost data member's rows cannot be known. */
-                if (failed == array_parity_disk(map, s)) continue;
-                hw_puts("power loss with a data member lost: a torn stripe cannot be resynchronised\n");
-                hw_panic(0x401);
+                /* A lost parity member needs nothing. A lost data member's unit lives only in the
+                 * parity, which the torn write left uncertain: the unit is lost (the other units
+                 * are on their drives). */
+                const uint32_t parity = array_parity_disk(map, s);
+                if (failed != parity)
+                    lost_add(s * stripe_sectors + ((failed + map->disks - parity - 1) % map->disks) * map->unit,
+                             map->unit);
+                continue;
             }
             if (!resync_stripe(map, s, channels, lines)) hw_panic(0x402);
             ++resynced;

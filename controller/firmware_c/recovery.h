@@ -11,7 +11,7 @@
 #define INTENT_VALID 0xA5A50001u
 
 /* Replays every valid record (RAID 5), clears them and returns the stripes resynchronised.
- * `lines`: the interrupt lines enabled (the engines' completions wake the core). Panics when a
- * stripe to resynchronise has lost a data member: its parity cannot say what the lost unit held. */
+ * `lines`: the interrupt lines enabled (the engines' completions wake the core). A stripe that
+ * has lost a data member cannot be resynchronised: that unit is recorded lost (lost_ranges.h). */
 uint32_t recover_write_intents(const struct array_map *map, uint32_t host_slots, uint32_t channels, uint32_t lines);
 #endif

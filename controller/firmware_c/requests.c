@@ -2,6 +2,7 @@
 
 #include "elevator.h"
 #include "host_order.h"
+#include "lost_ranges.h"
 #include "recovery.h"
 
 #define MAX_JOBS 64u
@@ -98,6 +99,7 @@ static void finish(struct job *j) {
 
 /* A write's data and parity are on the drives: acknowledged once the reads before it are done. */
 static void acknowledge_write(struct job *j) {
+    if (j->status == RT_STATUS_OK) lost_written(j->lbn, j->sectors);
     if (order_may_acknowledge(j->slot)) {
         finish(j);
         return;
@@ -435,6 +437,14 @@ void on_host_command(const struct completion *c) {
 
 static void start(struct job *j) {
     order_started(j->slot);
+    if (!j->write && lost_overlaps(j->lbn, j->sectors)) {
+        /* Sectors the firmware lost: the host gets an error, never data it cannot vouch for. */
+        hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, RT_STATUS_ERROR, 0, 0, 0, 0);
+        j->state = IDLE;
+        order_leave(j->slot);
+        if (order_waiters) wake_order_waiters();
+        return;
+    }
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
