@@ -45,6 +45,20 @@ void hw_drain(unsigned q, void (*handle)(const struct completion *)) {
     }
 }
 
+void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h) {
+    const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines;
+    if (!pending) {
+        REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
+        return;
+    }
+    for (uint32_t c = 0; c < channels; ++c)
+        if (pending & (1u << (RT_Q_SCSI0 + c))) hw_drain(RT_Q_SCSI0 + c, h->scsi);
+    if ((pending & (1u << RT_Q_XOR)) && h->xor_done) hw_drain(RT_Q_XOR, h->xor_done);
+    if ((pending & (1u << RT_Q_DMA)) && h->host_dma) hw_drain(RT_Q_DMA, h->host_dma);
+    if ((pending & (1u << RT_Q_BUFFER)) && h->buffer) hw_drain(RT_Q_BUFFER, h->buffer);
+    if ((pending & (1u << RT_Q_HOST)) && h->host) hw_drain(RT_Q_HOST, h->host);
+}
+
 void hw_putc(char c) { REG(RT_SYS_BASE, RT_SYS_CONSOLE) = (uint32_t)c; }
 
 void hw_puts(const char *s) {

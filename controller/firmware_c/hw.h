@@ -17,6 +17,18 @@ void hw_submit(unsigned q, uint32_t op, uint32_t tag, uint32_t a, uint32_t b, ui
                uint32_t f);
 /* Calls handle() for every completion queue q has posted, then tells the engine how far it read. */
 void hw_drain(unsigned q, void (*handle)(const struct completion *));
+/* What serves each engine's completions (0: the queue is not expected to post any). */
+struct queue_handlers {
+    void (*scsi)(const struct completion *);
+    void (*xor_done)(const struct completion *);
+    void (*host_dma)(const struct completion *);
+    void (*buffer)(const struct completion *);
+    void (*host)(const struct completion *);
+};
+/* One turn of the interrupt-driven loop: sleeps (WFI) when none of `lines` is pending, else
+ * drains every pending queue, completions first (they free tags and buffers), new host commands
+ * last. */
+void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h);
 void hw_putc(char c);
 void hw_puts(const char *s);
 void hw_panic(uint32_t code);

@@ -58,18 +58,6 @@ int main(void) {
     REG(RT_SYS_BASE, RT_SYS_RECOVERED) = recover_write_intents(&map, REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS), channels, lines);
     REG(RT_SYS_BASE, RT_SYS_READY) = 1;
 
-    for (;;) {
-        const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines;
-        if (!pending) {
-            REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
-            continue;
-        }
-        /* Completions first (they free tags and buffers), new host commands last. */
-        for (uint32_t c = 0; c < channels; ++c)
-            if (pending & (1u << (RT_Q_SCSI0 + c))) hw_drain(RT_Q_SCSI0 + c, on_scsi);
-        if (pending & (1u << RT_Q_XOR)) hw_drain(RT_Q_XOR, on_xor);
-        if (pending & (1u << RT_Q_DMA)) hw_drain(RT_Q_DMA, on_host_dma);
-        if (pending & (1u << RT_Q_BUFFER)) hw_drain(RT_Q_BUFFER, on_buffer);
-        if (pending & (1u << RT_Q_HOST)) hw_drain(RT_Q_HOST, on_host_command);
-    }
+    static const struct queue_handlers handlers = {on_scsi, on_xor, on_host_dma, on_buffer, on_host_command};
+    for (;;) hw_serve(lines, channels, &handlers);
 }

@@ -26,17 +26,8 @@ static void on_engine_done(const struct completion *c) {
 
 /* Sleeps and drains until `n` completions have come back. */
 static void await(uint32_t n, uint32_t channels, uint32_t lines) {
-    while (done_count < n) {
-        const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines;
-        if (!pending) {
-            REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
-            continue;
-        }
-        for (uint32_t c = 0; c < channels; ++c)
-            if (pending & (1u << (RT_Q_SCSI0 + c))) hw_drain(RT_Q_SCSI0 + c, on_scsi_done);
-        if (pending & (1u << RT_Q_XOR)) hw_drain(RT_Q_XOR, on_engine_done);
-        if (pending & (1u << RT_Q_BUFFER)) hw_drain(RT_Q_BUFFER, on_engine_done);
-    }
+    static const struct queue_handlers handlers = {on_scsi_done, on_engine_done, 0, on_engine_done, 0};
+    while (done_count < n) hw_serve(lines, channels, &handlers);
 }
 
 static uint32_t data_disk(const struct array_map *map, uint32_t stripe, uint32_t unit) {
