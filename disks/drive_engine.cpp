@@ -427,7 +427,7 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
         if (!cached_now) {
             s = choose_segment(false, t);
             invalidate_overlaps(a, end, s);
-            m_segs[s] = segment{a, a, true, false, 0, 0};
+            m_segs[s] = segment{a, a, true, false, 0, 0, {}};
         }
         touch(s);
         m_media.clear();
@@ -601,7 +601,7 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
         const int s = seg;
         const int64_t wend = wa + req.blocks;
         if (!(m_segs[s].valid && m_segs[s].write_data && m_segs[s].end == wa && c.combine_seq_writes))
-            m_segs[s] = segment{wa, wa, true, true, 0, 0};
+            m_segs[s] = segment{wa, wa, true, true, 0, 0, {}};
         // Data beyond the segment's room (a write larger than the segment) enter only as earlier
         // sectors reach the media: the last of them, and so the acknowledgement, waits until the
         // unwritten data fit the segment.
