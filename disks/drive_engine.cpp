@@ -111,6 +111,34 @@ void drive_engine::invalidate_overlaps(int64_t lbn, int64_t end, int keep) {
     }
 }
 
+void drive_engine::prune_dirty(segment &seg, double t) const {
+    auto &d = seg.dirty;
+    d.erase(std::remove_if(d.begin(), d.end(), [t](const media_segment &ms) { return ms.end_ms() <= t; }), d.end());
+}
+
+int64_t drive_engine::dirty_blocks(const segment &seg, double t) const {
+    int64_t n = 0;
+    for (const media_segment &ms : seg.dirty) {
+        if (ms.end_ms() <= t) continue;
+        // Sectors done by t have left the buffer; the rest still hold their slots.
+        const int done = ms.first_done_ms > t ? 0 : int(std::floor((t - ms.first_done_ms) / ms.sector_ms)) + 1;
+        n += ms.count - std::min(done, ms.count);
+    }
+    return n;
+}
+
+double drive_engine::kth_written_ms(const std::vector<media_segment> &a, const std::vector<media_segment> &b,
+                                    int64_t k) {
+    m_done_scratch.clear();
+    for (const auto *plan : {&a, &b})
+        for (const media_segment &ms : *plan)
+            for (int i = 0; i < ms.count; ++i) m_done_scratch.push_back(ms.done_ms(i));
+    if (k <= 0 || m_done_scratch.empty()) return 0.0;
+    k = std::min<int64_t>(k, int64_t(m_done_scratch.size()));
+    std::nth_element(m_done_scratch.begin(), m_done_scratch.begin() + (k - 1), m_done_scratch.end());
+    return m_done_scratch[size_t(k - 1)];
+}
+
 // ---- read-ahead -----------------------------------------------------------------------------
 
 void drive_engine::start_prefetch(int seg, int64_t from_lbn, int64_t limit_lbn, double t, head_position head) {
@@ -399,7 +427,7 @@ drive_result drive_engine::serve_read(const drive_request &req, double t0, bus_p
         if (!cached_now) {
             s = choose_segment(false, t);
             invalidate_overlaps(a, end, s);
-            m_segs[s] = segment{a, a, true, false, 0, 0};
+            m_segs[s] = segment{a, a, true, false, 0, 0, {}};
         }
         touch(s);
         m_media.clear();
@@ -485,27 +513,51 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     // The data need a segment. When every segment that may take write data still holds data on
     // its way to the media, the drive takes the new data only once one of them is written out:
     // write-back is bounded by the cache, not free.
+    // A segment is a ring of "Segment size" slots (DiskSim manual, "Number of buffer segments"): a
+    // sector of written data holds its slot until it is on the media. A write appended to a
+    // segment still being written (Combine seq writes) is taken once the segment has room for it:
+    // before, an append never waited, so a sequential stream was acknowledged at bus speed while
+    // its media work piled up without bound (a Cheetah 9LP at 45-60 MB/s, 232-519% busy).
+    // Simplification: the data are taken once all of them fit. DiskSim reconnects at its "Low
+    // (write) water mark" and streams the rest in as slots free, so its acknowledgement can come
+    // earlier by up to the write's own bus transfer; the media's pace is the same.
+    const int64_t seg_capacity = std::max(c.segment_blocks, 1);
     int seg = -1;
     if (c.enabled) {
         if (c.combine_seq_writes)
             for (int i = 0; i < int(m_segs.size()); ++i)
                 if (m_segs[i].valid && m_segs[i].write_data && m_segs[i].end == a) seg = i;
-        if (seg < 0) {
-            seg = choose_segment(true, t);
-            const double space_at = m_segs[seg].valid ? m_segs[seg].dirty_until_ms : 0.0;
-            if (space_at > t) {
-                // The drive holds the bus here on every path (connected, or reselected to take the
-                // data): let it go while the segment drains. A queued command that skipped this
-                // release asked for a bus it already held and waited for itself forever.
-                bus.release(t);
-                const double want = space_at + overhead(o.other_reselect_ms);
-                const double got = reselect(bus, want);
-                res.mechanism_wait_ms += want - t;
-                res.bus_wait_ms += got - want;
-                t = got;
+        double space_at = 0.0;
+        if (seg >= 0) {
+            segment &sg = m_segs[seg];
+            prune_dirty(sg, t);
+            const int64_t pending = dirty_blocks(sg, t);
+            // Sectors ahead of the new data that must leave first (all of them at most: a write
+            // larger than the segment waits for the rest of its room at the acknowledgement).
+            const int64_t must_leave = std::min(pending, pending + req.blocks - seg_capacity);
+            if (must_leave > 0) {
+                int64_t planned = 0;
+                for (const media_segment &ms : sg.dirty) planned += ms.count;
+                space_at = kth_written_ms(sg.dirty, {}, planned - pending + must_leave);
             }
+        } else {
+            seg = choose_segment(true, t);
+            space_at = m_segs[seg].valid ? m_segs[seg].dirty_until_ms : 0.0;
+        }
+        if (space_at > t) {
+            // The drive holds the bus here on every path (connected, or reselected to take the
+            // data): let it go while the segment drains. A queued command that skipped this
+            // release asked for a bus it already held and waited for itself forever.
+            bus.release(t);
+            trace_cmd(t, command_state::media_wait);
+            const double want = space_at + overhead(o.other_reselect_ms);
+            const double got = reselect(bus, want);
+            res.mechanism_wait_ms += want - t;
+            res.bus_wait_ms += got - want;
+            t = got;
         }
     }
+    const double data_start = t;
     t += overhead(o.data_preparation_ms);
     trace_cmd(t, command_state::bus);
     const double beta = sector_bus_ms(bus, true);
@@ -543,12 +595,25 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     }
 
     // The written data stay in a segment (readable if the drive allows it).
+    double fits_ms = 0.0;  // when the segment's unwritten data fit its slots again (write-back)
     if (c.enabled) {
         // (A relocated read-rotate-write leaves the old sectors as they were and the new data at wa.)
         const int s = seg;
         const int64_t wend = wa + req.blocks;
         if (!(m_segs[s].valid && m_segs[s].write_data && m_segs[s].end == wa && c.combine_seq_writes))
-            m_segs[s] = segment{wa, wa, true, true, 0, 0};
+            m_segs[s] = segment{wa, wa, true, true, 0, 0, {}};
+        // Data beyond the segment's room (a write larger than the segment) enter only as earlier
+        // sectors reach the media: the last of them, and so the acknowledgement, waits until the
+        // unwritten data fit the segment.
+        segment &sg = m_segs[s];
+        prune_dirty(sg, data_start);
+        const int64_t over = dirty_blocks(sg, data_start) + req.blocks - seg_capacity;
+        if (write_back && over > 0) {
+            int64_t planned = 0;
+            for (const media_segment &ms : sg.dirty) planned += ms.count;
+            fits_ms = kth_written_ms(sg.dirty, m_media, planned - dirty_blocks(sg, data_start) + over);
+        }
+        sg.dirty.insert(sg.dirty.end(), m_media.begin(), m_media.end());
         invalidate_overlaps(wa, wend, s);
         m_segs[s].end = wend;
         if (m_segs[s].end - m_segs[s].start > c.segment_blocks) m_segs[s].start = wend - std::max(c.segment_blocks, 1);
@@ -557,7 +622,17 @@ drive_result drive_engine::serve_write(const drive_request &req, double t0, bus_
     }
 
     if (write_back) {
-        t = data_in + overhead(o.write_completion_ms);
+        t = data_in;
+        if (fits_ms > t) {
+            // The segment filled before the write's last data were in: the drive disconnected and
+            // reselects once they fit (the data phase itself is kept as one, a simplification).
+            bus.release(t);
+            trace_cmd(t, command_state::media_wait);
+            const double want = fits_ms + overhead(o.other_reselect_ms);
+            t = reselect(bus, want);
+            res.bus_wait_ms += t - want;
+        }
+        t += overhead(o.write_completion_ms);
     } else {
         // Disconnect once the data are in (or, unless the drive disconnects during seeks, once the
         // arm has arrived); reconnect for status when the data are on the media.

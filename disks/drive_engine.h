@@ -116,6 +116,9 @@ private:
         bool write_data = false;
         double dirty_until_ms = 0;  // write-back data reaches media then
         uint64_t last_use = 0;
+        // Media plan of the written data still to reach the media: each sector occupies a slot
+        // of the segment until its media write is done (pruned as time passes).
+        std::vector<media_segment> dirty;
     };
     // Read-ahead in progress (at most one: there is one mechanism).
     struct prefetch {
@@ -141,6 +144,12 @@ private:
     int find_segment(int64_t lbn, double t) const;
     int choose_segment(bool for_write, double t);
     void invalidate_overlaps(int64_t lbn, int64_t end, int keep);
+    // Drops from seg's dirty plan the media segments fully written by t.
+    void prune_dirty(segment &seg, double t) const;
+    // Sectors of seg's write data not yet on the media at t.
+    int64_t dirty_blocks(const segment &seg, double t) const;
+    // Time at which `k` (>= 1) of the sectors in `a` and `b` (media plans) are on the media.
+    double kth_written_ms(const std::vector<media_segment> &a, const std::vector<media_segment> &b, int64_t k);
     void touch(int seg) { m_segs[seg].last_use = ++m_use_clock; }
     void trace_mech(double t, mech_state s, head_position h) const {
         if (on_trace) on_trace({t, true, int(s), h.cyl, h.head});
@@ -178,6 +187,7 @@ private:
     std::vector<track_run> m_runs;
     std::vector<media_segment> m_media;
     std::vector<double> m_avail;
+    std::vector<double> m_done_scratch;
 };
 
 }  // namespace raidtlm::disks

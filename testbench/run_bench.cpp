@@ -113,8 +113,13 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
     }
 
     m_snapshot.assign(m_disks.size(), disks::drive_statistics{});
-    measurement.on_warmup_end([this](double) {
-        for (size_t i = 0; i < m_disks.size(); ++i) m_snapshot[i] = m_disks[i]->statistics();
+    measurement.on_warmup_end([this](double now_ms) {
+        for (size_t i = 0; i < m_disks.size(); ++i) {
+            m_snapshot[i] = m_disks[i]->statistics();
+            // Busy time up to now: statistics() already counts write-back media work planned past
+            // now, which belongs to the window.
+            m_snapshot[i].busy_ms = m_disks[i]->busy_ms_at(now_ms);
+        }
         if (m_shared) m_shared->carry_over();
         if (m_controller) m_controller->reset_statistics();
     });

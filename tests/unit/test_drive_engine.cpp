@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "disk_fixtures.h"
 #include "disks/drive_engine.h"
 
@@ -223,4 +226,74 @@ TEST(drive_engine, relocated_read_rotate_write_writes_where_the_head_gets_first)
     EXPECT_LT(r1.transfer_ms, 3 * unit + 0.01);
     EXPECT_GE(r1.transfer_ms, unit + s.mech.head_switch_ms + unit - 1e-6);
     EXPECT_EQ(r1.media_end_head.head, 13);
+}
+
+namespace {
+// A bus that is always free and moves a sector in `beta` ms.
+struct fast_bus : bus_port {
+    double beta = 0;
+    double acquire(double at) override { return at; }
+    void release(double) override {}
+    double sector_transfer_ms() const override { return beta; }
+};
+// The Cheetah 9LP behind a bus faster than its media: the drive's own interface time off (as
+// behind a controller, where the SCSI bus sets the pace), the bus Ultra2 Wide (80 MB/s, the
+// ST39102LW's interface: 512 B / 80e6 B/s = 0.0064 ms per sector).
+disk_spec cheetah_on_ultra2(fast_bus &bus) {
+    disk_spec s = raidtlm::test::cheetah9lp();
+    s.interface.bulk_sector_transfer_ms = 0;
+    bus.beta = 512.0 / 80e6 * 1e3;
+    return s;
+}
+}  // namespace
+
+// A sustained sequential write stream (one 256-block write in flight, the next issued at each
+// acknowledgement) into the outermost zone: write-back absorbs writes only while a segment has
+// room, so the stream runs at the media rate and the data acknowledged but not yet on the media
+// never exceed one segment. Before the fix an append to a segment being written never waited:
+// the stream ran at bus speed (~60 MB/s) with its media work piling up behind it.
+TEST(drive_engine, sustained_sequential_writes_run_at_the_media_rate) {
+    fast_bus bus;
+    const disk_spec s = cheetah_on_ultra2(bus);
+    ASSERT_TRUE(s.cache.combine_seq_writes);
+    ASSERT_GE(s.cache.fast_write_level, 1);
+    drive_engine e(s, 0.0);
+    const int blocks = 256, writes = 60, skip = 10;  // the first writes fill the cache
+    const int spt = e.layout().sectors_per_track(0);
+    const zone_spec &z0 = s.layout.zones.front();
+    ASSERT_LT(int64_t(writes) * blocks, int64_t(spt) * (z0.last_cyl - z0.first_cyl) * s.surfaces);  // all in zone 0
+    const double media_bytes_per_ms = spt * 512.0 / e.mech().period_ms();
+    // One segment's worth of data takes at most a revolution per track it spans plus one more.
+    const double segment_drain_ms = (std::ceil(double(s.cache.segment_blocks) / spt) + 1) * e.mech().period_ms();
+    double t = 0, t_skip = 0;
+    for (int i = 0; i < writes; ++i) {
+        const auto r = e.serve({true, int64_t(i) * blocks, blocks}, t, bus);
+        ASSERT_TRUE(r.write_back);
+        t = r.complete_ms;
+        if (i + 1 == skip) t_skip = t;
+        EXPECT_LE(e.mechanism_free_ms() - t, segment_drain_ms) << "write " << i << ": more unwritten data than a segment";
+    }
+    const double bytes = double(writes - skip) * blocks * 512.0;
+    const double rate = bytes / (t - t_skip);
+    EXPECT_LE(rate, media_bytes_per_ms);
+    // The media never waits for the host: each track costs at most a revolution plus its skew.
+    EXPECT_GE(rate, media_bytes_per_ms * spt / (spt + int(std::ceil(std::max(z0.track_skew_sectors, z0.cylinder_skew_sectors)))));
+    // The drive counts itself busy until its committed media work ends: that outlasts the stream
+    // by at most one segment's drain (before: 508 ms of media work for a 152 ms stream, 334%).
+    EXPECT_LE(e.mechanism_free_ms(), t + segment_drain_ms);
+}
+
+// A write larger than its segment: the drive takes its last data (and acknowledges it) only once
+// the unwritten data fit the segment, never holding more than the segment in write-back.
+TEST(drive_engine, write_larger_than_a_segment_waits_until_it_fits) {
+    fast_bus bus;
+    const disk_spec s = cheetah_on_ultra2(bus);
+    drive_engine e(s, 0.0);
+    const int blocks = 3 * s.cache.segment_blocks;
+    const auto r = e.serve({true, 0, blocks}, 0.0, bus);
+    ASSERT_TRUE(r.write_back);
+    const int spt = e.layout().sectors_per_track(0);
+    const double segment_drain_ms = (std::ceil(double(s.cache.segment_blocks) / spt) + 1) * e.mech().period_ms();
+    EXPECT_LE(e.mechanism_free_ms() - r.complete_ms, segment_drain_ms);
+    EXPECT_GT(e.mechanism_free_ms(), r.complete_ms);  // the last segment's worth is still write-back
 }
