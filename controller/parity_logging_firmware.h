@@ -27,6 +27,10 @@
 //     disk's data). A region whose sublog is on the lost disk: its parity rebuilt from its data
 //     (the log is gone) and, with L > 1, logging goes on with a new empty log on the other
 //     sublogs; every other region updates its parity directly until the disk is marked live.
+//   two checks (controller.parity_logging.checks 2, P+Q rows, the log on two copies; layout h):
+//     small writes log old ^ new with the data column j, reintegration reads one log copy and
+//     applies P ^= record, Q ^= g^j record (parity_logging_stripe_write.cpp); faults of any kind
+//     are refused with an error at the first one (refuse_fault: not modelled).
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
@@ -96,6 +100,10 @@ public:
     // The controller's volatile state and NVRAM log buffers lost (a replaced controller): the logs
     // are dropped and parity rebuilt from data. Blocks; the array must be quiet.
     bool lose_controller_state(int affinity = 0);
+    // Every region's log applied to its check images now (buffered records included), as a
+    // controller does before a shutdown; tests compare the checks with the data after it.
+    // Blocks; the array must be quiet.
+    bool reintegrate_all(int affinity = 0);
 
     const parity_logging_statistics &statistics() const { return m_stats; }
     int peak_buffers_in_use() const { return m_pool.peak_buffers_in_use(); }
@@ -154,6 +162,10 @@ private:
     bool stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer,
                                 int affinity);
     bool handle_failure(int affinity);
+    // Two checks (P+Q): failures are not modelled (the degraded, media repair and recovery paths
+    // are RAID 5's); the first fault is refused with an error rather than served wrong. True
+    // when refused (parity_logging_recovery.cpp).
+    bool refuse_fault(const char *fault) const;
     // Before a host request: handles a newly marked disk (after the requests in flight drain) and
     // counts the request active; done() when it returns.
     bool check_failure(int affinity);

@@ -63,7 +63,7 @@ bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protoco
     const disk_extent &e = c.replicas[0].extents[0];
     if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
     // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.
-    if (m_platform.failed_disk() >= 0) return false;
+    if (m_platform.failed_disk() >= 0 || refuse_fault("media_error")) return false;
     return repair_piece(p, buffer, affinity);
 }
 
@@ -73,7 +73,7 @@ bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::
     // The preread met MEDIUM ERROR and nothing was written: the pieces that cannot be read are
     // rebuilt and rewritten (readable again), then the write goes again. A member lost
     // meanwhile: serve_across_a_loss.
-    if (m_platform.failed_disk() >= 0) return false;
+    if (m_platform.failed_disk() >= 0 || refuse_fault("media_error")) return false;
     const bool data = !buffer->tokens.empty();
     bool ok = true;
     for (const piece &p : pieces) {

@@ -18,11 +18,23 @@
 //      its data, as RAID 5's resync closes the write hole.
 #include "controller/parity_logging_firmware.h"
 
+#include <fmt/format.h>
+
 #include <set>
 
 namespace raidtlm::controller {
 
+bool parity_logging_firmware::refuse_fault(const char *fault) const {
+    if (m_layout.checks() == 1) return false;
+    SC_REPORT_ERROR("/raidtlm/controller/parity_logging",
+                    fmt::format("parity logging with {} checks: {} is not modelled (only fault-free operation is)",
+                                m_layout.checks(), fault)
+                        .c_str());
+    return true;
+}
+
 size_t parity_logging_firmware::restart_after_power_loss() {
+    if (refuse_fault("power_loss or controller_loss (a restart from NVRAM)")) return 0;
     m_kit.restart();
     m_read_fence.clear();
     // The threads that ran before the loss are gone, and their claims with them.
@@ -111,7 +123,23 @@ bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
     return ok;
 }
 
+bool parity_logging_firmware::reintegrate_all(int affinity) {
+    bool ok = true;
+    for (int region = 0; region < m_layout.regions(); ++region) {
+        region_state &r = m_regions[size_t(region)];
+        if (r.committed == 0) continue;
+        wait_region_idle(region);
+        ok = reintegrate(region, affinity) && ok;
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_buffers_in_use = m_pool.buffers_in_use();
+    return ok;
+}
+
 bool parity_logging_firmware::lose_controller_state(int affinity) {
+    if (refuse_fault("controller state loss")) return false;
     while (m_recovering) sc_core::wait(m_recovered);
     m_recovering = true;
     while (m_active > 0) sc_core::wait(m_drained);
