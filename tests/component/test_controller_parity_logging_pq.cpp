@@ -186,3 +186,31 @@ TEST(controller_parity_logging_pq, a_disk_loss_is_refused_with_an_error) {
         << reports[0];
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
+
+// An unreadable data sector: refused (media_error not modelled with two checks), the read fails
+// visibly instead of being rebuilt from P alone, which would ignore Q and the Q-only records.
+TEST(controller_parity_logging_pq, a_medium_error_is_refused_with_an_error) {
+    static std::vector<std::string> reports;
+    reports.clear();
+    const auto previous = sc_core::sc_report_handler::get_handler();
+    sc_core::sc_report_handler::set_handler([](const sc_core::sc_report &r, const sc_core::sc_actions &) {
+        if (r.get_severity() >= sc_core::SC_ERROR) reports.push_back(r.get_msg());
+    });
+    pq_bench b;
+    const auto &l = b.layout();
+    tlm::tlm_response_status unreadable = tlm::TLM_OK_RESPONSE;
+    run_to_end(b, [&] {
+        writer w{{b, {}}};
+        w.churn(0, 5);
+        const auto e = l.data_location(37);
+        b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
+        uint64_t t = 0;
+        unreadable = b.host.send(true, 37, 1, &t);
+    });
+    sc_core::sc_report_handler::set_handler(previous);
+    EXPECT_NE(unreadable, tlm::TLM_OK_RESPONSE);
+    ASSERT_GE(reports.size(), 1u);
+    EXPECT_NE(reports[0].find("parity logging with 2 checks: media_error is not modelled"), std::string::npos)
+        << reports[0];
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
