@@ -396,6 +396,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
 
 // Parity of every big row of the region from its data members (the log is lost or stale).
 bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
+    if (m_layout.checks() > 1) return rebuild_checks_pq(region, affinity);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     bool ok = true;

@@ -30,7 +30,9 @@
 //   two checks (controller.parity_logging.checks 2, P+Q rows, the log on two copies; layout h):
 //     small writes log old ^ new with the data column j, reintegration reads one log copy and
 //     applies P ^= record, Q ^= g^j record (parity_logging_stripe_write.cpp); faults of any kind
-//     are refused with an error at the first one (refuse_fault: not modelled).
+//     a power or controller loss recovers as with one check, P and Q rebuilt together
+//     (parity_logging_pq_rebuild.cpp); a disk loss or MEDIUM ERROR is refused with an error at
+//     the first one (refuse_fault: not modelled).
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
@@ -150,6 +152,12 @@ private:
     bool reintegrate(int region, int affinity);
     bool rebuild_parity(int region, int affinity);
     bool resync_stripe(int64_t stripe, int affinity);  // the stripe's parity from its data
+    // Two checks (parity_logging_pq_rebuild.cpp): P and Q of the region's big rows, or of a
+    // logical stripe, from the data; write_pq_from_data does one row of units.
+    bool rebuild_checks_pq(int region, int affinity);
+    bool resync_stripe_pq(int64_t stripe, int affinity);
+    bool write_pq_from_data(const std::vector<region_extent> &data, const region_extent &p, const region_extent &q,
+                            uint64_t n, int affinity);
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
     // MEDIUM ERROR (parity_logging_media.cpp): the row's other data and parity into `buffer` at
@@ -162,9 +170,9 @@ private:
     bool stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer,
                                 int affinity);
     bool handle_failure(int affinity);
-    // Two checks (P+Q): failures are not modelled (the degraded, media repair and recovery paths
-    // are RAID 5's); the first fault is refused with an error rather than served wrong. True
-    // when refused (parity_logging_recovery.cpp).
+    // Two checks (P+Q): disk losses and MEDIUM ERRORs are not modelled (the degraded and media
+    // repair paths are RAID 5's); the first is refused with an error rather than served wrong.
+    // True when refused (parity_logging_recovery.cpp).
     bool refuse_fault(const char *fault) const;
     // Before a host request: handles a newly marked disk (after the requests in flight drain) and
     // counts the request active; done() when it returns.

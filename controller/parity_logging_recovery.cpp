@@ -34,7 +34,6 @@ bool parity_logging_firmware::refuse_fault(const char *fault) const {
 }
 
 size_t parity_logging_firmware::restart_after_power_loss() {
-    if (refuse_fault("power_loss or controller_loss (a restart from NVRAM)")) return 0;
     m_kit.restart();
     m_read_fence.clear();
     // The threads that ran before the loss are gone, and their claims with them.
@@ -93,6 +92,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
 // parity lost there is nothing to make consistent; with a data unit lost its torn rows cannot be
 // told (reported by the later reads, as RAID 5's write hole).
 bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
+    if (m_layout.checks() > 1) return resync_stripe_pq(stripe, affinity);
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
     const int units = m_layout.members() - 1;
@@ -139,7 +139,6 @@ bool parity_logging_firmware::reintegrate_all(int affinity) {
 }
 
 bool parity_logging_firmware::lose_controller_state(int affinity) {
-    if (refuse_fault("controller state loss")) return false;
     while (m_recovering) sc_core::wait(m_recovered);
     m_recovering = true;
     while (m_active > 0) sc_core::wait(m_drained);
