@@ -64,8 +64,7 @@ void declare_parity_logging_keys(config::declarations<parity_logging_config> &k)
     k.integer("log_stripes", &p::log_stripes, "4", 1, 64).note("L: sublogs per region");
     k.integer("checks", &p::checks, "1", 1, 2)
         .note("check images per big row and log copies: 1 = parity (one log), 2 = P and Q with the log on two "
-              "copies (the paper's Section 9, two failures; a region takes 2L log disks; disk losses and medium "
-              "errors are refused, not modelled)");
+              "copies (the paper's Section 9; a region takes 2L log disks; one lost disk at a time is served)");
     k.number("log_to_parity_ratio", &p::log_to_parity, "1")
         .above(0)
         .max(100)

@@ -258,6 +258,8 @@ void parity_logging_firmware::flush(int blocked_region) {
 }
 
 bool parity_logging_firmware::logging(int region) const {
+    // Two checks: after a loss every region updates P and Q directly (degraded_write_pq).
+    if (m_layout.checks() > 1) return m_known_failed < 0;
     return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
 }
 
@@ -307,10 +309,13 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
                              uint64_t(m_layout.check_run_image_index(m)));
     };
     // The sublogs as read from the drives: the record images come from there, not from memory.
+    // Two checks: copy 0 of each sublog, copy 1 where copy 0 is on the lost disk.
+    auto copy = [&](int i) { return m_layout.checks() > 1 && m_layout.log_disk(region, i) == lost ? 1 : 0; };
+    auto log_lost = [&](int i) { return m_layout.sublog_extent(region, i, copy(i)).disk == lost; };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
     for (int i = 0; i < L; ++i) {
-        if (m_layout.log_disk(region, i) == lost && r.fill[size_t(i)] > 0) unreadable_log = true;
+        if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
         if (!m_carries_tokens) continue;
         sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
         sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
@@ -321,8 +326,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
             if (j < size_t(M)) return parity_io(read_cmd, int(j));
             const int i = int(j) - M;
-            if (r.fill[size_t(i)] == 0 || m_layout.log_disk(region, i) == lost) return true;
-            const region_extent e = m_layout.sublog_extent(region, i);
+            if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
+            const region_extent e = m_layout.sublog_extent(region, i, copy(i));
             return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
         });
     } else {
@@ -330,8 +335,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
         for (const logged_write *w : plan.read_order) {
             if (!ok) break;
-            if (m_layout.log_disk(region, w->sublog) == lost) continue;
-            const region_extent e = m_layout.sublog_extent(region, w->sublog);
+            if (log_lost(w->sublog)) continue;
+            const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
             ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
                                sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
         }
@@ -433,12 +438,14 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 bool parity_logging_firmware::check_failure(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
     const int f = m_platform.failed_disk();
-    if (f >= 0 && refuse_fault("disk_loss")) return false;
     if (f != m_known_failed) {
         if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
             m_known_failed = -1;
         } else if (m_known_failed >= 0) {
-            SC_REPORT_ERROR(msg_type, "a second disk lost: parity logging tolerates one failure");
+            SC_REPORT_ERROR(msg_type, m_layout.checks() > 1
+                                          ? "a second disk lost: parity logging with 2 checks is modelled with one "
+                                            "lost disk at a time (two are not modelled)"
+                                          : "a second disk lost: parity logging tolerates one failure");
             return false;
         } else {
             // The requests in flight finish first (their records land in the logs applied below).
@@ -463,7 +470,8 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         region_state &r = m_regions[size_t(region)];
         if (r.committed == 0 && !r.stale_parity) continue;  // parity current
         wait_region_idle(region);
-        if (m_layout.is_log_disk(region, d) || m_config.discard_log_on_failure) {
+        // Two checks: a lost log disk's sublogs are read from their other copy (reintegrate).
+        if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
             r.stale_parity = false;
             r.buffered.clear();
             m_pool.take_unwritten(region);
@@ -488,6 +496,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
 
 // A unit piece written with a disk lost: the parity updated directly (RAID 5).
 bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    if (m_layout.checks() > 1) return degraded_write_pq(p, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const region_extent dl = m_layout.data_location(p.lbn);
     const parity_location pl = m_layout.parity_of(p.lbn);

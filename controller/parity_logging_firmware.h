@@ -31,8 +31,10 @@
 //     small writes log old ^ new with the data column j, reintegration reads one log copy and
 //     applies P ^= record, Q ^= g^j record (parity_logging_stripe_write.cpp); faults of any kind
 //     a power or controller loss recovers as with one check, P and Q rebuilt together
-//     (parity_logging_pq_rebuild.cpp); a disk loss or MEDIUM ERROR is refused with an error at
-//     the first one (refuse_fault: not modelled).
+//     (parity_logging_pq_rebuild.cpp); with a disk lost, the logs are applied (a lost log disk's
+//     sublogs read from their other copy) and every write updates P and Q directly
+//     (parity_logging_pq_degraded.cpp), reads rebuilt from P; a MEDIUM ERROR is repaired from P
+//     as with one check. A second lost disk is refused (the platform models one at a time).
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
@@ -159,6 +161,8 @@ private:
     bool write_pq_from_data(const std::vector<region_extent> &data, const region_extent &p, const region_extent &q,
                             uint64_t n, int affinity);
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
+    // Two checks (parity_logging_pq_degraded.cpp): P and Q updated directly, RAID 6 style.
+    bool degraded_write_pq(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
     // MEDIUM ERROR (parity_logging_media.cpp): the row's other data and parity into `buffer` at
     // p.offset (stripe lock held); a piece rebuilt after the region's log is applied, and
@@ -170,10 +174,6 @@ private:
     bool stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer,
                                 int affinity);
     bool handle_failure(int affinity);
-    // Two checks (P+Q): disk losses and MEDIUM ERRORs are not modelled (the degraded and media
-    // repair paths are RAID 5's); the first is refused with an error rather than served wrong.
-    // True when refused (parity_logging_recovery.cpp).
-    bool refuse_fault(const char *fault) const;
     // Before a host request: handles a newly marked disk (after the requests in flight drain) and
     // counts the request active; done() when it returns.
     bool check_failure(int affinity);

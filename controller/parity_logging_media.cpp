@@ -5,7 +5,9 @@
 // drive. Degraded reads share the rebuild. Not handled: a parity or sublog sector that cannot be
 // read fails the reintegration (and the writes waiting for it: visible failures, never wrong
 // data); rebuilding that parity from the data would race with the small writes whose data are
-// still on their way to the drives while their records sit in the log buffers.
+// still on their way to the drives while their records sit in the log buffers. With two checks
+// (P+Q) the same: the row's other data and P rebuild the piece once the log is applied, and
+// rewriting the acknowledged data leaves P and Q as they are.
 #include "controller/parity_logging_firmware.h"
 
 namespace raidtlm::controller {
@@ -63,7 +65,7 @@ bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protoco
     const disk_extent &e = c.replicas[0].extents[0];
     if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
     // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.
-    if (m_platform.failed_disk() >= 0 || refuse_fault("media_error")) return false;
+    if (m_platform.failed_disk() >= 0) return false;
     return repair_piece(p, buffer, affinity);
 }
 
@@ -73,7 +75,7 @@ bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::
     // The preread met MEDIUM ERROR and nothing was written: the pieces that cannot be read are
     // rebuilt and rewritten (readable again), then the write goes again. A member lost
     // meanwhile: serve_across_a_loss.
-    if (m_platform.failed_disk() >= 0 || refuse_fault("media_error")) return false;
+    if (m_platform.failed_disk() >= 0) return false;
     const bool data = !buffer->tokens.empty();
     bool ok = true;
     for (const piece &p : pieces) {

@@ -18,20 +18,9 @@
 //      its data, as RAID 5's resync closes the write hole.
 #include "controller/parity_logging_firmware.h"
 
-#include <fmt/format.h>
-
 #include <set>
 
 namespace raidtlm::controller {
-
-bool parity_logging_firmware::refuse_fault(const char *fault) const {
-    if (m_layout.checks() == 1) return false;
-    SC_REPORT_ERROR("/raidtlm/controller/parity_logging",
-                    fmt::format("parity logging with {} checks: {} is not modelled (only fault-free operation is)",
-                                m_layout.checks(), fault)
-                        .c_str());
-    return true;
-}
 
 size_t parity_logging_firmware::restart_after_power_loss() {
     m_kit.restart();
