@@ -56,6 +56,7 @@ std::unique_ptr<layout> parity_logging_array(const controller_config &cc, const 
         p.track_sectors = disks::disk_layout(*disks.front().geometry).sectors_per_track(0);
     p.unit_sectors = int64_t(fw.stripe_unit_sectors);
     p.log_stripes = c.log_stripes;
+    p.checks = c.checks;
     p.log_to_parity = c.log_to_parity;
     p.regions_per_disk = c.regions_per_disk;
     p.log_write_tracks = c.log_write_tracks;

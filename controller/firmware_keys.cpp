@@ -62,6 +62,9 @@ void declare_parity_logging_keys(config::declarations<parity_logging_config> &k)
     k.integer("regions_per_disk", &p::regions_per_disk, "0", 0, 1000000)
         .note("B; 0: the paper's search within 10% of sqrt(tracks per disk / K)");
     k.integer("log_stripes", &p::log_stripes, "4", 1, 64).note("L: sublogs per region");
+    k.integer("checks", &p::checks, "1", 1, 2)
+        .note("check images per big row and log copies: 1 = parity (one log), 2 = P and Q with the log on two "
+              "copies (the paper's Section 9; a region takes 2L log disks; one lost disk at a time is served)");
     k.number("log_to_parity_ratio", &p::log_to_parity, "1")
         .above(0)
         .max(100)
@@ -239,16 +242,25 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                    fmt::format("it only with {}: satf", scheduler));
     for (const char *name : {"regions_per_disk", "log_stripes", "log_to_parity_ratio", "log_write_tracks",
                              "buffer_tracks", "buffer_policy", "preread", "reintegration_buffer_sectors",
-                             "track_sectors", "steady_state_start"})
+                             "track_sectors", "steady_state_start", "checks"})
         if (k.given(std::string("parity_logging.") + name) && fw.array != array_kind::parity_logging)
             set_while_layout(std::string("parity_logging.") + name, fmt::format("it only with {}: parity_logging", layout));
     const int log_stripes = fw.parity_logging.log_stripes;
-    if (fw.array == array_kind::parity_logging && n < log_stripes + 2)
+    const int checks = fw.parity_logging.checks;
+    if (fw.array == array_kind::parity_logging && checks == 1 && n < log_stripes + 2)
         k.fail("layout",
                fmt::format("parity_logging with {} sublogs needs at least {} disks (a region's sublogs may not share "
                            "a disk with its data or parity); disks.count is {}",
                            log_stripes, log_stripes + 2, n),
                fmt::format("disks.count >= {} + 2", k.key("parity_logging.log_stripes")));
+    // P+Q: two copies of the L sublogs on 2L distinct disks, and rows of P, Q and at least one datum.
+    if (fw.array == array_kind::parity_logging && checks > 1 && n < checks * log_stripes + checks + 1)
+        k.fail("parity_logging.checks",
+               fmt::format("parity_logging with {} checks and {} sublogs needs at least {} disks ({} copies of the "
+                           "log on distinct disks, then {} check members and a data member); disks.count is {}",
+                           checks, log_stripes, checks * log_stripes + checks + 1, checks, checks, n),
+               fmt::format("disks.count >= {0} x {1} + {0} + 1", k.key("parity_logging.checks"),
+                           k.key("parity_logging.log_stripes")));
     if (k.given("firmware")) try {
             firmware_name(fw);
         } catch (const std::invalid_argument &e) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "rtl_models/gf256.h"
+
 namespace raidtlm::controller {
 
 void apply_in_order(std::vector<uint64_t> &parity, std::vector<log_record> records) {
@@ -12,6 +14,22 @@ void apply_in_order(std::vector<uint64_t> &parity, std::vector<log_record> recor
         uint64_t &p = parity.at(size_t(r.image_index));
         p = r.kind == record_kind::update ? p ^ r.token : r.token;
     }
+}
+
+std::vector<log_record> expand_checks(const std::vector<log_record> &records) {
+    std::vector<log_record> out;
+    out.reserve(records.size());
+    for (const log_record &r : records) {
+        log_record p = r;
+        p.q_index = -1;
+        out.push_back(p);
+        if (r.q_index < 0) continue;
+        log_record q = p;
+        q.image_index = r.q_index;
+        q.token = rtl_models::gf256::scale_token(r.q_coefficient, r.token);
+        out.push_back(q);
+    }
+    return out;
 }
 
 parity_reintegrator::parity_reintegrator(int64_t parity_sectors, const std::vector<log_record> &expected)

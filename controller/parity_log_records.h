@@ -27,7 +27,16 @@ struct log_record {
     uint64_t sequence = 0;    // order of the writes that made the records
     int64_t image_index = 0;  // sector of the region's parity image (parity_location::image_index)
     uint64_t token = 0;       // update: old ^ new; overwrite: the new parity
+    // P+Q (parity_logging.checks 2): an update record also updates Q, at image sector q_index,
+    // with g^j (old ^ new), j the data column (Q' = Q + g^j (old + new), pq_parity.h); -1: P only.
+    // The log holds the one image; the coefficient comes from the log directory, as the index.
+    int64_t q_index = -1;
+    uint8_t q_coefficient = 0;
 };
+
+// The records as the reintegrator applies them: an update with a Q index becomes two updates of
+// the same sequence, P's image and Q's (the token scaled by g^j in GF(2^8), byte lane by lane).
+std::vector<log_record> expand_checks(const std::vector<log_record> &records);
 
 // The reference semantics: records applied one by one in sequence order (stable for equal ones).
 void apply_in_order(std::vector<uint64_t> &parity, std::vector<log_record> records);

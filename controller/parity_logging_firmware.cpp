@@ -117,90 +117,6 @@ bool parity_logging_firmware::read_once(uint64_t lbn, uint32_t sectors, protocol
     });
 }
 
-// One logical stripe's part of a write, under the stripe's lock.
-bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<piece> &pieces,
-                                           protocol::buffer_block *buffer, int affinity) {
-    const bool data = !buffer->tokens.empty();
-    if (data) m_carries_tokens = true;
-    int64_t n = 0;
-    for (const piece &p : pieces) n += p.sectors;
-    const bool large = n == m_layout.stripe_data_sectors();
-    const int region = m_layout.region_of(pieces.front().lbn);
-    auto write_data = [&](size_t i) {
-        const piece &p = pieces[i];
-        const region_extent e = m_layout.data_location(p.lbn);
-        return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
-    };
-    m_kit.locks.lock(stripe);
-    std::vector<log_record> records;
-    bool ok = true;
-    bool data_written = false;  // by the read-rotate-write preread
-    protocol::buffer_block *work;
-    if (large) {
-        // New parity from the new data (every unit of the stripe), logged as overwrite records.
-        ++m_stats.large_writes;
-        const int64_t u = m_layout.unit_sectors();
-        work = m_platform.allocate_buffer(uint64_t(u) * protocol::sector_bytes, data ? uint64_t(u) : 0);
-        m_platform.check_power();
-        std::vector<protocol::buffer_ref> inputs;
-        for (const piece &p : pieces) inputs.push_back({buffer, p.offset});
-        m_kit.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
-        for (int64_t k = 0; k < u; ++k)
-            records.push_back({record_kind::overwrite, 0, m_layout.parity_of(pieces.front().lbn + k).image_index,
-                               data ? work->tokens[size_t(k)] : 0});
-        m_stats.overwrite_records += uint64_t(u);
-    } else {
-        // Small write: old data (preread, or cached), the update image old ^ new by the XOR engine.
-        ++m_stats.small_writes;
-        work = m_platform.allocate_buffer(2 * uint64_t(n) * protocol::sector_bytes, data ? 2 * uint64_t(n) : 0);
-        m_platform.check_power();
-        std::vector<uint64_t> at(pieces.size(), 0);
-        for (size_t i = 1; i < pieces.size(); ++i) at[i] = at[i - 1] + uint64_t(pieces[i - 1].sectors);
-        if (m_config.preread && m_platform.config().firmware.parity_writes.read_rotate_write) {
-            // controller.rmw read_rotate_write: preread and overwrite in one drive command (the
-            // paper's Section 3: "seeks ..., reads the data, waits for the disk to spin around
-            // once, then updates the data"); the drive returns the old tokens.
-            ok = m_kit.parallel(pieces.size(), [&](size_t i) {
-                const region_extent e = m_layout.data_location(pieces[i].lbn);
-                std::vector<uint64_t> old;
-                const bool done = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
-                                                buffer, pieces[i].offset, &old);
-                if (data && done) std::copy(old.begin(), old.end(), work->tokens.begin() + int64_t(at[i]));
-                return done;
-            });
-            data_written = true;
-        } else if (m_config.preread) {
-            ok = m_kit.parallel(pieces.size(), [&](size_t i) {
-                const region_extent e = m_layout.data_location(pieces[i].lbn);
-                return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i]);
-            });
-        } else if (data) {
-            for (size_t i = 0; i < pieces.size(); ++i) {
-                const region_extent e = m_layout.data_location(pieces[i].lbn);
-                peek(e.disk, e.drive_lbn, uint32_t(pieces[i].sectors), work->tokens.data() + at[i]);
-            }
-        }
-        if (ok) {
-            // The pieces of one stripe of one request are contiguous in the request's buffer.
-            m_kit.xor_blocks({{work, 0}, {buffer, pieces.front().offset}}, {work, uint64_t(n)}, uint64_t(n), affinity);
-            for (const piece &p : pieces)
-                for (int32_t k = 0; k < p.sectors; ++k)
-                    records.push_back({record_kind::update, 0, m_layout.parity_of(p.lbn + k).image_index,
-                                       data ? work->tokens[size_t(uint64_t(n) + at[size_t(&p - &pieces[0])] + uint64_t(k))]
-                                            : 0});
-            m_stats.update_records += uint64_t(n);
-        }
-    }
-    if (ok)
-        ok = m_kit.parallel(pieces.size() + 1, [&](size_t i) {
-            if (i == pieces.size()) return log_records(region, records, affinity);
-            return data_written || write_data(i);
-        });
-    m_platform.free_buffer(work);
-    m_kit.locks.unlock(stripe);
-    return ok;
-}
-
 // ---- the log ------------------------------------------------------------------------------------
 
 bool parity_logging_firmware::log_records(int region, std::vector<log_record> records, int affinity) {
@@ -294,17 +210,22 @@ void parity_logging_firmware::log_writer(int region) {
         ++r.log_writes_in_flight;
         ++m_log_writes;
         m_pool.start_log_write(region, take);
-        const region_extent e = m_layout.sublog_extent(region, i);
-        const bool ok = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take),
-                                      uint32_t(take), m_carries_tokens ? &images : nullptr, 0);
+        // Every copy of the sublog (two checks: the log replicated on distinct disks), together.
+        auto append = [&](int copy) {
+            const region_extent e = m_layout.sublog_extent(region, i, copy);
+            return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
+                                 m_carries_tokens ? &images : nullptr, 0);
+        };
+        const int copies = m_layout.checks();
+        const bool ok = copies == 1 ? append(0) : m_kit.parallel(size_t(copies), [&](size_t c) { return append(int(c)); });
         m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, region);
         m_pool.finish_log_write(region, take);
         m_buffers_in_use = m_pool.buffers_in_use();
         m_pool_space.notify(sc_core::SC_ZERO_TIME);
         --r.log_writes_in_flight;
         --m_log_writes;
-        ++m_stats.log_writes;
-        m_stats.log_write_sectors += uint64_t(take);
+        m_stats.log_writes += uint64_t(copies);  // drive commands
+        m_stats.log_write_sectors += uint64_t(take * copies);
         r.changed.notify(sc_core::SC_ZERO_TIME);
         if (!ok) SC_REPORT_WARNING(msg_type, "a log write failed");
     }
@@ -337,6 +258,8 @@ void parity_logging_firmware::flush(int blocked_region) {
 }
 
 bool parity_logging_firmware::logging(int region) const {
+    // Two checks: after a loss every region updates P and Q directly (degraded_write_pq).
+    if (m_layout.checks() > 1) return m_known_failed < 0;
     return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
 }
 
@@ -373,6 +296,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     const int M = m_layout.members();
     const int L = m_layout.log_stripes();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
+    const uint64_t run = uint64_t(m_layout.checks()) * pt;  // a member's check images, together
     // The reintegration buffer, held from the first read to the last write.
     protocol::buffer_block *work = m_platform.allocate_buffer(uint64_t(m_reint_sectors) * protocol::sector_bytes,
                                                           uint64_t(m_layout.parity_sectors()));
@@ -381,13 +305,17 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     auto parity_io = [&](tlm::tlm_command cmd, int m) {
         const region_extent e = m_layout.parity_extent(region, m);
         if (e.disk == lost) return true;
-        return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(pt), work, uint64_t(M - 1 - m) * pt);
+        return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
+                             uint64_t(m_layout.check_run_image_index(m)));
     };
     // The sublogs as read from the drives: the record images come from there, not from memory.
+    // Two checks: copy 0 of each sublog, copy 1 where copy 0 is on the lost disk.
+    auto copy = [&](int i) { return m_layout.checks() > 1 && m_layout.log_disk(region, i) == lost ? 1 : 0; };
+    auto log_lost = [&](int i) { return m_layout.sublog_extent(region, i, copy(i)).disk == lost; };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
     for (int i = 0; i < L; ++i) {
-        if (m_layout.log_disk(region, i) == lost && r.fill[size_t(i)] > 0) unreadable_log = true;
+        if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
         if (!m_carries_tokens) continue;
         sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
         sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
@@ -398,8 +326,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
             if (j < size_t(M)) return parity_io(read_cmd, int(j));
             const int i = int(j) - M;
-            if (r.fill[size_t(i)] == 0 || m_layout.log_disk(region, i) == lost) return true;
-            const region_extent e = m_layout.sublog_extent(region, i);
+            if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
+            const region_extent e = m_layout.sublog_extent(region, i, copy(i));
             return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
         });
     } else {
@@ -407,8 +335,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
         for (const logged_write *w : plan.read_order) {
             if (!ok) break;
-            if (m_layout.log_disk(region, w->sublog) == lost) continue;
-            const region_extent e = m_layout.sublog_extent(region, w->sublog);
+            if (log_lost(w->sublog)) continue;
+            const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
             ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
                                sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
         }
@@ -419,22 +347,36 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         r.stale_parity = true;
     } else if (ok) {
         // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
-        uint64_t records = in_memory.size();
-        for (const logged_write &w : r.writes) records += w.records.size();
+        uint64_t records = in_memory.size(), q_records = 0;
+        auto count_q = [&](const log_record &x) { q_records += x.q_index >= 0 ? 1 : 0; };
+        for (const log_record &x : in_memory) count_q(x);
+        for (const logged_write &w : r.writes) {
+            records += w.records.size();
+            for (const log_record &x : w.records) count_q(x);
+        }
         if (records > 0)
             m_kit.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
+        // Two checks: Q += g^j (old ^ new) per update record, the engine's GF mode (a coefficient
+        // other than 0 and 1 stands for the records' g^j).
+        if (q_records > 0)
+            m_kit.gf_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {1, 2}, {&m_timing_only, 0}, q_records,
+                            affinity);
         const std::vector<uint64_t> from_disk(work->tokens.begin(), work->tokens.begin() + m_layout.parity_sectors());
         std::vector<uint64_t> updated;
         if (m_carries_tokens) {
             // The log's headers (kind, parity sector, sequence) from the log directory; each
             // record's image from the sector read back from its sublog.
+            // Two checks: each update record applied to P and, scaled by g^j, to Q.
             std::vector<logged_write> from_log = r.writes;
-            for (logged_write &w : from_log)
+            for (logged_write &w : from_log) {
                 for (size_t k = 0; k < w.records.size(); ++k)
                     w.records[k].token = sublogs[size_t(w.sublog)].tokens[size_t(w.offset_sectors) + k];
+                w.records = expand_checks(w.records);
+            }
+            const std::vector<log_record> memory = expand_checks(in_memory);
             const reintegration_plan read_back =
-                plan_reintegration(m_layout.parity_sectors(), m_reint_sectors, from_log, in_memory);
-            updated = controller::reintegrate(from_disk, read_back, in_memory);
+                plan_reintegration(m_layout.parity_sectors(), m_reint_sectors, from_log, memory);
+            updated = controller::reintegrate(from_disk, read_back, memory);
         } else {
             updated = controller::reintegrate(from_disk, plan, in_memory);
         }
@@ -459,6 +401,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
 
 // Parity of every big row of the region from its data members (the log is lost or stale).
 bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
+    if (m_layout.checks() > 1) return rebuild_checks_pq(region, affinity);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     bool ok = true;
@@ -499,7 +442,10 @@ bool parity_logging_firmware::check_failure(int affinity) {
         if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
             m_known_failed = -1;
         } else if (m_known_failed >= 0) {
-            SC_REPORT_ERROR(msg_type, "a second disk lost: parity logging tolerates one failure");
+            SC_REPORT_ERROR(msg_type, m_layout.checks() > 1
+                                          ? "a second disk lost: parity logging with 2 checks is modelled with one "
+                                            "lost disk at a time (two are not modelled)"
+                                          : "a second disk lost: parity logging tolerates one failure");
             return false;
         } else {
             // The requests in flight finish first (their records land in the logs applied below).
@@ -524,7 +470,8 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         region_state &r = m_regions[size_t(region)];
         if (r.committed == 0 && !r.stale_parity) continue;  // parity current
         wait_region_idle(region);
-        if (m_layout.is_log_disk(region, d) || m_config.discard_log_on_failure) {
+        // Two checks: a lost log disk's sublogs are read from their other copy (reintegrate).
+        if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
             r.stale_parity = false;
             r.buffered.clear();
             m_pool.take_unwritten(region);
@@ -549,6 +496,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
 
 // A unit piece written with a disk lost: the parity updated directly (RAID 5).
 bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    if (m_layout.checks() > 1) return degraded_write_pq(p, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const region_extent dl = m_layout.data_location(p.lbn);
     const parity_location pl = m_layout.parity_of(p.lbn);

@@ -11,6 +11,14 @@ parity_logging_layout::parity_logging_layout(const std::vector<int64_t> &disk_se
                                              const parity_logging_params &p)
     : m_n(int(disk_sectors.size())), m_l(p.log_stripes), m_track(p.track_sectors), m_unit(p.unit_sectors),
       m_a(p.log_to_parity) {
+    m_c = p.checks;
+    if (m_c < 1 || m_c > 2)
+        throw layout_error(fmt::format("parity logging: checks = {} (1: parity, 2: P and Q) is not modelled", m_c));
+    if (m_c > 1 && m_n - m_c * m_l < m_c + 1)
+        throw layout_error(fmt::format("parity logging with {} checks and L = {} sublogs needs at least {} disks ({} "
+                                       "copies of the log on distinct disks, then P, Q and a data member); the "
+                                       "array has {}",
+                                       m_c, m_l, m_c * m_l + m_c + 1, m_c, m_n));
     if (m_track < 1) throw layout_error("parity logging needs the disks' track size (sectors per track > 0)");
     if (m_unit < 1) throw layout_error("parity logging: the stripe unit must be at least one sector");
     if (!(m_a > 0)) throw layout_error(fmt::format("parity logging: log_to_parity_ratio A = {} must be > 0", m_a));
@@ -30,7 +38,7 @@ parity_logging_layout::parity_logging_layout(const std::vector<int64_t> &disk_se
                 "parity logging: {} regions do not fit: a region needs at least {} whole tracks of {} sectors on "
                 "each of its {} data/parity disks (with a parity run that is a multiple of the {}-sector stripe "
                 "unit), and a disk has {} tracks",
-                p.regions_per_disk, m_n - m_l, m_track, m_n - m_l, m_unit, min_tracks));
+                p.regions_per_disk, members(), m_track, members(), m_unit, min_tracks));
         return;
     }
     // The paper's search: every B within +-10% of the optimum, the least unused space wins.
@@ -57,7 +65,7 @@ bool parity_logging_layout::try_regions(int b, const std::vector<int64_t> &disk_
     const int m = members();
     std::vector<int64_t> log_regions(size_t(m_n), 0);
     for (int r = 0; r < b; ++r)
-        for (int i = 0; i < m_l; ++i) ++log_regions[size_t((int64_t(r) * m_l + i) % m_n)];
+        for (int i = 0; i < log_disks(); ++i) ++log_regions[size_t((int64_t(r) * log_disks() + i) % m_n)];
     auto sublog = [&](int64_t p) { return std::max<int64_t>(1, int64_t(std::ceil(m_a * m * p / m_l - 1e-9))); };
     auto fits = [&](int64_t p) {
         for (int d = 0; d < m_n; ++d) {
@@ -86,6 +94,11 @@ bool parity_logging_layout::try_regions(int b, const std::vector<int64_t> &disk_
 }
 
 std::string parity_logging_layout::describe() const {
+    if (m_c > 1)
+        return fmt::format("parity logging over P+Q, {} disks, {} regions, L = {} sublogs of {} tracks in {} copies, "
+                           "P and Q {} tracks each per member, A = {}, {}-sector track, {}-sector stripe unit, "
+                           "{:.2f}% unused",
+                           m_n, m_regions, m_l, m_s, m_c, m_p, m_a, m_track, m_unit, 100.0 * m_unused);
     return fmt::format("parity logging, {} disks, {} regions, L = {} sublogs of {} tracks, parity {} tracks per "
                        "member, A = {}, {}-sector track, {}-sector stripe unit, {:.2f}% unused",
                        m_n, m_regions, m_l, m_s, m_p, m_a, m_track, m_unit, 100.0 * m_unused);
@@ -96,19 +109,19 @@ bool parity_logging_layout::is_log_disk(int region, int disk) const {
 }
 
 int parity_logging_layout::member_of(int region, int disk) const {
-    const int first_log = int((int64_t(region) * m_l) % m_n);
+    const int first_log = int((int64_t(region) * log_disks()) % m_n);
     const int k = ((disk - first_log) % m_n + m_n) % m_n;  // position after the first log disk
-    return k < m_l ? -1 : k - m_l;
+    return k < log_disks() ? -1 : k - log_disks();
 }
 
 region_extent parity_logging_layout::parity_extent(int region, int m) const {
-    const int q = members() - 1 - m;  // member m holds big row q's parity
+    const int q = members() - 1 - m;  // member m holds big row q's parity (P); Q of row q + 1, next
     const int d = member_disk(region, m);
-    return {d, region_start(region, d) + q * parity_unit_sectors(), parity_unit_sectors()};
+    return {d, region_start(region, d) + slot(q, m) * parity_unit_sectors(), m_c * parity_unit_sectors()};
 }
 
-region_extent parity_logging_layout::sublog_extent(int region, int i) const {
-    const int d = log_disk(region, i);
+region_extent parity_logging_layout::sublog_extent(int region, int i, int copy) const {
+    const int d = log_disk(region, copy * m_l + i);
     return {d, region_start(region, d), sublog_sectors()};
 }
 
@@ -118,37 +131,40 @@ parity_logging_layout::coords parity_logging_layout::locate(int64_t lbn) const {
     coords c;
     c.region = int(lbn / region_data_sectors());
     const int64_t x = lbn % region_data_sectors();
-    c.q = int(x / (int64_t(m - 1) * unit));
-    const int64_t y = x % (int64_t(m - 1) * unit);
+    c.q = int(x / (int64_t(m - m_c) * unit));
+    const int64_t y = x % (int64_t(m - m_c) * unit);
     const int64_t u = y / m_unit;
-    const int j = int(u % (m - 1));
-    c.offset = (u / (m - 1)) * m_unit + y % m_unit;
+    const int j = int(u % (m - m_c));
+    c.offset = (u / (m - m_c)) * m_unit + y % m_unit;
     const int parity_member = m - 1 - c.q;
-    c.member = (parity_member + 1 + j) % m;
+    c.member = (parity_member + m_c + j) % m;
+    c.column = j;
     return c;
 }
 
 region_extent parity_logging_layout::data_location(int64_t lbn) const {
     const coords c = locate(lbn);
     const int d = member_disk(c.region, c.member);
-    return {d, region_start(c.region, d) + c.q * parity_unit_sectors() + c.offset, 1};
+    return {d, region_start(c.region, d) + slot(c.q, c.member) * parity_unit_sectors() + c.offset, 1};
 }
 
-parity_location parity_logging_layout::parity_of(int64_t lbn) const {
+parity_location parity_logging_layout::check_of(int64_t lbn, int k) const {
     const coords c = locate(lbn);
-    const int d = member_disk(c.region, members() - 1 - c.q);
-    return {c.region, d, region_start(c.region, d) + c.q * parity_unit_sectors() + c.offset,
-            c.q * parity_unit_sectors() + c.offset};
+    const int m = check_member(c.q, k);
+    const int d = member_disk(c.region, m);
+    const int64_t pt = parity_unit_sectors();
+    return {c.region, d, region_start(c.region, d) + slot(c.q, m) * pt + c.offset,
+            check_run_image_index(m) + k * pt + c.offset, c.column};
 }
 
 std::vector<region_extent> parity_logging_layout::row_partners(int64_t lbn) const {
     const coords c = locate(lbn);
     std::vector<region_extent> out;
-    const int parity_member = members() - 1 - c.q;
-    for (int m = 0; m < members(); ++m) {
-        if (m == c.member || m == parity_member) continue;
+    for (int j = 0; j < data_columns(); ++j) {
+        const int m = (check_member(c.q, 0) + m_c + j) % members();
+        if (m == c.member) continue;
         const int d = member_disk(c.region, m);
-        out.push_back({d, region_start(c.region, d) + c.q * parity_unit_sectors() + c.offset, 1});
+        out.push_back({d, region_start(c.region, d) + slot(c.q, m) * parity_unit_sectors() + c.offset, 1});
     }
     return out;
 }

@@ -15,11 +15,25 @@
 // depends on whether it is a log disk, the regions start at different LBNs on different disks.
 //
 // Whole-track sizing (sec. 2.4): P is the largest number of tracks for which every disk holds its
-// B regions, with P*track a multiple of u. B = 0 asks for the paper's search: the regions count
+// B regions, with P*track a multiple of u, searched downwards from tracks / (B*M) + 1, the size at
+// which a disk that is a member of every region would be full. Log disks hold less, so a larger P
+// can fit and is not found (22 IBM 0661, B = 100, L = 6: P = 9 where 10 fits at one check, 14
+// where 24 fits at two); the region images then are V/B-sized as the paper's model takes them.
+// Kept so: the single-check results in EXPERIMENTS.md come from this sizing. B = 0 asks for the paper's search: the regions count
 // B_opt = sqrt(T*V/K) (T*V = tracks per disk, K = tracks buffered per region) and every B within
 // +-10% of it; the one that leaves the least unused space wins (ties: the closest to B_opt).
 // A "track" is `track_sectors` sectors for every disk (the firmware's idea of a track; on a zoned
 // drive, the caller's choice, normally the outermost zone's).
+//
+// Two checks (checks = 2; the paper's Section 9 at f = 2): a region has 2L log disks, copy c of
+// sublog i on its log disk c*L + i (the log replicated on distinct disks); M = N - 2L members;
+// big row q is a RAID 6 row: P on member M-1-q, Q on member (M-q) % M, data column j on member
+// (M-1-q+2+j) % M (Q = sum g^j D_j, pq_parity.h). So that a member's two check images lie
+// together (one sequential pass at reintegration, as the paper's model charges), member m keeps
+// big row q in slot (q + m + 1) % M: its P row in slot 0, its Q row in slot 1. With one check
+// every member keeps row q in slot q, as before. A region's check image (parity_sectors) is the
+// members' check runs one after another: member m's run at image sector (M-1-m)*checks*P*T, its
+// P image first.
 //
 // Pure C++. Throws layout_error saying why when the configuration cannot be laid out.
 #pragma once
@@ -39,6 +53,7 @@ struct parity_logging_params {
     double log_to_parity = 1.0;    // A
     int regions_per_disk = 0;      // B; 0 = the paper's search around sqrt(T*V/K)
     int log_write_tracks = 1;      // K (only for the search)
+    int checks = 1;                // check images per big row and log copies (1 or 2)
 };
 
 // Where a logical sector's parity lives: region, member disk, drive LBN, and its index in the
@@ -48,6 +63,7 @@ struct parity_location {
     int disk = 0;
     int64_t drive_lbn = 0;
     int64_t image_index = 0;
+    int column = 0;  // the sector's data column j in its big row (Q's coefficient g^j)
 };
 
 // A contiguous run of one disk.
@@ -69,14 +85,18 @@ public:
 
     int regions() const { return m_regions; }
     int log_stripes() const { return m_l; }
-    int members() const { return m_n - m_l; }
+    int checks() const { return m_c; }
+    int log_disks() const { return m_c * m_l; }  // per region: checks copies of L sublogs
+    int members() const { return m_n - log_disks(); }
+    int data_columns() const { return members() - m_c; }
     int64_t track_sectors() const { return m_track; }
     int64_t unit_sectors() const { return m_unit; }
     int64_t parity_tracks() const { return m_p; }   // P: per member per region
     int64_t sublog_tracks() const { return m_s; }   // S: per log disk per region
     int64_t parity_unit_sectors() const { return m_p * m_track; }
-    int64_t region_data_sectors() const { return int64_t(members()) * (members() - 1) * parity_unit_sectors(); }
-    int64_t parity_sectors() const { return int64_t(members()) * parity_unit_sectors(); }  // per region
+    int64_t region_data_sectors() const { return int64_t(members()) * data_columns() * parity_unit_sectors(); }
+    // The region's check images (all checks), per region.
+    int64_t parity_sectors() const { return int64_t(m_c) * members() * parity_unit_sectors(); }
     int64_t sublog_sectors() const { return m_s * m_track; }
     int64_t log_sectors() const { return int64_t(m_l) * sublog_sectors(); }  // per region
     // Fraction of all disk space holding neither data nor redundancy (the search minimises it).
@@ -84,40 +104,52 @@ public:
     double b_optimum() const { return m_b_opt; }
 
     int region_of(int64_t lbn) const { return int(lbn / region_data_sectors()); }
-    int log_disk(int region, int i) const { return int((int64_t(region) * m_l + i) % m_n); }
+    // Log disk i of the region (i < log_disks(); copy c of sublog s is i = c*L + s).
+    int log_disk(int region, int i) const { return int((int64_t(region) * log_disks() + i) % m_n); }
     bool is_log_disk(int region, int disk) const;
     // Member m's disk (m = 0 .. M-1).
-    int member_disk(int region, int m) const { return int((int64_t(region) * m_l + m_l + m) % m_n); }
+    int member_disk(int region, int m) const {
+        return int((int64_t(region) * log_disks() + log_disks() + m) % m_n);
+    }
+    // Member holding check k (0 = P, 1 = Q) of big row q, and the slot of big row q on member m.
+    int check_member(int q, int k) const { return (members() - 1 - q + k) % members(); }
+    int slot(int q, int m) const { return m_c == 1 ? q : (q + m + 1) % members(); }
     // Member index of a disk, or -1 for a log disk of the region.
     int member_of(int region, int disk) const;
     // First drive LBN of the region on the disk.
     int64_t region_start(int region, int disk) const { return m_start[size_t(region) * size_t(m_n) + size_t(disk)]; }
-    // The region's parity on member m (one P-track run) and its sublog i (one S-track run).
+    // The region's check images on member m (one run of checks*P tracks) and copy `copy` of its
+    // sublog i (one S-track run).
     region_extent parity_extent(int region, int m) const;
-    region_extent sublog_extent(int region, int i) const;
+    region_extent sublog_extent(int region, int i, int copy = 0) const;
+    // Image sector of member m's check run start in the region's check image.
+    int64_t check_run_image_index(int m) const { return int64_t(members() - 1 - m) * m_c * parity_unit_sectors(); }
 
     // The data disk and drive LBN of logical sector lbn, and where its parity is.
     region_extent data_location(int64_t lbn) const;  // sectors = 1
-    parity_location parity_of(int64_t lbn) const;
+    parity_location parity_of(int64_t lbn) const { return check_of(lbn, 0); }
+    // Where check k (0 = P, 1 = Q) of lbn's row is.
+    parity_location check_of(int64_t lbn, int k) const;
     // Logical sectors protected with lbn by the same parity sector (the other data of its row),
     // and the disk/drive LBN of each; excludes lbn itself.
     std::vector<region_extent> row_partners(int64_t lbn) const;
     // Logical stripe (M-1 units sharing u parity sectors) of lbn, and its size.
     int64_t stripe_of(int64_t lbn) const { return lbn / stripe_data_sectors(); }
-    int64_t stripe_data_sectors() const { return int64_t(members() - 1) * m_unit; }
+    int64_t stripe_data_sectors() const { return int64_t(data_columns()) * m_unit; }
 
 private:
     struct coords {
         int region;
         int q;           // big row
         int member;      // data member
+        int column;      // its data column j
         int64_t offset;  // sector inside the P-track slot
     };
     coords locate(int64_t lbn) const;
     // Lays out B regions with the largest P; returns false when P < 1 would be needed.
     bool try_regions(int b, const std::vector<int64_t> &disk_tracks);
 
-    int m_n = 0, m_l = 0, m_regions = 0;
+    int m_n = 0, m_l = 0, m_c = 1, m_regions = 0;
     int64_t m_track = 0, m_unit = 0, m_p = 0, m_s = 0;
     double m_a = 1;
     double m_unused = 0, m_b_opt = 0;

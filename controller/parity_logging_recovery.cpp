@@ -81,6 +81,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
 // parity lost there is nothing to make consistent; with a data unit lost its torn rows cannot be
 // told (reported by the later reads, as RAID 5's write hole).
 bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
+    if (m_layout.checks() > 1) return resync_stripe_pq(stripe, affinity);
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
     const int units = m_layout.members() - 1;
@@ -108,6 +109,21 @@ bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
     }
     m_platform.free_buffer(work);
     m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+bool parity_logging_firmware::reintegrate_all(int affinity) {
+    bool ok = true;
+    for (int region = 0; region < m_layout.regions(); ++region) {
+        region_state &r = m_regions[size_t(region)];
+        if (r.committed == 0) continue;
+        wait_region_idle(region);
+        ok = reintegrate(region, affinity) && ok;
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_buffers_in_use = m_pool.buffers_in_use();
     return ok;
 }
 

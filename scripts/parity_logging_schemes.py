@@ -70,6 +70,22 @@ TOLERANT_SCHEMES = {
     # them); cached: the data unit rewritten in place, P and Q floated, all together.
     "floating_pq": ("  layout: floating\n  floating_checks: 2\n  rrw_order: parity_after_data\n", [], "floating"),
     "floating_pq_cached": ("  layout: floating\n  floating_checks: 2\n  old_data: cached\n", [], "floating"),
+    # Section 9's parity logging at f = 2: P and Q check images per big row, every update record
+    # written into 2 log copies (controller.parity_logging.checks 2: 2L = 12 log disks per region,
+    # 10 members); blind with the data's read-rotate-write, cached without the preread.
+    "parity_logging_pq": ("  layout: parity_logging\n  rmw: read_rotate_write\n",
+                          ["controller.parity_logging.preread=true",
+                           "controller.parity_logging.checks=2",
+                           "controller.parity_logging.regions_per_disk=100",
+                           "controller.parity_logging.log_write_tracks=1",
+                           f"controller.parity_logging.log_stripes={LOG_STRIPES}"], "parity_logging"),
+    "parity_logging_pq_no_preread": ("  layout: parity_logging\n  rmw: read_rotate_write\n",
+                                     ["controller.parity_logging.preread=false",
+                                      "controller.parity_logging.checks=2",
+                                      "controller.parity_logging.regions_per_disk=100",
+                                      "controller.parity_logging.log_write_tracks=1",
+                                      f"controller.parity_logging.log_stripes={LOG_STRIPES}"],
+                                     "parity_logging_no_preread"),
 }
 ALL_SCHEMES = {**SCHEMES, **TOLERANT_SCHEMES}
 

@@ -68,6 +68,7 @@ void check_parity_logging_fits(const scenario &s, const disks::disk_spec &spec) 
     p.track_sectors = c.track_sectors > 0 ? c.track_sectors : disks::disk_layout(spec).sectors_per_track(0);
     p.unit_sectors = int64_t(fw.stripe_unit_sectors);
     p.log_stripes = c.log_stripes;
+    p.checks = c.checks;
     p.log_to_parity = c.log_to_parity;
     p.regions_per_disk = c.regions_per_disk;
     p.log_write_tracks = c.log_write_tracks;

@@ -402,6 +402,27 @@ TEST(scenario, floating_checks_load_and_refuse_what_does_not_fit) {
         << m;
 }
 
+// controller.parity_logging.checks: 2 (parity logging over P+Q, the log on 2 copies) needs
+// parity_logging and 2L + 3 disks (2L log disks, P, Q and a data member per big row).
+TEST(scenario, parity_logging_checks_load_and_refuse_what_does_not_fit) {
+    const std::string pq = "controller:\n  layout: parity_logging\n  parity_logging:\n    log_stripes: 1\n"
+                           "    checks: 2\n";
+    const scenario s = load_scenario(write_temp("p.yaml", minimal() + "  count: 5\n" + pq));
+    EXPECT_EQ(s.controller.config.firmware.parity_logging.checks, 2);
+    EXPECT_EQ(load_scenario(write_temp("q.yaml", minimal())).controller.config.firmware.parity_logging.checks, 1);
+    std::string m = error_of(minimal() + "  count: 4\n" + pq);
+    EXPECT_NE(m.find("key 'controller.parity_logging.checks': parity_logging with 2 checks and 1 sublogs needs at "
+                     "least 5 disks"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: parity_logging\n  parity_logging:\n    checks: 3\n");
+    EXPECT_NE(m.find("key 'controller.parity_logging.checks': 3 is out of range"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: raid5\n  parity_logging:\n    checks: 2\n");
+    EXPECT_NE(m.find("key 'controller.parity_logging.checks': set while controller.layout is raid5"),
+              std::string::npos)
+        << m;
+}
+
 TEST(scenario, delayed_write_keys_apply_to_replicated_layouts_only) {
     const scenario s = load_scenario(write_temp(
         "dw.yaml", minimal() + "controller:\n  layout: raid10\n  delayed_writes:\n    foreground_propagation: true\n"

@@ -1,0 +1,115 @@
+// parity_logging_firmware's write of one logical stripe (small: old ^ new logged as update
+// records; large: the new check images logged as overwrite records). With two checks (P+Q,
+// controller.parity_logging.checks 2) an update record carries its data column j as well, so
+// reintegration adds g^j (old ^ new) into Q (pq_parity.h; raid6_firmware's Q' = Q + g^j (old +
+// new)); the log holds the one image per sector, as with one check. A large write's Q comes from
+// the new data on the XOR engine's GF mode, logged as Q overwrite records beside P's.
+#include "controller/parity_logging_firmware.h"
+
+#include <algorithm>
+
+#include "controller/pq_parity.h"
+
+namespace raidtlm::controller {
+
+// One logical stripe's part of a write, under the stripe's lock.
+bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<piece> &pieces,
+                                           protocol::buffer_block *buffer, int affinity) {
+    const bool data = !buffer->tokens.empty();
+    if (data) m_carries_tokens = true;
+    int64_t n = 0;
+    for (const piece &p : pieces) n += p.sectors;
+    const bool large = n == m_layout.stripe_data_sectors();
+    const int region = m_layout.region_of(pieces.front().lbn);
+    auto write_data = [&](size_t i) {
+        const piece &p = pieces[i];
+        const region_extent e = m_layout.data_location(p.lbn);
+        return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+    };
+    m_kit.locks.lock(stripe);
+    std::vector<log_record> records;
+    bool ok = true;
+    bool data_written = false;  // by the read-rotate-write preread
+    protocol::buffer_block *work;
+    if (large) {
+        // New parity from the new data (every unit of the stripe), logged as overwrite records.
+        ++m_stats.large_writes;
+        // With two checks, Q = sum g^j D_j in the second half of `work` (GF mode), logged too.
+        const int64_t u = m_layout.unit_sectors();
+        const int checks = m_layout.checks();
+        work = m_platform.allocate_buffer(uint64_t(checks * u) * protocol::sector_bytes,
+                                          data ? uint64_t(checks * u) : 0);
+        m_platform.check_power();
+        std::vector<protocol::buffer_ref> inputs;
+        std::vector<uint8_t> q_coefficients;
+        for (const piece &p : pieces) {
+            inputs.push_back({buffer, p.offset});
+            q_coefficients.push_back(pq::q_coefficient(m_layout.check_of(p.lbn, 1 % checks).column));
+        }
+        m_kit.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
+        if (checks > 1) m_kit.gf_blocks(inputs, q_coefficients, {work, uint64_t(u)}, uint64_t(u), affinity);
+        for (int k = 0; k < checks; ++k)
+            for (int64_t s = 0; s < u; ++s)
+                records.push_back({record_kind::overwrite, 0, m_layout.check_of(pieces.front().lbn + s, k).image_index,
+                                   data ? work->tokens[size_t(k * u + s)] : 0});
+        m_stats.overwrite_records += uint64_t(checks * u);
+    } else {
+        // Small write: old data (preread, or cached), the update image old ^ new by the XOR engine.
+        ++m_stats.small_writes;
+        work = m_platform.allocate_buffer(2 * uint64_t(n) * protocol::sector_bytes, data ? 2 * uint64_t(n) : 0);
+        m_platform.check_power();
+        std::vector<uint64_t> at(pieces.size(), 0);
+        for (size_t i = 1; i < pieces.size(); ++i) at[i] = at[i - 1] + uint64_t(pieces[i - 1].sectors);
+        if (m_config.preread && m_platform.config().firmware.parity_writes.read_rotate_write) {
+            // controller.rmw read_rotate_write: preread and overwrite in one drive command (the
+            // paper's Section 3: "seeks ..., reads the data, waits for the disk to spin around
+            // once, then updates the data"); the drive returns the old tokens.
+            ok = m_kit.parallel(pieces.size(), [&](size_t i) {
+                const region_extent e = m_layout.data_location(pieces[i].lbn);
+                std::vector<uint64_t> old;
+                const bool done = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
+                                                buffer, pieces[i].offset, &old);
+                if (data && done) std::copy(old.begin(), old.end(), work->tokens.begin() + int64_t(at[i]));
+                return done;
+            });
+            data_written = true;
+        } else if (m_config.preread) {
+            ok = m_kit.parallel(pieces.size(), [&](size_t i) {
+                const region_extent e = m_layout.data_location(pieces[i].lbn);
+                return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i]);
+            });
+        } else if (data) {
+            for (size_t i = 0; i < pieces.size(); ++i) {
+                const region_extent e = m_layout.data_location(pieces[i].lbn);
+                peek(e.disk, e.drive_lbn, uint32_t(pieces[i].sectors), work->tokens.data() + at[i]);
+            }
+        }
+        if (ok) {
+            // The pieces of one stripe of one request are contiguous in the request's buffer.
+            m_kit.xor_blocks({{work, 0}, {buffer, pieces.front().offset}}, {work, uint64_t(n)}, uint64_t(n), affinity);
+            for (const piece &p : pieces)
+                for (int32_t k = 0; k < p.sectors; ++k) {
+                    const parity_location pl = m_layout.parity_of(p.lbn + k);
+                    log_record x{record_kind::update, 0, pl.image_index,
+                                 data ? work->tokens[size_t(uint64_t(n) + at[size_t(&p - &pieces[0])] + uint64_t(k))]
+                                      : 0};
+                    if (m_layout.checks() > 1) {  // Q's sector and g^j: from the layout, as P's
+                        x.q_index = m_layout.check_of(p.lbn + k, 1).image_index;
+                        x.q_coefficient = pq::q_coefficient(pl.column);
+                    }
+                    records.push_back(x);
+                }
+            m_stats.update_records += uint64_t(n);
+        }
+    }
+    if (ok)
+        ok = m_kit.parallel(pieces.size() + 1, [&](size_t i) {
+            if (i == pieces.size()) return log_records(region, records, affinity);
+            return data_written || write_data(i);
+        });
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+}  // namespace raidtlm::controller

@@ -1,0 +1,131 @@
+// Parity logging over P+Q (parity_logging_params::checks = 2; the parity logging paper's Section 9
+// at f = 2): the layout's RAID 6 big rows, the log copies on distinct disks, each member's check
+// images lying together, Q's records applied with g^j; one check stays as before.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "controller/parity_log_records.h"
+#include "controller/parity_logging_layout.h"
+#include "controller/pq_parity.h"
+#include "rtl_models/gf256.h"
+
+using namespace raidtlm::controller;
+
+namespace {
+
+// The paper's array (Fig 12): 22 IBM 0661 disks, 949 cylinders x 14 heads x 48 sectors, 2 KB unit,
+// L = 6 (Section 8), 100 regions (reproduce_parity_logging_failures).
+parity_logging_params paper_pq() {
+    parity_logging_params p;
+    p.track_sectors = 48;
+    p.unit_sectors = 4;
+    p.log_stripes = 6;
+    p.regions_per_disk = 100;
+    p.checks = 2;
+    return p;
+}
+const std::vector<int64_t> ibm_disks(22, int64_t(949) * 14 * 48);
+
+}  // namespace
+
+TEST(parity_logging_pq_layout, two_copies_of_l_sublogs_leave_n_minus_2l_members) {
+    const parity_logging_layout l(ibm_disks, paper_pq());
+    EXPECT_EQ(l.checks(), 2);
+    EXPECT_EQ(l.log_disks(), 12);
+    EXPECT_EQ(l.members(), 10);
+    EXPECT_EQ(l.data_columns(), 8);
+    EXPECT_EQ(l.parity_sectors(), 2 * 10 * l.parity_unit_sectors());
+    EXPECT_EQ(l.region_data_sectors(), 10 * 8 * l.parity_unit_sectors());
+    for (int r = 0; r < l.regions(); ++r) {
+        std::set<int> logs;
+        for (int copy = 0; copy < 2; ++copy)
+            for (int i = 0; i < l.log_stripes(); ++i) {
+                const region_extent e = l.sublog_extent(r, i, copy);
+                EXPECT_EQ(l.member_of(r, e.disk), -1);
+                logs.insert(e.disk);
+            }
+        EXPECT_EQ(logs.size(), 12u) << "region " << r;  // every copy of every sublog on a disk of its own
+    }
+}
+
+TEST(parity_logging_pq_layout, refuses_arrays_too_small_for_two_log_copies) {
+    parity_logging_params p = paper_pq();
+    p.log_stripes = 10;  // 20 log disks: 2 members, no room for P, Q and a datum
+    try {
+        parity_logging_layout l(ibm_disks, p);
+        FAIL() << "laid out " << l.describe();
+    } catch (const layout_error &e) {
+        EXPECT_NE(std::string(e.what()).find("at least 23 disks"), std::string::npos) << e.what();
+    }
+    p.log_stripes = 9;  // 18 log disks, 4 members: P, Q and 2 data columns
+    EXPECT_EQ(parity_logging_layout(ibm_disks, p).data_columns(), 2);
+    p.checks = 3;
+    EXPECT_THROW(parity_logging_layout(ibm_disks, p), layout_error);
+}
+
+// Every logical sector of a region has one place on a member; P and Q of its row are on two
+// other members, at the row's offset inside the member's check run (P image then Q image), and
+// the image index names that place; no two sectors, data or check, share a drive sector.
+TEST(parity_logging_pq_layout, data_p_and_q_are_distinct_and_each_member_s_checks_lie_together) {
+    parity_logging_params p = paper_pq();
+    p.track_sectors = 4;  // small regions: every sector checked
+    p.regions_per_disk = 2000;
+    const parity_logging_layout l(std::vector<int64_t>(22, 400000), p);
+    ASSERT_EQ(l.parity_unit_sectors(), 4 * l.parity_tracks());
+    std::map<std::pair<int, int64_t>, int64_t> used;  // (disk, drive LBN) -> owner
+    std::map<std::pair<int, int64_t>, int64_t> checks;
+    std::set<int64_t> images;
+    for (int region : {0, 1, 7}) {
+        for (int64_t x = 0; x < l.region_data_sectors(); ++x) {
+            const int64_t lbn = int64_t(region) * l.region_data_sectors() + x;
+            const region_extent d = l.data_location(lbn);
+            EXPECT_TRUE(used.emplace(std::make_pair(d.disk, d.drive_lbn), lbn).second) << "lbn " << lbn;
+            const parity_location pl = l.check_of(lbn, 0), ql = l.check_of(lbn, 1);
+            EXPECT_NE(pl.disk, d.disk);
+            EXPECT_NE(ql.disk, d.disk);
+            EXPECT_NE(pl.disk, ql.disk);
+            EXPECT_EQ(pl.column, ql.column);
+            EXPECT_LT(pl.column, l.data_columns());
+            EXPECT_EQ(l.parity_of(lbn).image_index, pl.image_index);
+            for (int k = 0; k < 2; ++k) {
+                const parity_location c = k == 0 ? pl : ql;
+                const int m = l.member_of(region, c.disk);
+                ASSERT_GE(m, 0);
+                const region_extent run = l.parity_extent(region, m);
+                EXPECT_EQ(run.sectors, 2 * l.parity_unit_sectors());
+                ASSERT_GE(c.drive_lbn, run.drive_lbn);
+                ASSERT_LT(c.drive_lbn, run.drive_lbn + run.sectors);
+                // P in the run's first half, Q in its second; the image index follows the run.
+                EXPECT_EQ((c.drive_lbn - run.drive_lbn) / l.parity_unit_sectors(), k);
+                EXPECT_EQ(c.image_index, l.check_run_image_index(m) + (c.drive_lbn - run.drive_lbn));
+                checks[{c.disk, c.drive_lbn}] = c.image_index;
+                images.insert(int64_t(region) * l.parity_sectors() + c.image_index);
+            }
+        }
+    }
+    for (const auto &[place, image] : checks) EXPECT_EQ(used.count(place), 0u) << "check over data";
+    // The region's check image is covered exactly: 2 checks x M members x P tracks each.
+    EXPECT_EQ(images.size(), 3u * size_t(l.parity_sectors()));
+}
+
+// An update record with a Q index updates Q by g^j (old ^ new), as raid6's read-modify-write.
+TEST(parity_logging_pq_layout, expanded_records_update_p_and_q_as_a_read_modify_write) {
+    const std::vector<uint64_t> before{0x0102030405060708ull, 0x1111111111111111ull, 0xa5a5a5a5a5a5a5a5ull};
+    std::vector<uint64_t> after = before;
+    after[2] = 0x0f0e0d0c0b0a0908ull;
+    std::vector<uint64_t> checks{pq::p_of(before), pq::q_of(before)};  // P at 0, Q at 1
+    log_record r{record_kind::update, 4, 0, before[2] ^ after[2]};
+    r.q_index = 1;
+    r.q_coefficient = pq::q_coefficient(2);
+    const std::vector<log_record> expanded = expand_checks({r});
+    ASSERT_EQ(expanded.size(), 2u);
+    EXPECT_EQ(expanded[1].sequence, 4u);
+    apply_in_order(checks, expanded);
+    EXPECT_EQ(checks[0], pq::p_of(after));
+    EXPECT_EQ(checks[1], pq::q_of(after));
+    // A P-only record (one check) stays one record.
+    EXPECT_EQ(expand_checks({log_record{record_kind::update, 1, 0, 5}}).size(), 1u);
+}
