@@ -80,6 +80,13 @@ struct host_writer {
             ASSERT_EQ(b.host.send(true, lbn, 1, &r), tlm::TLM_OK_RESPONSE);
         }
     }
+    // Parity logging: `writes` 3-sector writes spread over region `region` (and its stripes), to
+    // fill its log (Bench::layout() is a parity_logging_layout).
+    void churn(int region, int writes) {
+        const auto &l = b.layout();
+        const int64_t base = int64_t(region) * l.region_data_sectors();
+        for (int k = 0; k < writes; ++k) write(uint64_t(base + (k * 37) % (l.region_data_sectors() - 3)), 3);
+    }
 };
 
 // Runs `body` on the bench's host thread and the simulation to its end; the body must have

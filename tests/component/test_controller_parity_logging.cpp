@@ -58,15 +58,7 @@ struct plog_bench : component_test::controller_bench {
     }
 };
 
-// host_writer with small writes over one region.
-struct writer : component_test::host_writer<plog_bench> {
-    // Small writes over region `region` (and its stripes), enough to fill its log `fills` times.
-    void churn(int region, int writes) {
-        const auto &l = b.layout();
-        const int64_t base = int64_t(region) * l.region_data_sectors();
-        for (int k = 0; k < writes; ++k) write(uint64_t(base + (k * 37) % (l.region_data_sectors() - 3)), 3);
-    }
-};
+using writer = component_test::host_writer<plog_bench>;
 
 }  // namespace
 
@@ -75,7 +67,7 @@ TEST(controller_parity_logging, small_and_large_writes_read_back_and_reintegrati
     const auto &l = b.layout();
     ASSERT_EQ(l.sublog_tracks(), 2) << l.describe();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 60);  // 180 update records: log of 64 sectors -> reintegrations
         const uint64_t stripe = uint64_t(l.stripe_data_sectors());
         w.write(5 * stripe, uint32_t(stripe));  // a large write: overwrite records
@@ -106,7 +98,7 @@ static void expect_reintegration_from_the_sublogs(bool damage) {
         plog_bench b(plog_config());
         const auto &l = b.layout();
         run_to_end(b, [&] {
-            writer w{{b, {}}};
+            writer w{b, {}};
             w.churn(0, 15);  // 45 records: in the log, none reintegrated
             const auto &st = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
             ASSERT_EQ(st.reintegrations, 0u);
@@ -145,7 +137,7 @@ TEST(controller_parity_logging, a_lost_data_disk_is_rebuilt_after_the_log_is_app
     plog_bench b(plog_config());
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 50);  // some reintegrated, some in sublogs, some only in NVRAM buffers
         w.churn(1, 7);
         const int lost = l.member_disk(0, 0);
@@ -166,7 +158,7 @@ TEST(controller_parity_logging, the_scoreboard_catches_a_log_that_was_not_applie
     plog_bench b(c);
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 50);
         b.ctl->set_failed_disk(l.member_disk(0, 0));
         w.read_all();
@@ -178,7 +170,7 @@ TEST(controller_parity_logging, a_lost_log_disk_gets_the_parity_rebuilt_from_dat
     plog_bench b(plog_config(false));  // no preread: old data cached
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 15);  // 45 records: in the log, none reintegrated
         EXPECT_EQ(b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics().reintegrations, 0u);
         EXPECT_NE(b.row_xor(0), 0u);  // the parity on disk is stale until the log is applied
@@ -202,7 +194,7 @@ TEST(controller_parity_logging, lost_controller_state_rebuilds_parity_and_a_late
     plog_bench b(plog_config());
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 40);
         w.churn(2, 12);
         ASSERT_TRUE(b.ctl->firmware_as<controller::parity_logging_firmware>()->lose_controller_state());
@@ -221,7 +213,7 @@ TEST(controller_parity_logging, overwrite_records_out_of_order_fall_back_to_seri
     plog_bench b(plog_config());
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         const uint32_t stripe = uint32_t(l.stripe_data_sectors());
         for (int k = 0; k < 40; ++k) {
             const uint64_t s = uint64_t(k % 5) * stripe;
@@ -250,7 +242,7 @@ TEST(controller_parity_logging, static_buffers_write_a_partial_track_rather_than
     c.nvram.capacity_bytes = 20 << 20;
     plog_bench b(c);
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 40);
         const auto &st = b.ctl->firmware_as<controller::parity_logging_firmware>()->statistics();
         EXPECT_GT(st.partial_log_writes, 5u);

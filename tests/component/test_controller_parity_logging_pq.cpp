@@ -83,13 +83,7 @@ struct pq_bench : component_test::controller_bench {
     }
 };
 
-struct writer : component_test::host_writer<pq_bench> {
-    void churn(int region, int writes) {
-        const auto &l = b.layout();
-        const int64_t base = int64_t(region) * l.region_data_sectors();
-        for (int k = 0; k < writes; ++k) write(uint64_t(base + (k * 37) % (l.region_data_sectors() - 3)), 3);
-    }
-};
+using writer = component_test::host_writer<pq_bench>;
 
 }  // namespace
 
@@ -108,7 +102,7 @@ TEST(controller_parity_logging_pq, small_and_large_writes_keep_p_and_q_of_every_
     pq_bench b;
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 60);  // 180 update records: several reintegrations of region 0
         const uint64_t stripe = uint64_t(l.stripe_data_sectors());
         w.write(5 * stripe, uint32_t(stripe));  // a large write: P and Q overwrite records
@@ -141,7 +135,7 @@ TEST(controller_parity_logging_pq, a_small_write_costs_two_data_commands_and_the
     const auto &l = b.layout();
     uint64_t after_one = 0, after_all = 0;
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.write(1, 2);
         after_one = b.drive_commands();  // records still in NVRAM: no log write yet
         for (int k = 1; k < 8; ++k) w.write(uint64_t(k * l.stripe_data_sectors() + 1), 2);  // 16 records
@@ -174,7 +168,7 @@ void expect_a_disk_loss_keeps_p_and_q(bool log_disk) {
     pq_bench b;
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, log_disk ? 15 : 50);  // log disk: 45 records on its sublogs, none reintegrated
         w.churn(1, 7);
         const int lost = log_disk ? l.log_disk(0, 0) : l.member_disk(0, 0);
@@ -219,7 +213,7 @@ TEST(controller_parity_logging_pq, medium_errors_are_repaired_from_p_after_the_l
     pq_bench b;
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 15);  // 45 records in the log, none reintegrated: P on disk is stale
         for (uint64_t lbn : {37u, 74u}) {  // both written by the churn
             ASSERT_TRUE(w.expect.count(lbn));
@@ -306,7 +300,7 @@ TEST(controller_parity_logging_pq, lost_controller_state_rebuilds_p_and_q_from_t
     pq_bench b;
     const auto &l = b.layout();
     run_to_end(b, [&] {
-        writer w{{b, {}}};
+        writer w{b, {}};
         w.churn(0, 15);  // 45 records in the log, none reintegrated: P and Q on disk are stale
         int stale = 0, nonzero = 0;
         for (int64_t s = 0; s < l.region_data_sectors() / l.stripe_data_sectors(); ++s) stale += b.bad_rows(s, nonzero);
