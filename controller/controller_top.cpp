@@ -31,11 +31,11 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       host("host"),
       disk("disk", disks.size()),
       disk_bus("disk_bus", disks.size()),
+      m_traced_state(disks.size(), 0),
+      m_traced_rebuild_pct(disks.size(), 0),
       m_config(config),
       m_disks(disks),
-      m_members(int(disks.size())),
-      m_traced_state(disks.size(), 0),
-      m_traced_rebuild_pct(disks.size(), 0) {
+      m_members(int(disks.size())) {
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     host.register_b_transport(this, &controller_top::b_transport);

@@ -130,7 +130,9 @@ TEST(pq_parity, every_erasure_pair_recovers_random_tokens) {
                     damaged[size_t(a)] = rng();  // what the lost disks held must not matter
                     if (b >= 0) damaged[size_t(b)] = rng();
                     ASSERT_EQ(pq::recover(damaged, a, b, a), members[size_t(a)]) << n << " " << a << " " << b;
-                    if (b >= 0) ASSERT_EQ(pq::recover(damaged, a, b, b), members[size_t(b)]) << n << " " << a << " " << b;
+                    if (b >= 0) {
+                        ASSERT_EQ(pq::recover(damaged, a, b, b), members[size_t(b)]) << n << " " << a << " " << b;
+                    }
                 }
         }
 }
