@@ -11,6 +11,8 @@ namespace gf = rtl_models::gf256;
 
 uint8_t q_coefficient(int j) { return gf::pow_g(j); }
 
+uint8_t check_coefficient(int k, int j) { return gf::pow_g(k * j); }
+
 namespace {
 
 // Member `target` of a stripe with one member lost (`target` itself): every other member it

@@ -21,6 +21,11 @@ inline int p_member(int data_units) { return data_units; }
 inline int q_member(int data_units) { return data_units + 1; }
 // Q's coefficient of data unit j: g^j (so a read-modify-write's Q delta is g^j (old + new)).
 uint8_t q_coefficient(int j);
+// Check k's coefficient of data unit j in a Vandermonde code with checks k = 0 (P), 1 (Q), 2 (R,
+// the third check of a triple-parity array): (g^k)^j = g^(k j). Any three of the n + 3 members of
+// such a stripe are recoverable for n <= 255 (every square submatrix of the rows 1, g^j, g^2j
+// over distinct j is nonsingular: Vandermonde, or g^a g^b (g^a + g^b), or (g^a + g^b)^2).
+uint8_t check_coefficient(int k, int j);
 
 // The coefficients, one per member (n + 2 of them), with which member `target` equals the sum of
 // coefficient x member over the members; lost members (and members not needed) get 0. `lost_a`

@@ -149,3 +149,23 @@ TEST(pq_parity, q_delta_updates_q_like_a_recomputation) {
     data[size_t(j)] = fresh;
     EXPECT_EQ(updated, pq::q_of(data));
 }
+
+// The triple-parity code's coefficients: P's are 1, Q's g^j, R's (g^j)^2; any 3x3 submatrix of
+// the check rows over distinct data columns is nonsingular (the determinant is nonzero).
+TEST(pq_parity, check_coefficients_form_an_invertible_vandermonde_code) {
+    for (int j = 0; j < 255; ++j) {
+        ASSERT_EQ(pq::check_coefficient(0, j), 1);
+        ASSERT_EQ(pq::check_coefficient(1, j), pq::q_coefficient(j));
+        ASSERT_EQ(pq::check_coefficient(2, j), gf::mul(pq::q_coefficient(j), pq::q_coefficient(j)));
+    }
+    auto c = [](int k, int j) { return pq::check_coefficient(k, j); };
+    for (int a = 0; a < 24; ++a)
+        for (int b = a + 1; b < 24; ++b)
+            for (int d = b + 1; d < 24; ++d) {
+                // Determinant over GF(2^8) by cofactor expansion along the first row (P's, all 1).
+                const uint8_t det = uint8_t(gf::mul(c(1, b), c(2, d)) ^ gf::mul(c(1, d), c(2, b)) ^
+                                            gf::mul(c(1, a), c(2, d)) ^ gf::mul(c(1, d), c(2, a)) ^
+                                            gf::mul(c(1, a), c(2, b)) ^ gf::mul(c(1, b), c(2, a)));
+                ASSERT_NE(det, 0) << a << " " << b << " " << d;
+            }
+}
