@@ -74,6 +74,19 @@ void iss_device::power_reset() {
     m_recovered = 0;
     m_timer_armed = false;
     m_timer_event.cancel();
+    // A rebuild the power interrupted: the member is still rebuilding, the firmware takes it again.
+    m_rebuild_request = rebuilding_member();
+}
+
+int iss_device::rebuilding_member() const {
+    for (int d = 0; d < m_platform.disk_count(); ++d)
+        if (m_platform.member_state_of(d) == member_state::rebuilding) return d;
+    return -1;
+}
+
+void iss_device::request_rebuild(int disk) {
+    m_rebuild_request = disk;
+    update_lines();
 }
 
 // ---- register accesses ------------------------------------------------------------------------
@@ -158,10 +171,19 @@ uint32_t iss_device::read_register(uint32_t offset, sc_core::sc_time &delay) {
         case RT_SYS_HOST_SLOTS: return m_facts.host_slots;
         case RT_SYS_NVRAM_BYTES: return m_nvram_bytes;
         case RT_SYS_FAILED_DISK: {
+            // A member with a fresh drive the firmware has not taken yet holds nothing of its own:
+            // lost, as it was before the drive came (once taken, the firmware knows which stripes
+            // its rebuild has reached).
             const int failed = m_platform.failed_disk();
-            return failed < 0 ? RT_NO_DISK : uint32_t(failed);
+            return failed >= 0 ? uint32_t(failed) : m_rebuild_request >= 0 ? uint32_t(m_rebuild_request) : RT_NO_DISK;
         }
         case RT_SYS_READY: return m_ready;
+        case RT_SYS_REBUILD_DISK: {
+            const int d = rebuilding_member();
+            return d < 0 ? RT_NO_DISK : uint32_t(d);
+        }
+        case RT_SYS_REBUILD_SHARE: return uint32_t(m_platform.config().firmware.rebuild.share * 1000 + 0.5);
+        case RT_SYS_REBUILD_RATE: return uint32_t(m_platform.config().firmware.rebuild.rate_mb_s * 1000 + 0.5);
         default: break;
         }
     } else if (block == RT_IRQ_BASE - RT_DEVICE_BASE) {
@@ -221,6 +243,30 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
                 firmware_error(fmt::format("lost range [{}, +{}) outside the array", m_lost_lbn, value));
             m_lost_ranges.emplace_back(int64_t(m_lost_lbn), int32_t(value));
             return;
+        case RT_SYS_REBUILD_DISK:
+            if (value != RT_NO_DISK) ++m_rebuild.started;
+            m_rebuild_request = -1;
+            update_lines();
+            return;
+        case RT_SYS_REBUILD_PROGRESS:
+        case RT_SYS_REBUILD_DONE: {
+            const int d = rebuilding_member();
+            // The member's units the array uses: one per RAID 5 stripe.
+            const uint64_t stripe_sectors = uint64_t(m_facts.stripe_unit_sectors) * uint64_t(m_platform.disk_count() - 1);
+            const uint64_t units = stripe_sectors ? m_facts.array_sectors / stripe_sectors : 0;
+            if (d < 0 || (reg == RT_SYS_REBUILD_DONE && value != uint32_t(d)) || value > units)
+                firmware_error(fmt::format("{} {}: no such member rebuilding", reg == RT_SYS_REBUILD_DONE
+                                                                                  ? "REBUILD_DONE" : "REBUILD_PROGRESS",
+                                           value));
+            if (reg == RT_SYS_REBUILD_DONE) {
+                ++m_rebuild.finished;
+                m_platform.member_rebuilt(d);
+                return;
+            }
+            ++m_rebuild.units_rebuilt;  // the firmware reports after each stripe
+            m_platform.rebuild_progress(d, units ? double(value) / double(units) : 1.0);
+            return;
+        }
         case RT_SYS_READY:
             m_ready = value != 0;
             m_ready_event.notify(sc_core::SC_ZERO_TIME);
@@ -281,6 +327,7 @@ void iss_device::on_timer() {
 
 void iss_device::update_lines() {
     uint32_t p = m_pending & (1u << RT_IRQ_TIMER);
+    if (m_rebuild_request >= 0) p |= 1u << RT_IRQ_REBUILD;
     for (unsigned q = 0; q < RT_QUEUES; ++q)
         if (m_queues[q].cq_head != m_queues[q].cq_tail) p |= 1u << q;
     m_pending = p;
@@ -442,6 +489,15 @@ void iss_device::report(nlohmann::json &out) const {
     out["descriptors"]["scsi"] = scsi;
     out["peak_buffers"] = m_buffers_peak;
     out["register_access_ns"] = m_access.to_seconds() * 1e9;
+}
+
+void iss_device::report_rebuild(nlohmann::json &out) const {
+    if (m_rebuild.started == 0) return;
+    const double unit_mb = double(m_facts.stripe_unit_sectors) * double(protocol::sector_bytes) / 1e6;
+    out["rebuild"] = {{"started", m_rebuild.started},
+                      {"finished", m_rebuild.finished},
+                      {"units_rebuilt", m_rebuild.units_rebuilt},
+                      {"mb_rebuilt", double(m_rebuild.units_rebuilt) * unit_mb}};
 }
 
 void iss_device::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

@@ -71,11 +71,16 @@ public:
     const sc_core::sc_event &ready_event() const { return m_ready_event; }
     // What the firmware wrote to RECOVERED at its last boot: the stripes it resynchronised.
     uint32_t recovered() const { return m_recovered; }
+    // A fresh drive sits in member `disk`'s slot (firmware::start_rebuild): line REBUILD rises
+    // until the firmware takes it (REBUILD_DISK).
+    void request_rebuild(int disk);
     // The array ranges the firmware reported lost (LOST_LBN, LOST_SECTORS), in report order.
     const std::vector<std::pair<int64_t, int32_t>> &lost_ranges() const { return m_lost_ranges; }
 
     void reset_statistics();
     void report(nlohmann::json &out) const;
+    // The firmware's rebuilds as the registers saw them (none: nothing written).
+    void report_rebuild(nlohmann::json &out) const;
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
     const std::string &console() const { return m_console; }
 
@@ -124,6 +129,8 @@ private:
     bool m_ready = false;
     uint32_t m_recovered = 0;
     uint32_t m_lost_lbn = 0;
+    int m_rebuild_request = -1;  // a member waiting for the firmware to take its rebuild
+    int rebuilding_member() const;
     std::vector<std::pair<int64_t, int32_t>> m_lost_ranges;
     sc_core::sc_event m_rise;
     sc_core::sc_event m_ready_event;
@@ -137,6 +144,9 @@ private:
     uint64_t m_register_accesses = 0;
     uint64_t m_nvram_accesses = 0;
     uint64_t m_buffers_live = 0, m_buffers_peak = 0;
+    struct {
+        uint64_t started = 0, finished = 0, units_rebuilt = 0;
+    } m_rebuild;
 };
 
 }  // namespace raidtlm::controller

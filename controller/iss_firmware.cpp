@@ -21,6 +21,9 @@ iss_array_facts facts_of(firmware_platform &p, const layout &array) {
     const firmware_config &fw = p.config().firmware;
     if (fw.array != array_kind::raid0 && fw.array != array_kind::raid5)
         throw std::invalid_argument("controller.cpu.model iss: the C firmware serves controller.layout raid0 and raid5");
+    if (fw.rebuild.units_in_flight != 1)
+        throw std::invalid_argument("controller.cpu.model iss: the C firmware rebuilds one stripe at a time "
+                                    "(controller.rebuild_units_in_flight must be 1)");
     if (fw.array == array_kind::raid5 && fw.parity_rotation != parity_placement::left_symmetric)
         throw std::invalid_argument("controller.cpu.model iss: the C firmware's RAID 5 is left-symmetric");
     if (fw.layout == host_layout::jbod)
@@ -58,6 +61,12 @@ public:
     uint64_t capacity_sectors() const override { return uint64_t(m_layout->capacity_sectors()); }
     const layout *array_layout() const override { return m_layout.get(); }
     bool serve(const host_command &cmd) override { return m_device.serve(cmd); }
+    // The C firmware rebuilds a RAID 5 member stripe by stripe (controller/firmware_c/rebuild.c).
+    bool start_rebuild(int disk) override {
+        if (m_platform.config().firmware.array != array_kind::raid5) return false;
+        m_device.request_rebuild(disk);
+        return true;
+    }
 
     bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
         drive_request r;
@@ -83,6 +92,7 @@ public:
     void report(nlohmann::json &out) const override {
         out["family"] = "iss";
         report_lost_ranges(m_device.lost_ranges(), out);
+        m_device.report_rebuild(out);
         nlohmann::json &cpu = out["iss"];
         m_cpu.report(cpu);
         m_device.report(cpu["register_block"]);

@@ -56,6 +56,7 @@ void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h)
     if ((pending & (1u << RT_Q_XOR)) && h->xor_done) hw_drain(RT_Q_XOR, h->xor_done);
     if ((pending & (1u << RT_Q_DMA)) && h->host_dma) hw_drain(RT_Q_DMA, h->host_dma);
     if ((pending & (1u << RT_Q_BUFFER)) && h->buffer) hw_drain(RT_Q_BUFFER, h->buffer);
+    if ((pending & ((1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER))) && h->events) h->events(pending);
     if ((pending & (1u << RT_Q_HOST)) && h->host) hw_drain(RT_Q_HOST, h->host);
 }
 

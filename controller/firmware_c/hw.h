@@ -24,6 +24,7 @@ struct queue_handlers {
     void (*host_dma)(const struct completion *);
     void (*buffer)(const struct completion *);
     void (*host)(const struct completion *);
+    void (*events)(uint32_t pending);  /* lines RT_IRQ_REBUILD and RT_IRQ_TIMER */
 };
 /* One turn of the interrupt-driven loop: sleeps (WFI) when none of `lines` is pending, else
  * drains every pending queue, completions first (they free tags and buffers), new host commands

@@ -2,10 +2,12 @@
  * register-level controller (raidtlm_regs.h, docs/REGISTER_MAP.md). Boot: read the array's
  * facts, check the timer's interrupt, announce the capacity, replay the write-intent records a
  * power loss left (recovery.h); then an interrupt-driven loop: sleep
- * (WFI) until a line is pending, serve every pending engine's completions. */
+ * (WFI) until a line is pending, serve every pending engine's completions, and a rebuild onto a
+ * fresh drive (rebuild.h). */
 #include "array_map.h"
 #include "elevator.h"
 #include "hw.h"
+#include "rebuild.h"
 #include "recovery.h"
 #include "requests.h"
 
@@ -43,7 +45,10 @@ __attribute__((noipa)) int main(void) {
     array_map_init(&map, disks, REG(RT_SYS_BASE, RT_SYS_STRIPE_UNIT), REG(RT_SYS_BASE, RT_SYS_LAYOUT),
                    REG(RT_SYS_BASE, RT_SYS_DISK_SECTORS));
     elevator_init(disks, REG(RT_SYS_BASE, RT_SYS_TAGS_PER_DISK), channel_of);
-    requests_init(&map, REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS), REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES));
+    const uint32_t host_slots = REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS);
+    if (REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES) < REBUILD_CHECKPOINT_BYTES) hw_panic(3);
+    requests_init(&map, host_slots, REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES) - REBUILD_CHECKPOINT_BYTES);
+    rebuild_init(&map, host_slots * INTENT_BYTES);
     check_timer();
 
     hw_puts(map.layout == RT_LAYOUT_RAID5 ? "RAID 5, " : "RAID 0, ");
@@ -57,9 +62,13 @@ __attribute__((noipa)) int main(void) {
     for (uint32_t c = 0; c < channels; ++c) lines |= 1u << (RT_Q_SCSI0 + c);
     REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
     /* After a power loss: the stripes of the writes that were in flight, before any host command. */
-    REG(RT_SYS_BASE, RT_SYS_RECOVERED) = recover_write_intents(&map, REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS), channels, lines);
+    REG(RT_SYS_BASE, RT_SYS_RECOVERED) = recover_write_intents(&map, host_slots, channels, lines);
+    /* Then a rebuild onto a fresh drive (again, after a power loss during one) and its pacing. */
+    lines |= (1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER);
+    REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
     REG(RT_SYS_BASE, RT_SYS_READY) = 1;
 
-    static const struct queue_handlers handlers = {on_scsi, on_xor, on_host_dma, on_buffer, on_host_command};
+    static const struct queue_handlers handlers = {on_scsi, on_xor, on_host_dma, on_buffer, on_host_command,
+                                                   rebuild_events};
     for (;;) hw_serve(lines, channels, &handlers);
 }

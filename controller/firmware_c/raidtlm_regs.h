@@ -32,6 +32,12 @@
                                         * from the write-intent records a power loss left */
 #define RT_SYS_LOST_LBN 0x3Cu          /* write: the first array sector of a range the firmware lost */
 #define RT_SYS_LOST_SECTORS 0x40u      /* write: its length; records [LOST_LBN, +n) in the statistics */
+#define RT_SYS_REBUILD_DISK 0x44u      /* read: the member with a fresh drive to rebuild onto (RT_NO_DISK:
+                                        * none); write: the firmware took it (line RT_IRQ_REBUILD falls) */
+#define RT_SYS_REBUILD_PROGRESS 0x48u  /* write: stripe units of that member rebuilt so far */
+#define RT_SYS_REBUILD_DONE 0x4Cu      /* write the member: rebuilt, the controller marks it optimal */
+#define RT_SYS_REBUILD_SHARE 0x50u     /* read: the rebuild's share of its own time busy, per mille */
+#define RT_SYS_REBUILD_RATE 0x54u      /* read: the rebuild's cap, kB (10^3 bytes) per second; 0: none */
 #define RT_SYS_CHANNEL_OF 0x100u       /* + 4*disk: the disk's SCSI channel */
 #define RT_ID_VALUE 0x4D4C5452u        /* "RTLM" */
 #define RT_LAYOUT_RAID0 0u
@@ -44,6 +50,7 @@
 #define RT_IRQ_ENABLE 0x04u
 #define RT_IRQ_WFI 0x08u      /* write: the core sleeps until (PENDING & ENABLE) != 0 */
 #define RT_IRQ_TIMER 31u
+#define RT_IRQ_REBUILD 30u /* pending while REBUILD_DISK names a member the firmware has not taken */
 
 /* ---- timer: the controller's clock in microseconds ---------------------------------------- */
 #define RT_TIMER_BASE (RT_DEVICE_BASE + 0x2000u)

@@ -7,6 +7,7 @@
 #include "elevator.h"
 #include "hw.h"
 #include "lost_ranges.h"
+#include "rebuild.h"
 
 #define RECOVERY_JOB 0u /* the elevator's job number for recovery commands (no host job exists yet) */
 
@@ -26,7 +27,7 @@ static void on_engine_done(const struct completion *c) {
 
 /* Sleeps and drains until `n` completions have come back. */
 static void await(uint32_t n, uint32_t channels, uint32_t lines) {
-    static const struct queue_handlers handlers = {on_scsi_done, on_engine_done, 0, on_engine_done, 0};
+    static const struct queue_handlers handlers = {on_scsi_done, on_engine_done, 0, on_engine_done, 0, 0};
     while (done_count < n) hw_serve(lines, channels, &handlers);
 }
 
@@ -70,6 +71,9 @@ static int resync_stripe(const struct array_map *map, uint32_t stripe, uint32_t 
 uint32_t recover_write_intents(const struct array_map *map, uint32_t host_slots, uint32_t channels, uint32_t lines) {
     if (map->layout != RT_LAYOUT_RAID5) return 0;
     const uint32_t failed = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    /* A member whose rebuild the power interrupted holds its data in the stripes the checkpoint
+     * says were rebuilt: those are resynchronised as in a whole array. */
+    const uint32_t present_below = failed != RT_NO_DISK ? rebuild_checkpointed(failed) : 0;
     const uint32_t stripe_sectors = map->data_disks * map->unit;
     uint32_t resynced = 0;
     for (uint32_t slot = 0; slot < host_slots; ++slot) {
@@ -78,7 +82,7 @@ uint32_t recover_write_intents(const struct array_map *map, uint32_t host_slots,
         const uint32_t lbn = REG(RT_NVRAM_BASE, at + 4), sectors = REG(RT_NVRAM_BASE, at + 8);
         if (sectors == 0 || lbn + sectors > map->capacity_sectors) hw_panic(0x400);  /* a torn record */
         for (uint32_t s = lbn / stripe_sectors; s <= (lbn + sectors - 1) / stripe_sectors; ++s) {
-            if (failed != RT_NO_DISK) {
+            if (failed != RT_NO_DISK && s >= present_below) {
                 /* A lost parity member needs nothing. A lost data member's unit lives only in the
                  * parity, which the torn write left uncertain: the unit is lost (the other units
                  * are on their drives). */

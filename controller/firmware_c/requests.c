@@ -1,43 +1,14 @@
 #include "requests.h"
 
 #include "elevator.h"
+#include "jobs.h"
+#include "rebuild.h"
 #include "host_order.h"
 #include "lost_ranges.h"
 #include "recovery.h"
 
-#define MAX_JOBS 64u
-#define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
-
-enum state { IDLE, R_ORDER, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ORDER, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC,
-             W5_READ, W5_XOR, W5_WRITE, W_ACK };
-
-struct job {
-    uint8_t state, write, holds_lock, full;
-    uint32_t slot, lbn, sectors, seq;
-    uint32_t buf, tmp;   /* buffer handles */
-    uint32_t pending;    /* SCSI commands outstanding */
-    uint32_t status;
-    /* RAID 5: the stripe being written and its part [a, b) of the command */
-    uint32_t stripe, last_stripe, a, b;
-    /* The stripes whose lock the job holds or waits for: a write's current stripe; a degraded
-     * read's whole range while it rebuilds from the parity (no write may change a row under it). */
-    uint32_t lock_first, lock_last;
-    uint32_t row0, row1; /* parity rows the part touches */
-    uint32_t xor_step;
-    /* Degraded RAID 5 (a failed drive): the drive, as read when the command arrived; a read
-     * reconstructs its pieces from the survivors (scratch after the host data in the same
-     * buffer); a write's stripe knows the lost drive's role in it. */
-    uint32_t lost;
-    uint8_t reconstructs;  /* read: some piece is on the lost drive */
-    uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
-    uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
-    uint32_t lost_unit, lost_row, lost_rows, lost_offset;
-};
-
-enum { LOST_NONE, LOST_PARITY, LOST_DATA, LOST_REBUILD };
-
-static struct job jobs[MAX_JOBS];
-static const struct array_map *map;
+struct job jobs[ALL_JOBS];
+const struct array_map *map;
 static uint32_t next_seq;
 
 void requests_init(const struct array_map *m, uint32_t host_slots, uint32_t nvram_bytes) {
@@ -54,7 +25,6 @@ static void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0,
 
 static void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
 
-static void unlock_stripes(uint32_t first, uint32_t last);
 static void start(struct job *j);
 
 /* Jobs waiting in R_ORDER, W_ORDER or W_ACK (host_order.h): looked at when a command leaves. */
@@ -117,7 +87,7 @@ static void disk_pieces(struct job *j, int write) {
         uint32_t n = map->unit - at % map->unit;
         if (n > end - at) n = end - at;
         const struct place p = array_data_place(map, at);
-        if (p.disk == j->lost) {
+        if (disk_lost_in(j, p.disk, at / (map->data_disks * map->unit))) {
             /* Every other member of the stripe, same drive rows: the lost data is their XOR. */
             j->reconstructs = 1;
             for (uint32_t d = 0; d < map->disks; ++d) {
@@ -138,8 +108,8 @@ static void disk_pieces(struct job *j, int write) {
 /* XOR step `step` of a chain folding `inputs` equal-sized blocks at input(i) into `out`: the
  * first step takes up to four inputs, each later one the running result and three more. Returns
  * 0 when the chain has fewer steps. */
-static int chain_xor(uint32_t tag, uint32_t step, uint32_t sectors, uint32_t out, uint32_t inputs,
-                     uint32_t (*input)(const struct job *, uint32_t), const struct job *j) {
+int chain_xor(uint32_t tag, uint32_t step, uint32_t sectors, uint32_t out, uint32_t inputs,
+              uint32_t (*input)(const struct job *, uint32_t), const struct job *j) {
     const uint32_t first = step == 0 ? 0 : RT_MAX_XOR_INPUTS + (step - 1) * (RT_MAX_XOR_INPUTS - 1);
     if (first >= inputs) return 0;
     uint32_t in[RT_MAX_XOR_INPUTS] = {0, 0, 0, 0};
@@ -167,7 +137,7 @@ static int read_xor(struct job *j) {
     for (uint32_t at = j->lbn; at < end;) {
         uint32_t n = map->unit - at % map->unit;
         if (n > end - at) n = end - at;
-        if (array_data_place(map, at).disk == j->lost) {
+        if (disk_lost_in(j, array_data_place(map, at).disk, at / (map->data_disks * map->unit))) {
             if (step < chain_steps(inputs)) {
                 survivor_base = scratch;
                 survivor_rows = n;
@@ -206,10 +176,10 @@ static uint32_t max_u32(uint32_t x, uint32_t y) { return x > y ? x : y; }
         }                                                                                          \
     } while (0)
 
-static int waits_for_lock(const struct job *o) { return o->state == W5_LOCK || o->state == R_LOCK; }
+static int waits_for_lock(const struct job *o) { return o->state == W5_LOCK || o->state == R_LOCK || o->state == RB_LOCK; }
 
 static int stripe_free_for(const struct job *me) {
-    for (uint32_t i = 0; i < MAX_JOBS; ++i) {
+    for (uint32_t i = 0; i < ALL_JOBS; ++i) {
         const struct job *o = &jobs[i];
         if (o == me || o->state == IDLE || o->lock_last < me->lock_first || o->lock_first > me->lock_last) continue;
         if (o->holds_lock) return 0;
@@ -222,25 +192,35 @@ static void stripe_begin(struct job *j);
 static void stripe_done(struct job *j);
 static void read_locked(struct job *j);
 
-/* Takes the lock of the job's stripes, or waits for it (W5_LOCK, R_LOCK). */
-static void lock_stripes(struct job *j, uint8_t waiting_state) {
+void lock_stripes(struct job *j, uint8_t waiting_state) {
     j->state = waiting_state;
     if (!stripe_free_for(j)) return;
     j->holds_lock = 1;
+    /* A job that took the member now being rebuilt for lost sees it as the rebuild does: the
+     * rebuild cannot pass the stripes this job holds. */
+    if (j->lost != RT_NO_DISK && j->lost == rebuild_member()) j->partial = 1;
     if (waiting_state == W5_LOCK)
         stripe_begin(j);
+    else if (waiting_state == RB_LOCK)
+        rebuild_locked(j);
     else
         read_locked(j);
 }
 
-static void unlock_stripes(uint32_t first, uint32_t last) {
+uint32_t next_sequence(void) { return next_seq++; }
+
+int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe) {
+    return disk == j->lost && (!j->partial || stripe >= rebuild_cursor(disk));
+}
+
+void unlock_stripes(uint32_t first, uint32_t last) {
     /* The oldest job waiting for one of them goes next, then the next oldest if it can. */
     uint32_t after = 0;
     int any = 1;
     while (any) {
         struct job *oldest = 0;
         any = 0;
-        for (uint32_t i = 0; i < MAX_JOBS; ++i) {
+        for (uint32_t i = 0; i < ALL_JOBS; ++i) {
             struct job *o = &jobs[i];
             if (!waits_for_lock(o) || o->lock_last < first || o->lock_first > last || o->seq < after) continue;
             if (!oldest || o->seq < oldest->seq) oldest = o;
@@ -275,7 +255,7 @@ static void stripe_begin(struct job *j) {
         });
     }
     j->lost_role = LOST_NONE;
-    if (j->lost != RT_NO_DISK) {
+    if (j->lost != RT_NO_DISK && disk_lost_in(j, j->lost, j->stripe)) {
         const uint32_t parity = array_parity_disk(map, j->stripe);
         if (j->lost == parity) {
             j->lost_role = LOST_PARITY;
@@ -447,12 +427,21 @@ static void start(struct job *j) {
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
+    j->partial = 0;
+    if (j->lost == RT_NO_DISK && rebuild_member() != RT_NO_DISK) {
+        j->lost = rebuild_member();
+        j->partial = 1;
+    }
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
 }
 
 void on_buffer(const struct completion *c) {
     struct job *j = &jobs[c->tag & 0xFF];
+    if (j == &jobs[REBUILD_JOB]) {
+        rebuild_on_buffer(c->result);
+        return;
+    }
     if (c->tag & TMP_BUFFER) {
         j->tmp = c->result;
         j->xor_step = 0;
@@ -506,6 +495,10 @@ void on_host_dma(const struct completion *c) {
 
 void on_xor(const struct completion *c) {
     struct job *j = &jobs[c->tag];
+    if (j == &jobs[REBUILD_JOB]) {
+        rebuild_on_xor();
+        return;
+    }
     if (j->state == R_XOR) {
         if (!read_xor(j)) {
             j->state = R_DMA;
@@ -524,6 +517,7 @@ void on_xor(const struct completion *c) {
 static void continue_degraded(struct job *j) {
     j->drive_lost = 0;
     j->lost = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    j->partial = 0;
     switch (j->state) {
     case R_DISK:
         release(j->buf);
@@ -541,11 +535,15 @@ static void continue_degraded(struct job *j) {
 
 void on_scsi(const struct completion *c) {
     struct job *j = &jobs[elevator_completed(c->tag)];
+    if (j == &jobs[REBUILD_JOB]) {
+        rebuild_on_scsi(c->status);
+        return;
+    }
     if (c->status != RT_STATUS_OK) {
         /* RAID 5 survives one lost drive: a failure from a drive the job did not know was lost
          * (the array's failed-drive register names it now) is not the host's error. */
         const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
-        if (failed != RT_NO_DISK && j->lost == RT_NO_DISK)
+        if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
             j->drive_lost = 1;
         else
             j->status = c->status;

@@ -1,0 +1,61 @@
+/* The job table the firmware's state machines share (requests.c: host commands; rebuild.c: the
+ * rebuild of a member onto a fresh drive), with the stripe locks and XOR chains both use. A job
+ * moves on when an engine posts the completion of one of its descriptors. */
+#ifndef FW_JOBS_H
+#define FW_JOBS_H
+#include "array_map.h"
+#include "hw.h"
+
+#define MAX_JOBS 64u
+#define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
+
+#define REBUILD_JOB MAX_JOBS /* the rebuild's job, after the host slots' */
+#define ALL_JOBS (MAX_JOBS + 1u)
+
+enum state { IDLE, R_ORDER, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ORDER, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC,
+             W5_READ, W5_XOR, W5_WRITE, W_ACK, RB_ALLOC, RB_LOCK, RB_READ, RB_XOR, RB_WRITE, RB_PAUSE };
+
+struct job {
+    uint8_t state, write, holds_lock, full;
+    uint32_t slot, lbn, sectors, seq;
+    uint32_t buf, tmp;   /* buffer handles */
+    uint32_t pending;    /* SCSI commands outstanding */
+    uint32_t status;
+    /* RAID 5: the stripe being written and its part [a, b) of the command */
+    uint32_t stripe, last_stripe, a, b;
+    /* The stripes whose lock the job holds or waits for: a write's current stripe; a degraded
+     * read's whole range while it rebuilds from the parity (no write may change a row under it). */
+    uint32_t lock_first, lock_last;
+    uint32_t row0, row1; /* parity rows the part touches */
+    uint32_t xor_step;
+    /* Degraded RAID 5 (a failed drive): the drive, as read when the command arrived; a read
+     * reconstructs its pieces from the survivors (scratch after the host data in the same
+     * buffer); a write's stripe knows the lost drive's role in it. `partial`: the drive is the
+     * member being rebuilt, lost only in the stripes the rebuild has not reached (rebuild.h). */
+    uint32_t lost;
+    uint8_t partial;
+    uint8_t reconstructs;  /* read: some piece is on the lost drive */
+    uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
+    uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
+    uint32_t lost_unit, lost_row, lost_rows, lost_offset;
+};
+
+enum { LOST_NONE, LOST_PARITY, LOST_DATA, LOST_REBUILD };
+
+extern struct job jobs[ALL_JOBS];
+extern const struct array_map *map;
+
+/* Takes the lock of the job's stripes [lock_first, lock_last], or waits for it in
+ * `waiting_state` (W5_LOCK, R_LOCK, RB_LOCK: older waiters first); the job goes on when it has it. */
+void lock_stripes(struct job *j, uint8_t waiting_state);
+void unlock_stripes(uint32_t first, uint32_t last);
+/* A sequence number after every job's so far (the locks' arrival order). */
+uint32_t next_sequence(void);
+/* Whether `disk` is lost to job j in `stripe`: the job's lost drive, everywhere or, for the
+ * member being rebuilt, in the stripes the rebuild has not reached. */
+int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe);
+/* XOR step `step` of a chain folding `inputs` equal-sized blocks at input(j, i) into `out`; 0
+ * when the chain has fewer steps. */
+int chain_xor(uint32_t tag, uint32_t step, uint32_t sectors, uint32_t out, uint32_t inputs,
+              uint32_t (*input)(const struct job *, uint32_t), const struct job *j);
+#endif

@@ -1,0 +1,210 @@
+/* rebuild.h. One stripe at a time: RB_LOCK (the stripe's lock, in arrival order) -> RB_READ
+ * (the other members' units, through the elevators) -> RB_XOR (a chain into the lost unit) ->
+ * RB_WRITE (onto the new drive) -> RB_PAUSE (the pacing's idle time, on the timer) -> the next
+ * stripe. One scratch buffer for the whole rebuild: the disks - 1 survivors' units, then the
+ * rebuilt unit. */
+#include "rebuild.h"
+
+#include "elevator.h"
+#include "hw.h"
+#include "jobs.h"
+#include "lost_ranges.h"
+
+#define SECTOR_BYTES 512u
+#define CHECKPOINT_TAG 0x52420000u /* "RB" and the member: a checkpoint of this member's rebuild */
+
+static struct {
+    uint32_t disk;        /* the member being rebuilt, RT_NO_DISK: none */
+    uint32_t done;        /* the member last rebuilt to the end */
+    uint32_t next;        /* the first stripe not rebuilt */
+    uint32_t stripes;     /* units per member */
+    uint32_t tmp;         /* scratch buffer handle */
+    uint32_t started_us;  /* the timer when the stripe's lock was taken */
+    uint32_t share_permille, rate_kb_s;
+    uint32_t checkpoint;  /* NVRAM offset */
+} rb = {RT_NO_DISK, RT_NO_DISK, 0, 0, 0, 0, 1000, 0, 0};
+
+static struct job *const job = &jobs[REBUILD_JOB];
+
+void rebuild_init(const struct array_map *m, uint32_t checkpoint_offset) {
+    rb.stripes = m->capacity_sectors / (m->data_disks * m->unit);
+    rb.checkpoint = checkpoint_offset;
+    job->state = IDLE;
+    job->lost = RT_NO_DISK;
+    job->partial = 0;
+}
+
+uint32_t rebuild_checkpointed(uint32_t disk) {
+    if (REG(RT_NVRAM_BASE, rb.checkpoint) != (CHECKPOINT_TAG | disk)) return 0;
+    const uint32_t next = REG(RT_NVRAM_BASE, rb.checkpoint + 4);
+    return next <= rb.stripes ? next : 0;
+}
+
+uint32_t rebuild_member(void) { return rb.disk; }
+
+uint32_t rebuild_cursor(uint32_t disk) {
+    if (disk == rb.disk) return rb.next;
+    return disk == rb.done ? 0xFFFFFFFFu : 0;
+}
+
+static uint32_t now_us(void) { return REG(RT_TIMER_BASE, RT_TIMER_NOW_US); }
+
+static void lock_next(void) {
+    job->lock_first = job->lock_last = job->stripe = rb.next;
+    job->seq = next_sequence();
+    lock_stripes(job, RB_LOCK);
+}
+
+static void start(uint32_t disk) {
+    REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;  /* taken: the line falls */
+    if (map->layout != RT_LAYOUT_RAID5 || rb.disk != RT_NO_DISK) hw_panic(0x600);
+    rb.disk = disk;
+    rb.share_permille = REG(RT_SYS_BASE, RT_SYS_REBUILD_SHARE);
+    rb.rate_kb_s = REG(RT_SYS_BASE, RT_SYS_REBUILD_RATE);
+    if (rb.share_permille == 0 || rb.share_permille > 1000) hw_panic(0x601);
+    /* A checkpoint of this member's rebuild (a power loss interrupted it): go on from there. */
+    rb.next = rebuild_checkpointed(disk);
+    job->state = RB_ALLOC;
+    hw_submit(RT_Q_BUFFER, RT_OP_BUF_ALLOC, REBUILD_JOB, map->disks * map->unit, 0, 0, 0, 0, 0);
+}
+
+static void finish(void) {
+    hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, rb.tmp, 0, 0, 0, 0, 0);
+    nvram_write_word(rb.checkpoint, 0);
+    job->state = IDLE;
+    rb.done = rb.disk;
+    REG(RT_SYS_BASE, RT_SYS_REBUILD_DONE) = rb.disk;
+    rb.disk = RT_NO_DISK;
+}
+
+/* The new drive failed as well: the member is failed again, host commands see it lost everywhere. */
+static void stop(void) {
+    if (job->holds_lock) {
+        job->holds_lock = 0;
+        unlock_stripes(job->stripe, job->stripe);
+    }
+    hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, rb.tmp, 0, 0, 0, 0, 0);
+    nvram_write_word(rb.checkpoint, 0);
+    job->state = IDLE;
+    rb.disk = RT_NO_DISK;
+    rb.done = RT_NO_DISK;
+}
+
+void rebuild_on_buffer(uint32_t handle) {
+    rb.tmp = handle;
+    if (rb.next >= rb.stripes) {
+        finish();
+        return;
+    }
+    lock_next();
+}
+
+static uint32_t member_slot(uint32_t d) { return d < rb.disk ? d : d - 1; } /* survivors in disk order */
+
+void rebuild_locked(struct job *j) {
+    rb.started_us = now_us();
+    j->state = RB_READ;
+    j->pending = 0;
+    j->status = RT_STATUS_OK;
+    for (uint32_t d = 0; d < map->disks; ++d) {
+        if (d == rb.disk) continue;
+        ++j->pending;
+        elevator_add(REBUILD_JOB, d, 0, j->stripe * map->unit, map->unit,
+                     RT_BUFFER_ADDRESS(rb.tmp, member_slot(d) * map->unit));
+    }
+}
+
+static uint32_t survivor(const struct job *j, uint32_t i) {
+    (void)j;
+    return RT_BUFFER_ADDRESS(rb.tmp, i * map->unit);
+}
+
+static int xor_step(void) {
+    return chain_xor(REBUILD_JOB, job->xor_step++, map->unit, RT_BUFFER_ADDRESS(rb.tmp, (map->disks - 1) * map->unit),
+                     map->disks - 1, survivor, job);
+}
+
+void rebuild_on_xor(void) {
+    if (xor_step()) return;
+    job->state = RB_WRITE;
+    job->pending = 1;
+    elevator_add(REBUILD_JOB, rb.disk, 1, job->stripe * map->unit, map->unit,
+                 RT_BUFFER_ADDRESS(rb.tmp, (map->disks - 1) * map->unit));
+}
+
+/* The pacing (rebuild_pacing.h of the C++ firmwares): busy at most `share` of the time, and at
+ * most `rate` kB of the member per second. */
+static uint32_t pause_us(uint32_t busy_us) {
+    uint32_t idle = (uint32_t)((uint64_t)busy_us * (1000u - rb.share_permille) / rb.share_permille);
+    if (rb.rate_kb_s) {
+        const uint32_t least_us = (uint32_t)((uint64_t)map->unit * SECTOR_BYTES * 1000u / rb.rate_kb_s);
+        if (least_us > busy_us && least_us - busy_us > idle) idle = least_us - busy_us;
+    }
+    return idle;
+}
+
+static void stripe_rebuilt(void) {
+    /* The cursor first: the jobs the unlock lets in see the stripe rebuilt. */
+    ++rb.next;
+    job->holds_lock = 0;
+    unlock_stripes(job->stripe, job->stripe);
+    nvram_write_word(rb.checkpoint + 4, rb.next);
+    nvram_write_word(rb.checkpoint, CHECKPOINT_TAG | rb.disk);
+    REG(RT_SYS_BASE, RT_SYS_REBUILD_PROGRESS) = rb.next;
+    if (rb.next >= rb.stripes) {
+        finish();
+        return;
+    }
+    const uint32_t idle = pause_us(now_us() - rb.started_us);
+    if (idle == 0) {
+        lock_next();
+        return;
+    }
+    job->state = RB_PAUSE;
+    REG(RT_TIMER_BASE, RT_TIMER_COMPARE_US) = now_us() + idle;
+    REG(RT_TIMER_BASE, RT_TIMER_CONTROL) = 1;
+}
+
+void rebuild_on_scsi(uint32_t status) {
+    if (status != RT_STATUS_OK) job->status = status;
+    if (--job->pending) return;
+    if (job->state == RB_READ) {
+        if (job->status == RT_STATUS_OK) {
+            job->state = RB_XOR;
+            job->xor_step = 0;
+            xor_step();
+            return;
+        }
+        if (REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == rb.disk) {
+            stop();
+            return;
+        }
+        /* A survivor could not be read (a second lost drive, a medium error): the member's unit
+         * of this stripe cannot be rebuilt. A data unit is recorded lost; a parity unit is left
+         * stale (the data are all on their drives; the next write of the stripe rewrites it). */
+        const uint32_t parity = array_parity_disk(map, job->stripe);
+        if (rb.disk != parity)
+            lost_add(job->stripe * map->data_disks * map->unit +
+                         ((rb.disk + map->disks - parity - 1) % map->disks) * map->unit,
+                     map->unit);
+        stripe_rebuilt();
+        return;
+    }
+    if (job->status != RT_STATUS_OK) {  /* the write to the new drive */
+        stop();
+        return;
+    }
+    stripe_rebuilt();
+}
+
+void rebuild_events(uint32_t pending) {
+    if (pending & (1u << RT_IRQ_REBUILD)) {
+        const uint32_t disk = REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK);
+        if (disk != RT_NO_DISK) start(disk);
+        else REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;
+    }
+    if (pending & (1u << RT_IRQ_TIMER)) {
+        REG(RT_TIMER_BASE, RT_TIMER_CONTROL) = 0;  /* disarmed, the line cleared */
+        if (job->state == RB_PAUSE) lock_next();
+    }
+}
