@@ -176,7 +176,9 @@ static uint32_t max_u32(uint32_t x, uint32_t y) { return x > y ? x : y; }
         }                                                                                          \
     } while (0)
 
-static int waits_for_lock(const struct job *o) { return o->state == W5_LOCK || o->state == R_LOCK || o->state == RB_LOCK; }
+/* The states that wait for a stripe lock, as a bit mask: one test in the scans of every job. */
+#define LOCK_WAITING_STATES ((1u << W5_LOCK) | (1u << R_LOCK) | (1u << RB_LOCK))
+static int waits_for_lock(const struct job *o) { return (LOCK_WAITING_STATES >> o->state) & 1u; }
 
 static int stripe_free_for(const struct job *me) {
     for (uint32_t i = 0; i < ALL_JOBS; ++i) {
