@@ -32,9 +32,11 @@ bool raid6_firmware::rebuild_stripe_unit(int disk, int64_t s) {
     const int target = member_on_disk(s, disk);
     m_kit.locks.lock(s);
     std::vector<int> media_errors;
+    std::vector<int> unreadable = {target};  // the stripe's unreadable members at the last try
     bool done = false;
     for (int attempt = 0; attempt < 3 && !done; ++attempt) {
         const std::vector<int> lost = unreadable_members(s, media_errors);
+        unreadable = lost;
         if (lost.size() > size_t(checks())) break;
         const std::vector<uint8_t> all = pq::erasure_coefficients(n, checks(), lost, target);
         std::vector<int> needed;
@@ -66,8 +68,19 @@ bool raid6_firmware::rebuild_stripe_unit(int disk, int64_t s) {
         if (done || failed < 0) break;
         if (!disk_lost(s, failed)) media_errors.push_back(failed);  // a MEDIUM ERROR on a survivor
     }
-    // The new drive lost meanwhile: nothing lost but the rebuild's progress.
-    if (!done && m_platform.member_state_of(disk) == member_state::rebuilding) record_lost_members(s, {target});
+    // Not rebuilt with the new drive still there: the stripe is beyond its checks. Its unreadable
+    // data units (the target too, if it is one) are reported lost, so reads of them fail until
+    // rewritten: once the cursor passes, the unit counts as present, and a check unit left as
+    // the new drive held it would otherwise rebuild wrong data (before, a lost check's failed
+    // rebuild recorded nothing and reads of a lost data unit were rebuilt from it: the triple
+    // family of scripts/soak_faults, 24 integrity errors). The new drive lost meanwhile: nothing
+    // lost but the rebuild's progress.
+    if (!done && m_platform.member_state_of(disk) == member_state::rebuilding) {
+        std::vector<int> lost_data;
+        for (int m : unreadable)
+            if (m < n) lost_data.push_back(m);
+        record_lost_members(s, lost_data);
+    }
     m_kit.locks.unlock(s);
     return done;
 }

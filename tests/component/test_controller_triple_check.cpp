@@ -262,6 +262,45 @@ TEST(controller_triple_check, three_members_rebuilt_onto_new_drives_under_foregr
     EXPECT_EQ(out["lost_sectors"], 0);
 }
 
+// A stripe beyond its checks during a rebuild: R and D0 of stripe 2 lost, a MEDIUM ERROR on its
+// D1, and P's disk replaced. P cannot be rebuilt there (four members unreadable); the stripe's
+// unreadable data units are reported lost, so a read of D0 fails instead of being rebuilt from
+// the P the new drive holds (a fresh drive's: before the fix, wrong data, an integrity error). Every other
+// stripe is rebuilt and reads back.
+TEST(controller_triple_check, a_rebuild_step_beyond_the_checks_loses_the_data_not_serves_it_wrong) {
+    const uint64_t blocks = 16 * unit;
+    triple_bench b(triple_config(), blocks);
+    bool read_failed = false;
+    run_to_end(b, [&] {
+        writer w{b, {}};
+        // Unit by unit, each with its own seed: one write of the whole array would give every
+        // row P = 0 (its four tokens' low halves cancel), which a P left as zeros matches.
+        for (uint64_t u = 0; u < 64; ++u) w.write(u * unit, uint32_t(unit));
+        const auto &l = b.layout();
+        ASSERT_EQ(l.check_unit(2, 0).disk, 4);
+        ASSERT_EQ(l.check_unit(2, 2).disk, 6);
+        ASSERT_EQ(l.data_unit(2, 0).disk, 0);
+        ASSERT_EQ(l.data_unit(2, 1).disk, 1);
+        b.ctl->fail_member(6);
+        b.ctl->fail_member(0);
+        b.drives[1]->inject_media_error(l.data_unit(2, 1).drive_lbn + 3, 4);
+        b.ctl->fail_member(4);
+        b.drives[4]->replace_media();  // a fresh drive: nothing of the old contents
+        ASSERT_TRUE(b.ctl->replace_member(4));
+        wait_until_optimal(b, 4);
+        std::vector<uint64_t> r(8);
+        read_failed = b.host.send(true, 128, 8, r.data()) != tlm::TLM_OK_RESPONSE;  // stripe 2's D0
+        w.check(0, 128);
+        w.check(256, 768);
+    });
+    EXPECT_TRUE(read_failed);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    nlohmann::json out;
+    b.firmware().report(out);
+    EXPECT_GE(out["lost_sectors"].get<int64_t>(), int64_t(unit));
+    EXPECT_EQ(out["rebuild"]["units_lost"], 1);
+}
+
 TEST(controller_triple_check, a_fourth_member_cannot_start_a_rebuild_with_three_lost) {
     triple_bench b(triple_config(), 16 * unit);
     run_clean(b, [&] {
