@@ -101,7 +101,8 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
         std::vector<std::vector<uint8_t>> check_coefficients(m);  // [c]: check c's, one per input
         auto add = [&](uint64_t s, int member) {
             inputs.push_back({work, s * unit});
-            for (size_t c = 0; c < m; ++c) check_coefficients[c].push_back(update_coefficient(int(c), member, data_units));
+            for (size_t c = 0; c < m; ++c)
+                check_coefficients[c].push_back(update_coefficient(int(c), member, data_units));
         };
         for (size_t k = 0; k < n; ++k) {
             const disk_op &op = plan.ops[k];

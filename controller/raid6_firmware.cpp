@@ -251,7 +251,8 @@ bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_me
             std::vector<int> without = {lost_member};
             for (int k = 0; k < m; ++k)
                 if (k != readable[i]) without.push_back(pq::check_member(n, k));
-            combine(inputs, pq::erasure_coefficients(n, m, without, lost_member), {work, from_check(i) * unit}, unit, 0);
+            combine(inputs, pq::erasure_coefficients(n, m, without, lost_member), {work, from_check(i) * unit}, unit,
+                    0);
         }
         const auto first = work->tokens.begin() + int64_t(from_check(0) * unit);
         for (size_t i = 1; i < readable.size(); ++i)

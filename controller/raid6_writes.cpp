@@ -110,7 +110,8 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
     if (!work) return false;
     for (const auto &[key, at] : slot) {
         inputs.push_back({work, at * r.rows});
-        for (int k = 0; k < m_count; ++k) check_coefficients[size_t(k)].push_back(update_coefficient(k, key.first, n));
+        for (int k = 0; k < m_count; ++k)
+            check_coefficients[size_t(k)].push_back(update_coefficient(k, key.first, n));
     }
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
@@ -127,7 +128,8 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
                 const uint64_t at = slot_of(member_on_disk(plan.stripe, op->disk), new_role) * r.rows + r.row_of(*op);
                 std::copy(from, from + op->sectors, work->tokens.begin() + int64_t(at));
             }
-        for (int k = 0; k < m_count; ++k) combine(inputs, check_coefficients[size_t(k)], {work, uint64_t(k) * r.rows}, r.rows, affinity);
+        for (int k = 0; k < m_count; ++k)
+            combine(inputs, check_coefficients[size_t(k)], {work, uint64_t(k) * r.rows}, r.rows, affinity);
         ok = m_kit.parallel(writes.size(), [&](size_t i) {
             const disk_op &op = *writes[i];
             if (!op.data())
@@ -192,14 +194,16 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
         std::vector<std::vector<uint8_t>> check_coefficients(m_count);  // [c]: check c's, one per input
         auto add = [&](uint64_t s, int member) {
             inputs.push_back({work, s * r.rows});
-            for (int c = 0; c < int(m_count); ++c) check_coefficients[size_t(c)].push_back(update_coefficient(c, member, n));
+            for (int c = 0; c < int(m_count); ++c)
+                check_coefficients[size_t(c)].push_back(update_coefficient(c, member, n));
         };
         for (size_t k = 0; k < ops; ++k) {
             const disk_op &op = plan.ops[k];
             const uint64_t at = r.row_of(op);
             const int m = member_on_disk(plan.stripe, op.disk);
             add(m_count + k, m);
-            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((m_count + k) * r.rows + at));
+            if (data)
+                std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((m_count + k) * r.rows + at));
             if (!op.data()) continue;
             add(m_count + ops + k, m);
             if (data) {
@@ -207,7 +211,8 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
                 std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((m_count + ops + k) * r.rows + at));
             }
         }
-        for (uint64_t c = 0; c < m_count; ++c) combine(inputs, check_coefficients[c], {work, c * r.rows}, r.rows, affinity);
+        for (uint64_t c = 0; c < m_count; ++c)
+            combine(inputs, check_coefficients[c], {work, c * r.rows}, r.rows, affinity);
         if (data)
             for (const disk_op &op : plan.ops)
                 if (!op.data())
@@ -288,7 +293,8 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
             std::vector<protocol::buffer_ref> members, data_slots;
             for (int m = 0; m < n + m_count; ++m) members.push_back(slot(m));
             for (int m : lost_members)
-                if (m < n) combine(members, pq::erasure_coefficients(n, m_count, lost_members, m), slot(m), r.rows, affinity);
+                if (m < n)
+                    combine(members, pq::erasure_coefficients(n, m_count, lost_members, m), slot(m), r.rows, affinity);
             if (data)
                 for (const disk_op &op : plan.ops) {
                     if (op.kind == disk_op_kind::read || !op.data()) continue;
