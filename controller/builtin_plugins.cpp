@@ -37,6 +37,7 @@ layout_config common_layout(const firmware_config &fw, const std::string &kind) 
     lc.unit_sectors = int64_t(fw.stripe_unit_sectors);
     lc.mirror_copies = fw.mirror_copies;
     lc.placement = fw.parity_rotation;
+    lc.checks = fw.array == array_kind::floating ? fw.floating_checks : fw.raid6_checks;
     return lc;
 }
 
@@ -74,15 +75,17 @@ void register_layouts() {
     r.add("raid10", standard("striped mirrors (controller.mirror_copies)", "raid10"));
     r.add("raid4", standard("striping with a dedicated parity disk", "raid4"));
     r.add("raid5", standard("striping with rotating parity (controller.parity_rotation)", "raid5"));
-    r.add("raid6", standard("striping with rotating P and Q (Reed-Solomon over GF(2^8)): two failures survived", "raid6"));
+    r.add("raid6", standard("striping with rotating P and Q (Reed-Solomon over GF(2^8)): two failures survived "
+                            "(controller.raid6_checks 3: P, Q and R, three)",
+                            "raid6"));
     r.add("sr_array", standard("SR-Mirror Ds x Dr x Dm (Yu et al.)", "sr-mirror"));
-    r.add("floating", {"RAID 5 (controller.floating_checks 2: RAID 6) over what floating data and check leave: one "
-                       "track per cylinder free",
+    r.add("floating", {"RAID 5 (controller.floating_checks 2 or 3: RAID 6 with P+Q or P+Q+R) over what floating "
+                       "data and check leave: one track per cylinder free",
                        [](const controller_config &c, const std::vector<disk_info> &disks) {
                            std::vector<int64_t> sizes = disk_sizes(disks);
                            for (auto &s : sizes)
                                s = floating_logical_sectors(disks.front(), int(c.firmware.stripe_unit_sectors));
-                           const char *kind = c.firmware.floating_checks == 2 ? "raid6" : "raid5";
+                           const char *kind = c.firmware.floating_checks >= 2 ? "raid6" : "raid5";
                            return make_layout(common_layout(c.firmware, kind), sizes, disks.front().geometry);
                        }});
     r.add("parity_logging", {"parity logging regions and sublogs (Stodolsky et al.)", parity_logging_array});
@@ -106,18 +109,20 @@ void register_firmware() {
     r.add("raid", family<raid_firmware>("RAID 0 / JBOD, RAID 4, RAID 5, AdaptRaid5: degraded paths, "
                                         "read-rotate-write",
                                         {"raid0", "raid4", "raid5", "adaptraid5"}));
-    r.add("raid6", family<raid6_firmware>("RAID 6 (P+Q): Q on the XOR engine's GF mode, degraded paths with one or "
-                                          "two members lost, media-error repair from P or Q",
+    r.add("raid6", family<raid6_firmware>("RAID 6 (P+Q, or P+Q+R with controller.raid6_checks 3): Q and R on the "
+                                          "XOR engine's GF mode, degraded paths with up to as many members lost as "
+                                          "checks, media-error repair from the checks",
                                           {"raid6"}));
     r.add("replicated", family<replicated_firmware>("RAID 1, RAID 10, SR-Array: mirror reads, delayed writes, "
                                                     "power-loss recovery",
                                                     {"raid1", "raid10", "sr_array"}));
     r.add("parity_logging", family<parity_logging_firmware>("parity logging (Stodolsky et al.)", {"parity_logging"}));
     // One family for both check counts: controller.floating_checks picks RAID 5 or RAID 6 below.
-    r.add("floating", {"floating data and parity (Menon and Kasson); controller.floating_checks 2: over RAID 6",
+    r.add("floating", {"floating data and parity (Menon and Kasson); controller.floating_checks 2 or 3: over RAID 6 "
+                       "(P+Q or P+Q+R)",
                        {"floating"},
                        [](firmware_platform &p) -> std::unique_ptr<firmware> {
-                           if (p.config().firmware.floating_checks == 2)
+                           if (p.config().firmware.floating_checks >= 2)
                                return std::make_unique<floating_raid6_firmware>(p);
                            return std::make_unique<floating_firmware>(p);
                        }});

@@ -78,8 +78,12 @@ struct firmware_config {
     int sr_ds = 1, sr_dr = 1, sr_dm = 1;
     parity_placement parity_rotation = parity_placement::left_symmetric;  // raid5
     // floating: the checks per stripe. 1: P, RAID 5 (floating_firmware); 2: P and Q, RAID 6
-    // (floating_raid6_firmware), the parity logging paper's Section 9 "floating data and check".
+    // (floating_raid6_firmware), the parity logging paper's Section 9 "floating data and check";
+    // 3: P, Q and R over the triple-check layout (its f = 3).
     int floating_checks = 1;
+    // raid6: the checks per stripe. 2: P and Q; 3: P, Q and R = sum g^(2j) D_j (pq_parity.h), three
+    // failures survived (the parity logging paper's Section 9 RAID 5 extended to f = 3).
+    int raid6_checks = 2;
     parity_logging_config parity_logging;                                  // parity_logging
     // RAID 4/5 small writes: read-modify-write or reconstruct-write (threshold); read-modify-write
     // as separate read and write commands, or (read_rotate_write) as one read-rotate-write command

@@ -98,9 +98,12 @@ void declare_keys(config::declarations<firmware_config> &k) {
         },
         [](const fw_t &f) { return nlohmann::json(f.firmware); });
     k.choice("parity_rotation", &fw_t::parity_rotation, "left-symmetric", rotation_names);
-    k.integer("floating_checks", &fw_t::floating_checks, "1", 1, 2)
+    k.integer("floating_checks", &fw_t::floating_checks, "1", 1, 3)
         .note("floating: check units per stripe; 1: P (RAID 5), 2: P and Q (RAID 6, two failures survived; the "
-              "parity logging paper's Section 9 \"floating data and check\")");
+              "parity logging paper's Section 9 \"floating data and check\"), 3: P, Q and R (three)");
+    k.integer("raid6_checks", &fw_t::raid6_checks, "2", 2, 3)
+        .note("raid6: check units per stripe; 2: P and Q, 3: P, Q and R = sum g^(2j) D_j (three failures "
+              "survived)");
     k.integer("mirror_copies", &fw_t::mirror_copies, "2", 2, 16).note("raid10 only");
     k.integer("sr.ds", &fw_t::sr_ds, "1", 1, 256).note("sr_array: seek reduction, the outer 1/Ds");
     k.integer("sr.dr", &fw_t::sr_dr, "1", 1, 64).note("sr_array: rotational replicas per disk");
@@ -199,9 +202,12 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
         set_while_layout("parity_rotation", fmt::format("it only with {}: raid5", layout));
     if (k.given("floating_checks") && fw.array != array_kind::floating)
         set_while_layout("floating_checks", fmt::format("it only with {}: floating", layout));
-    // Floating over RAID 6 uses raid6_layout, whose P and Q rotate one way only.
-    if (k.given("parity_rotation") && fw.array == array_kind::floating && fw.floating_checks == 2)
-        k.fail("parity_rotation", fmt::format("set while {} is 2", k.key("floating_checks")),
+    if (k.given("raid6_checks") && fw.array != array_kind::raid6)
+        set_while_layout("raid6_checks",
+                         fmt::format("it only with {}: raid6 (floating: {})", layout, k.key("floating_checks")));
+    // Floating over RAID 6 uses raid6_layout, whose checks rotate one way only.
+    if (k.given("parity_rotation") && fw.array == array_kind::floating && fw.floating_checks >= 2)
+        k.fail("parity_rotation", fmt::format("set while {} is {}", k.key("floating_checks"), fw.floating_checks),
                fmt::format("it only with {}: 1 (P and Q rotate as raid6's)", k.key("floating_checks")));
     if (k.given("mirror_copies") && fw.array != array_kind::raid10)
         set_while_layout("mirror_copies", fmt::format("it only with {}: raid10", layout));
@@ -293,9 +299,15 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
     if (fw.array == array_kind::floating && fw.floating_checks == 2 && n < 4)
         k.fail("floating_checks", fmt::format("2 (P and Q) needs at least 4 disks; disks.count is {}", n),
                "disks.count >= 4 or floating_checks 1");
+    if (fw.array == array_kind::floating && fw.floating_checks == 3 && n < 5)
+        k.fail("floating_checks", fmt::format("3 (P, Q and R) needs at least 5 disks; disks.count is {}", n),
+               "disks.count >= 5 or floating_checks 1 or 2");
     if (fw.array == array_kind::raid6 && n < 4)
         k.fail("layout", fmt::format("raid6 needs at least 4 disks (two data units, P and Q); disks.count is {}", n),
                "disks.count >= 4 or another layout");
+    else if (fw.array == array_kind::raid6 && fw.raid6_checks == 3 && n < 5)
+        k.fail("raid6_checks", fmt::format("3 (P, Q and R) needs at least 5 disks (two data units); disks.count is {}", n),
+               "disks.count >= 5 or raid6_checks 2");
     if (fw.array == array_kind::raid10 && (n < fw.mirror_copies || n % fw.mirror_copies != 0))
         k.fail("layout",
                fmt::format("raid10 with {}-way mirrors needs a multiple of {} disks; disks.count is {}",

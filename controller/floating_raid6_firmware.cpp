@@ -1,29 +1,29 @@
 // Floating data and check over RAID 6 (the parity logging paper's Section 9: "f floated
-// read-rotate-write accesses per blind write" beyond the data's, so three at f = 2; its Figure 30).
+// read-rotate-write accesses per blind write" beyond the data's, so three at f = 2, four at f = 3
+// with R: controller.floating_checks 3; its Figure 30).
 //
-// A read-modify-write stripe is, on each data disk, on P's disk and on Q's disk, one relocating
-// read-rotate-write of the whole unit (floating_units::read_rotate_write): the old unit read and
-// the command's write sent to the free slot of the same cylinder the head reaches first. As over
-// RAID 5 (floating_firmware.cpp) the commands carry stand-ins: once all are back the XOR engine
-// computes P' = P + sum(old + new) in its XOR mode and Q' = Q + sum g^j (old + new) in its GF
-// mode (timed, raid6_firmware::combine) over whole units, and the new data units (old unit with
-// the new sectors laid over), P' and Q' are installed at their new slots untimed. Then the tables
+// A read-modify-write stripe is, on each data disk and on each check's disk (P, Q, R), one
+// relocating read-rotate-write of the whole unit (floating_units::read_rotate_write): the old unit
+// read and the command's write sent to the free slot of the same cylinder the head reaches first.
+// As over RAID 5 (floating_firmware.cpp) the commands carry stand-ins: once all are back the XOR
+// engine computes P' = P + sum(old + new) in its XOR mode and Q' = Q + sum g^j (old + new) (R' =
+// R + sum g^(2j) (old + new)) in its GF mode (timed, raid6_firmware::combine) over whole units,
+// and the new data units (old unit with the new sectors laid over) and checks are installed at
+// their new slots untimed. Then the tables
 // are updated per moved unit and the write waits for earlier reads of the data units it replaced (the
 // read/move ordering rules of floating_firmware.cpp hold unchanged: floating_units holds a slot
 // while a command is in flight on it).
 //
 // controller.old_data cached, as over RAID 5: the data unit is rewritten in place by a plain
 // write carrying the new unit (its old tokens taken from the controller's cache, untimed), only P
-// and Q float. controller.rrw_order parity_after_data: P's and Q's accesses after the data's.
+// and the checks float. controller.rrw_order parity_after_data: the checks' accesses after the data's.
 //
 // Everything else is raid6_firmware's: full-stripe and reconstruct writes, reads, degraded paths
-// with one or two members lost, media-error repair, rebuild and power-loss resync all address
+// with up to as many members lost as checks, media-error repair, rebuild and power-loss resync all address
 // units where they are now (firmware_kit::disk_io translates every logical drive LBN).
 #include "controller/floating_raid6_firmware.h"
 
 #include <algorithm>
-
-#include "controller/pq_parity.h"
 
 namespace raidtlm::controller {
 
@@ -46,9 +46,11 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
     const uint64_t unit = uint64_t(m_units.unit_sectors());
     const bool data = !buffer->tokens.empty();
     const size_t n = plan.ops.size();
-    // Slots of `unit` sectors: 0 new P, 1 new Q, 2 + k op k's old unit, 2 + n + k data op k's new
-    // unit, 2 + 2n the stand-in the moving commands carry (zeros).
-    const uint64_t standin = 2 + 2 * n;
+    const int data_units = l.stripe_data_units(plan.stripe);
+    const size_t m = size_t(checks());
+    // Slots of `unit` sectors: k new check k (0 P, 1 Q, 2 R), m + k op k's old unit, m + n + k data
+    // op k's new unit, m + 2n the stand-in the moving commands carry (zeros).
+    const uint64_t standin = m + 2 * n;
     protocol::buffer_block *work = lock_for_write(plan, (standin + 1) * unit, data, media_errors, failed_read);
     if (!work) return false;
     const bool cached = m_platform.config().firmware.old_data_cached;
@@ -58,13 +60,13 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
         if (!in_place(plan.ops[k])) moves[k] = m_units.begin_move(plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn));
     std::vector<std::vector<uint64_t>> old(n);
     auto unit_first = [&](const disk_op &op) { return uint64_t(op.drive_lbn) / unit * unit; };
-    // Data op k's new unit in slot 2 + n + k: its old contents with the write's sectors laid over.
+    // Data op k's new unit in slot m + n + k: its old contents with the write's sectors laid over.
     auto compose_new_unit = [&](size_t k) {
         const disk_op &op = plan.ops[k];
-        std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((2 + n + k) * unit));
+        std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((m + n + k) * unit));
         const uint64_t from = uint64_t(l.logical_lbn_on_disk(plan.stripe, op.disk, op.drive_lbn) - int64_t(host_lbn));
         std::copy(buffer->tokens.begin() + int64_t(from), buffer->tokens.begin() + int64_t(from) + op.sectors,
-                  work->tokens.begin() + int64_t((2 + n + k) * unit + uint64_t(op.drive_lbn) % unit));
+                  work->tokens.begin() + int64_t((m + n + k) * unit + uint64_t(op.drive_lbn) % unit));
     };
     auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
@@ -80,14 +82,14 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
                                         old[k].data());
                 compose_new_unit(k);
             }
-            done = m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (2 + n + k) * unit);
+            done = m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (m + n + k) * unit);
         } else {
             done = m_units.read_rotate_write(op.disk, first, moves[k], work, standin * unit, &old[k]);
         }
         if (!done) *failed_read = op.disk;
         return done;
     };
-    // controller.rrw_order parity_after_data: the data disks' accesses, then P's and Q's (the
+    // controller.rrw_order parity_after_data: the data disks' accesses, then the checks' (the
     // plan lists the data ops first).
     const size_t data_ops = size_t(std::count_if(plan.ops.begin(), plan.ops.end(), [](const disk_op &o) { return o.data(); }));
     const bool checks_last = m_platform.config().firmware.rrw_parity_after_data && data_ops > 0;
@@ -96,29 +98,28 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
                           : m_kit.parallel(n, rrw);
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
-        std::vector<uint8_t> p_coefficients, q_coefficients;
-        auto add = [&](uint64_t s, uint8_t p, uint8_t q) {
+        std::vector<std::vector<uint8_t>> check_coefficients(m);  // [c]: check c's, one per input
+        auto add = [&](uint64_t s, int member) {
             inputs.push_back({work, s * unit});
-            p_coefficients.push_back(p);
-            q_coefficients.push_back(q);
+            for (size_t c = 0; c < m; ++c)
+                check_coefficients[c].push_back(update_coefficient(int(c), member, data_units));
         };
         for (size_t k = 0; k < n; ++k) {
             const disk_op &op = plan.ops[k];
-            const uint8_t q = op.q ? 1 : op.parity ? 0 : pq::q_coefficient(member_on_disk(plan.stripe, op.disk));
-            add(2 + k, op.q ? 0 : 1, q);
-            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((2 + k) * unit));
+            const int member = member_on_disk(plan.stripe, op.disk);
+            add(m + k, member);
+            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((m + k) * unit));
             if (!op.data()) continue;
-            add(2 + n + k, 1, q);
+            add(m + n + k, member);
             if (data && !in_place(op)) compose_new_unit(k);
         }
         // Over whole units: outside the write's rows the new unit equals the old, so the sums
-        // leave those rows of P and Q as they were.
-        combine(inputs, p_coefficients, {work, 0}, unit, affinity);
-        combine(inputs, q_coefficients, {work, unit}, unit, affinity);
+        // leave those rows of the checks as they were.
+        for (size_t c = 0; c < m; ++c) combine(inputs, check_coefficients[c], {work, c * unit}, unit, affinity);
         for (size_t k = 0; k < n && ok && data; ++k) {
             const disk_op &op = plan.ops[k];
             if (in_place(op)) continue;  // its command carried the new unit
-            const uint64_t from = op.parity ? 0 : op.q ? unit : (2 + n + k) * unit;
+            const uint64_t from = op.data() ? (m + n + k) * unit : uint64_t(op.check()) * unit;
             ok = m_platform.install_untimed(op.disk, m_units.destination(op.disk, unit_first(op), moves[k]),
                                             work->tokens.data() + from, uint32_t(unit));
         }

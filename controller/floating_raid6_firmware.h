@@ -1,8 +1,9 @@
-// Floating data and check at two failures (controller.layout: floating, floating_checks: 2): RAID 6
-// (raid6_firmware, P and Q) whose units float within their cylinder, as the parity logging paper's
-// Section 9 extends Menon and Kasson's floating data and parity: a blind small write is three
-// floated read-rotate-write accesses (data, P, Q). floating_raid6_firmware.cpp has the write,
-// floating_units.h the maps and moves it shares with floating over RAID 5 (floating_firmware.h).
+// Floating data and check at two or three failures (controller.layout: floating, floating_checks:
+// 2 or 3): RAID 6 (raid6_firmware, P and Q, or P, Q and R) whose units float within their cylinder,
+// as the parity logging paper's Section 9 extends Menon and Kasson's floating data and parity: a
+// blind small write is three floated read-rotate-write accesses (data, P, Q), four with R.
+// floating_raid6_firmware.cpp has the write, floating_units.h the maps and moves it shares with
+// floating over RAID 5 (floating_firmware.h).
 #pragma once
 
 #include "controller/floating_units.h"

@@ -12,7 +12,7 @@ std::unique_ptr<layout> make_layout(const layout_config &cfg, const std::vector<
     if (k == "raid1") return std::make_unique<raid10_layout>(raid10_layout::raid1(disk_sectors));
     if (k == "raid10")
         return std::make_unique<raid10_layout>(raid10_layout::raid10(disk_sectors, cfg.mirror_copies, cfg.unit_sectors));
-    if (k == "raid6") return std::make_unique<raid6_layout>(disk_sectors, cfg.unit_sectors);
+    if (k == "raid6") return std::make_unique<raid6_layout>(disk_sectors, cfg.unit_sectors, cfg.checks);
     if (k == "raid4") return std::make_unique<parity_layout>(disk_sectors, cfg.unit_sectors, parity_placement::dedicated);
     if (k == "raid5") {
         if (cfg.placement == parity_placement::dedicated)

@@ -18,6 +18,7 @@ struct layout_config {
     int64_t unit_sectors = 128;  // stripe unit (every striped kind)
     int mirror_copies = 2;       // raid10
     parity_placement placement = parity_placement::left_symmetric;  // raid5
+    int checks = 2;              // raid6: check units per stripe (2: P+Q, 3: P+Q+R)
     sr_mirror_shape sr;          // sr-mirror: Ds, Dr, Dm, cylinders (its unit is unit_sectors)
 };
 

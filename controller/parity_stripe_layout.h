@@ -42,16 +42,21 @@ public:
     // q_unit throws std::logic_error.
     virtual bool has_q() const { return false; }
     virtual unit_place q_unit(int64_t stripe) const;
+    // Check units per stripe: 1 (P), 2 (RAID 6: P and Q), 3 (controller.raid6_checks 3: P, Q, R).
+    virtual int check_units() const { return has_q() ? 2 : 1; }
+    // Check unit k of a stripe: 0 P (parity_unit), 1 Q (q_unit), 2 R; std::logic_error beyond.
+    virtual unit_place check_unit(int64_t stripe, int k) const;
 
     int64_t stripe_data_sectors_of(int64_t stripe) const { return stripe_data_units(stripe) * unit_sectors(); }
     int64_t offset_in_unit(int64_t drive_lbn) const { return drive_lbn % unit_sectors(); }
     // Which data unit of the stripe a disk holds: -1 the parity (P), -2 none (a narrower
-    // stripe), -3 the Q unit (RAID 6).
+    // stripe), -3 the Q unit (RAID 6), -4 the R unit (three checks): check_on_disk(k).
     static constexpr int q_on_disk = -3;
+    static constexpr int check_on_disk(int k) { return k == 0 ? -1 : -2 - k; }
     int unit_on_disk(int64_t stripe, int disk) const;
     // The logical sector at drive_lbn of a disk holding one of the stripe's data units.
     int64_t logical_lbn_on_disk(int64_t stripe, int disk, int64_t drive_lbn) const;
-    // Every unit of the stripe, data and parity (P, and Q when has_q), in disk order (the order a
+    // Every unit of the stripe, data and checks (P, Q when has_q, R), in disk order (the order a
     // rebuild reads them).
     std::vector<unit_place> units_by_disk(int64_t stripe) const;
 };

@@ -32,7 +32,7 @@ stripe_write_plan plan_stripe(const parity_stripe_layout &l, int64_t stripe, int
     const int data_units = l.stripe_data_units(stripe);
     const int64_t base = l.stripe_first_lbn(stripe);
     const unit_place parity = l.parity_unit(stripe);
-    const bool with_q = l.has_q();
+    const int checks = l.check_units();
 
     std::vector<unit_range> written;
     for (int64_t at = a; at < b;) {
@@ -50,11 +50,13 @@ stripe_write_plan plan_stripe(const parity_stripe_layout &l, int64_t stripe, int
     plan.lbn = a;
     plan.sectors = int32_t(b - a);
     // [from, to) within the unit at `u`.
-    auto op = [&](disk_op_kind k, const unit_place &u, int64_t from, int64_t to, bool is_parity, bool is_q = false) {
-        if (to > from) plan.ops.push_back({k, u.disk, u.drive_lbn + from, int32_t(to - from), is_parity, is_q});
+    auto op = [&](disk_op_kind k, const unit_place &u, int64_t from, int64_t to, bool is_parity, bool is_q = false,
+                  bool is_r = false) {
+        if (to > from) plan.ops.push_back({k, u.disk, u.drive_lbn + from, int32_t(to - from), is_parity, is_q, is_r});
     };
+    // The checks beyond P (Q, and R with three), over P's rows.
     auto q_op = [&](disk_op_kind k) {
-        if (with_q) op(k, l.q_unit(stripe), lo, hi, false, true);
+        for (int c = 1; c < checks; ++c) op(k, l.check_unit(stripe, c), lo, hi, false, c == 1, c == 2);
     };
     auto data = [&](int j) { return l.data_unit(stripe, j); };
 
@@ -118,9 +120,14 @@ void plan_degraded_read(const parity_stripe_layout &layout, int64_t lbn, int32_t
         const int64_t stripe = layout.stripe_of(c.lbn);
         const int64_t offset = layout.offset_in_unit(e.drive_lbn);
         const int parity = layout.parity_unit(stripe).disk;
-        const int q = layout.has_q() ? layout.q_unit(stripe).disk : -1;  // RAID 6: rebuilt from P alone
+        // RAID 6: rebuilt from P alone, Q and R not read.
+        auto other_check = [&](int disk) {
+            for (int k = 1; k < layout.check_units(); ++k)
+                if (layout.check_unit(stripe, k).disk == disk) return true;
+            return false;
+        };
         for (const unit_place &u : layout.units_by_disk(stripe))
-            if (u.disk != failed_disk && u.disk != q)
+            if (u.disk != failed_disk && !other_check(u.disk))
                 out.push_back({disk_op_kind::read, u.disk, u.drive_lbn + offset, e.sectors, u.disk == parity});
     }
 }

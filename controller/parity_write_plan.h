@@ -13,8 +13,9 @@
 // phase needs the old data of every data disk of the stripe (and the new data); the integrator
 // sequences that dependency.
 //
-// RAID 6 (layout.has_q()): every path also writes the Q unit over the same rows as P, and
-// read-modify-write reads (or read-rotate-writes) the old Q beside the old P.
+// RAID 6 (layout.has_q()): every path also writes the Q unit (and with three checks the R unit)
+// over the same rows as P, and read-modify-write reads (or read-rotate-writes) the old Q (and R)
+// beside the old P; the ops list data, then P, Q, R.
 //
 // Which path: full_stripe whenever the whole stripe is written; otherwise reconstruct_write when
 // the write touches at least `reconstruct_write_fraction` of the stripe's data units, else
@@ -42,7 +43,10 @@ struct disk_op {
     int32_t sectors = 0;
     bool parity = false;  // the stripe's parity unit (P) rather than data
     bool q = false;       // RAID 6: the stripe's Q unit (parity stays false)
-    bool data() const { return !parity && !q; }
+    bool r = false;       // three checks: the stripe's R unit (parity and q stay false)
+    bool data() const { return !parity && !q && !r; }
+    // Which check unit: 0 P, 1 Q, 2 R; -1 data.
+    int check() const { return parity ? 0 : q ? 1 : r ? 2 : -1; }
 };
 
 struct parity_write_policy {

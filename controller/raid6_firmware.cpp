@@ -44,16 +44,20 @@ int raid6_firmware::member_on_disk(int64_t stripe, int disk) const {
     const int n = m_stripes->stripe_data_units(stripe);
     const int j = m_stripes->unit_on_disk(stripe, disk);
     if (j >= 0) return j;
-    if (j == -1) return pq::p_member(n);
-    if (j == parity_stripe_layout::q_on_disk) return pq::q_member(n);
+    for (int k = 0; k < checks(); ++k)
+        if (j == parity_stripe_layout::check_on_disk(k)) return pq::check_member(n, k);
     return -1;
 }
 
 unit_place raid6_firmware::member_place(int64_t stripe, int member) const {
     const int n = m_stripes->stripe_data_units(stripe);
-    if (member == pq::p_member(n)) return m_stripes->parity_unit(stripe);
-    if (member == pq::q_member(n)) return m_stripes->q_unit(stripe);
+    if (member >= n) return m_stripes->check_unit(stripe, member - n);
     return m_stripes->data_unit(stripe, member);
+}
+
+uint8_t raid6_firmware::update_coefficient(int k, int member, int n) {
+    if (member < n) return pq::check_coefficient(k, member);
+    return member == pq::check_member(n, k) ? 1 : 0;
 }
 
 std::vector<int> raid6_firmware::members_on(int64_t stripe, const std::vector<int> &disks) const {
@@ -90,7 +94,8 @@ bool raid6_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buff
 
 // A chunk read from its disk; when the disk is lost, rebuilt from its stripe; when the drive
 // answers MEDIUM ERROR, rebuilt and written back. A survivor that answers MEDIUM ERROR during a
-// rebuild joins the unreadable members and the rebuild starts again (RAID 6 survives two).
+// rebuild joins the unreadable members and the rebuild starts again (RAID 6 survives as many as it
+// has checks).
 bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity) {
     const int disk = c.replicas.front().disk;
     const disk_extent &e = c.replicas.front().extents.front();
@@ -110,7 +115,7 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
             continue;
         }
         const std::vector<int> lost_members = unreadable_members(stripe, media_errors);
-        if (lost_members.size() > 2) {
+        if (lost_members.size() > size_t(checks())) {
             note_lost_range(c.lbn, c.sectors);
             return false;
         }
@@ -133,17 +138,17 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
     const int64_t offset = m_stripes->offset_in_unit(e.drive_lbn);
     const uint64_t sectors = uint64_t(c.sectors);
     const uint64_t at = uint64_t(c.lbn - int64_t(host_lbn));
-    const std::vector<uint8_t> all =
-        pq::recovery_coefficients(n, lost_members.at(0), lost_members.size() > 1 ? lost_members[1] : -1, target);
+    const std::vector<uint8_t> all = pq::erasure_coefficients(n, checks(), lost_members, target);
     std::vector<int> needed;
     std::vector<uint8_t> coefficients;
-    for (int m = 0; m < n + 2; ++m)
+    for (int m = 0; m < n + checks(); ++m)
         if (all[size_t(m)] != 0) {
             needed.push_back(m);
             coefficients.push_back(all[size_t(m)]);
         }
     ++m_stats.rebuilt_reads;
     if (lost_members.size() == 2) ++m_raid6_stats.two_lost_rebuilt_reads;
+    if (lost_members.size() == 3) ++m_raid6_stats.three_lost_rebuilt_reads;
     const bool data = !buffer->tokens.empty();
     m_kit.locks.lock(stripe);  // not while a write of the stripe is half done
     protocol::buffer_block *work =
@@ -168,28 +173,32 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
 
 // ---- power loss -----------------------------------------------------------------------------------
 
-// P and Q of a stripe an intent record names, recomputed from its data units. With one data unit
-// already lost and both checks present, the lost unit is rebuilt once from P and once from Q: if
-// the two agree, P and Q are consistent with the surviving data (the write was not torn between
-// them and its data units) and nothing is lost; if they differ, a torn write left one check stale
-// and nothing says which: the unit's sectors are reported lost, as always in RAID 5
-// (raid_parity_resync.cpp) and here with two members lost.
+// The checks of a stripe an intent record names, recomputed from its data units. With one data
+// unit already lost and at least two checks readable, the lost unit is rebuilt once from each
+// readable check: if they all agree, the checks are consistent with the surviving data (the write
+// was not torn between them and its data units) and nothing is lost; if they differ, a torn write
+// left a check stale and nothing says which: the unit's sectors are reported lost, as always in
+// RAID 5 (raid_parity_resync.cpp) and here with more data units lost than that can tell.
 bool raid6_firmware::resync_parity(int64_t stripe) {
     const parity_stripe_layout &l = *m_stripes;
     const int n = l.stripe_data_units(stripe);
+    const int m = checks();
     const std::vector<int> lost = members_on(stripe, lost_disks(stripe));
-    if (lost.size() == 1 && lost.front() < n) return checks_agree_with_one_unit_lost(stripe, lost.front());
-    if (!lost.empty() && lost.front() < n) {
+    const auto lost_data = size_t(std::count_if(lost.begin(), lost.end(), [&](int x) { return x < n; }));
+    const int readable_checks = m - int(lost.size() - lost_data);
+    if (lost_data == 1 && readable_checks >= 2) return checks_agree_with_one_unit_lost(stripe, lost.front(), lost);
+    if (lost_data > 0) {
         record_lost_members(stripe, lost);
         return false;
     }
-    const bool p_lost = std::find(lost.begin(), lost.end(), pq::p_member(n)) != lost.end();
-    const bool q_lost = std::find(lost.begin(), lost.end(), pq::q_member(n)) != lost.end();
-    if (p_lost && q_lost) return false;
+    std::vector<int> written;  // the readable checks (k)
+    for (int k = 0; k < m; ++k)
+        if (std::find(lost.begin(), lost.end(), pq::check_member(n, k)) == lost.end()) written.push_back(k);
+    if (written.empty()) return false;
     const uint64_t unit = uint64_t(l.unit_sectors());
     m_kit.locks.lock(stripe);
     // With tokens always: the firmware cannot know after a restart whether the host sent any.
-    const uint64_t slots = uint64_t(n) + 2;  // slot m: member m
+    const uint64_t slots = uint64_t(n + m);  // slot x: member x
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit);
     bool ok = m_kit.parallel(size_t(n), [&](size_t j) {
         const unit_place u = l.data_unit(stripe, int(j));
@@ -197,20 +206,16 @@ bool raid6_firmware::resync_parity(int64_t stripe) {
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
-        std::vector<uint8_t> ones, q;
-        for (int j = 0; j < n; ++j) {
-            inputs.push_back({work, uint64_t(j) * unit});
-            ones.push_back(1);
-            q.push_back(pq::q_coefficient(j));
+        for (int j = 0; j < n; ++j) inputs.push_back({work, uint64_t(j) * unit});
+        for (int k : written) {
+            std::vector<uint8_t> c;
+            for (int j = 0; j < n; ++j) c.push_back(pq::check_coefficient(k, j));
+            combine(inputs, c, {work, uint64_t(n + k) * unit}, unit, 0);
         }
-        if (!p_lost) combine(inputs, ones, {work, uint64_t(n) * unit}, unit, 0);
-        if (!q_lost) combine(inputs, q, {work, uint64_t(n + 1) * unit}, unit, 0);
-        std::vector<int> checks;
-        if (!p_lost) checks.push_back(pq::p_member(n));
-        if (!q_lost) checks.push_back(pq::q_member(n));
-        ok = m_kit.parallel(checks.size(), [&](size_t k) {
-            const unit_place u = member_place(stripe, checks[k]);
-            return m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, uint64_t(checks[k]) * unit);
+        ok = m_kit.parallel(written.size(), [&](size_t i) {
+            const int member = pq::check_member(n, written[i]);
+            const unit_place u = member_place(stripe, member);
+            return m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, uint64_t(member) * unit);
         });
     }
     m_platform.free_buffer(work);
@@ -218,40 +223,53 @@ bool raid6_firmware::resync_parity(int64_t stripe) {
     return ok;
 }
 
-bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_member) {
+bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost) {
     const parity_stripe_layout &l = *m_stripes;
     const int n = l.stripe_data_units(stripe);
+    const int m = checks();
     const uint64_t unit = uint64_t(l.unit_sectors());
+    auto is_lost = [&](int x) { return std::find(lost.begin(), lost.end(), x) != lost.end(); };
+    std::vector<int> readable;  // the readable checks (k), P first
+    for (int k = 0; k < m; ++k)
+        if (!is_lost(pq::check_member(n, k))) readable.push_back(k);
     m_kit.locks.lock(stripe);
-    // Slot m: member m (the lost one empty); slots n + 2 and n + 3: the unit from P and from Q.
-    const uint64_t slots = uint64_t(n) + 4;
+    // Slot x: member x (the lost ones empty); slot n + m + i: the unit from readable check i.
+    const uint64_t slots = uint64_t(n + m) + readable.size();
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit);
-    bool ok = m_kit.parallel(size_t(n) + 2, [&](size_t m) {
-        if (int(m) == lost_member) return true;
-        const unit_place u = member_place(stripe, int(m));
-        return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, m * unit);
+    bool ok = m_kit.parallel(size_t(n + m), [&](size_t x) {
+        if (is_lost(int(x))) return true;
+        const unit_place u = member_place(stripe, int(x));
+        return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, x * unit);
     });
-    bool agree = false;
+    bool agree = true;
+    auto from_check = [&](size_t i) { return uint64_t(n + m) + i; };  // slot
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
-        for (int m = 0; m < n + 2; ++m) inputs.push_back({work, uint64_t(m) * unit});
-        combine(inputs, pq::recovery_coefficients(n, lost_member, -1, lost_member), {work, uint64_t(n + 2) * unit}, unit, 0);
-        combine(inputs, pq::recovery_coefficients(n, lost_member, pq::p_member(n), lost_member),
-                {work, uint64_t(n + 3) * unit}, unit, 0);
-        const auto from_p = work->tokens.begin() + int64_t(uint64_t(n + 2) * unit);
-        agree = std::equal(from_p, from_p + int64_t(unit), from_p + int64_t(unit));
+        for (int x = 0; x < n + m; ++x) inputs.push_back({work, uint64_t(x) * unit});
+        for (size_t i = 0; i < readable.size(); ++i) {
+            // From check readable[i] alone: every other check counted as lost.
+            std::vector<int> without = {lost_member};
+            for (int k = 0; k < m; ++k)
+                if (k != readable[i]) without.push_back(pq::check_member(n, k));
+            combine(inputs, pq::erasure_coefficients(n, m, without, lost_member), {work, from_check(i) * unit}, unit,
+                    0);
+        }
+        const auto first = work->tokens.begin() + int64_t(from_check(0) * unit);
+        for (size_t i = 1; i < readable.size(); ++i)
+            agree = agree && std::equal(first, first + int64_t(unit), first + int64_t(i * unit));
         if (!agree) {
-            // The unit is lost either way; Q made to agree with P's version of it, so the stripe
-            // still rebuilds its other units right when a second member goes.
+            // The unit is lost either way; the other checks made to agree with the first's
+            // version of it, so the stripe still rebuilds its other units right when more go.
             std::vector<protocol::buffer_ref> data;
-            std::vector<uint8_t> q;
-            for (int j = 0; j < n; ++j) {
-                data.push_back({work, uint64_t(j == lost_member ? n + 2 : j) * unit});
-                q.push_back(pq::q_coefficient(j));
+            for (int j = 0; j < n; ++j) data.push_back({work, (j == lost_member ? from_check(0) : uint64_t(j)) * unit});
+            for (size_t i = 1; i < readable.size() && ok; ++i) {
+                const int member = pq::check_member(n, readable[i]);
+                std::vector<uint8_t> c;
+                for (int j = 0; j < n; ++j) c.push_back(pq::check_coefficient(readable[i], j));
+                combine(data, c, {work, uint64_t(member) * unit}, unit, 0);
+                const unit_place u = member_place(stripe, member);
+                ok = m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, uint64_t(member) * unit);
             }
-            combine(data, q, {work, uint64_t(n + 1) * unit}, unit, 0);
-            const unit_place u = member_place(stripe, pq::q_member(n));
-            ok = m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, uint64_t(n + 1) * unit);
         }
     }
     m_platform.free_buffer(work);
@@ -278,6 +296,12 @@ void raid6_firmware::report(nlohmann::json &out) const {
                     {"two_lost_stripe_writes", m_raid6_stats.two_lost_stripe_writes},
                     {"gf_commands", m_raid6_stats.q_commands},
                     {"resyncs_checks_agreed", m_raid6_stats.resyncs_checks_agreed}};
+    // Only with three checks, so a P+Q run's stats.json keeps its keys.
+    if (checks() == 3) {
+        out["raid6"]["checks"] = 3;
+        out["raid6"]["three_lost_rebuilt_reads"] = m_raid6_stats.three_lost_rebuilt_reads;
+        out["raid6"]["three_lost_stripe_writes"] = m_raid6_stats.three_lost_stripe_writes;
+    }
 }
 
 }  // namespace raidtlm::controller

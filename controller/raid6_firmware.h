@@ -1,27 +1,28 @@
 // RAID 6 firmware (controller.layout: raid6, firmware family raid6): the RAID firmware's host
 // command steps, stripe locks, write-intent records and write plans (raid_firmware.h,
 // parity_write_plan.h), with a second check Q computed by the XOR engine's GF(2^8)
-// multiply-accumulate mode (pq_parity.h, rtl_models/gf256.h). Any two members of a stripe may
-// be unreadable (lost disks, MEDIUM ERRORs):
+// multiply-accumulate mode (pq_parity.h, rtl_models/gf256.h), and with controller.raid6_checks 3
+// a third, R = sum g^(2j) D_j, computed and timed the same way: m = 2 or 3 checks. Any m members
+// of a stripe may be unreadable (lost disks, MEDIUM ERRORs):
 //
-//   write, healthy stripe   full-stripe: P and Q of the host data; reconstruct-write: the rows the
-//                           write does not replace read, P and Q of the rows; read-modify-write:
-//                           old data, old P, old Q read (or read-rotate-written), then
-//                           P' = P + sum(old + new), Q' = Q + sum g^j (old + new)
+//   write, healthy stripe   full-stripe: the checks of the host data; reconstruct-write: the rows
+//                           the write does not replace read, the checks of the rows;
+//                           read-modify-write: old data and old checks read (or
+//                           read-rotate-written), then each check C_k' = C_k + sum g^(k j) (old + new)
 //   write, degraded stripe  every readable member's rows read, the unreadable data units rebuilt
-//                           (one GF command each), the new data laid over them, P and Q
+//                           (one GF command each), the new data laid over them, the checks
 //                           recomputed, every writable member written
 //   read                    data read directly; an unreadable unit rebuilt from the members its
 //                           recovery coefficients name (from P alone when only it is lost);
 //                           a MEDIUM ERROR's sectors rebuilt and written back (repair)
-//   power loss              every stripe named by an intent record gets P and Q recomputed
+//   power loss              every stripe named by an intent record gets its checks recomputed
 //   rebuild                 a replaced member (start_rebuild) is rebuilt stripe by stripe by the
 //                           RAID firmware's paced rebuild_runner, each stripe under its lock (one
 //                           GF or XOR command per stripe); stripes below the rebuild's cursor
 //                           are the member's, those above it are treated as lost (not read, not
 //                           written); a power loss restarts it from stripe 0 (rebuild_runner.h)
 //
-// Three members of a stripe unreadable: its lost data units' rows are reported lost.
+// m + 1 members of a stripe unreadable: its lost data units' rows are reported lost.
 #pragma once
 
 #include <cstdint>
@@ -34,8 +35,10 @@ namespace raidtlm::controller {
 struct raid6_statistics {
     uint64_t two_lost_rebuilt_reads = 0;     // reads of a unit rebuilt with two members of its stripe lost
     uint64_t two_lost_stripe_writes = 0;     // stripe writes with two members unreadable
-    uint64_t q_commands = 0;                 // GF multiply-accumulate commands issued (Q and recovery)
-    uint64_t resyncs_checks_agreed = 0;      // power-loss resyncs with a data unit lost whose P and Q agreed
+    uint64_t three_lost_rebuilt_reads = 0;   // three checks: ... with three members lost
+    uint64_t three_lost_stripe_writes = 0;   // three checks: stripe writes with three members unreadable
+    uint64_t q_commands = 0;                 // GF multiply-accumulate commands issued (Q, R and recovery)
+    uint64_t resyncs_checks_agreed = 0;      // power-loss resyncs with a data unit lost whose checks agreed
 };
 
 class raid6_firmware : public raid_firmware {
@@ -52,9 +55,10 @@ protected:
     bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool array_degraded() const override;
     bool resync_parity(int64_t stripe) override;
-    // Resync of a stripe with data member `lost_member` lost: true when P and Q rebuild the same
-    // unit (nothing lost), else its sectors are reported lost.
-    bool checks_agree_with_one_unit_lost(int64_t stripe, int lost_member);
+    // Resync of a stripe with data member `lost_member` lost (and `lost`, every unreadable member,
+    // at least two checks readable): true when every readable check rebuilds the same unit
+    // (nothing lost), else its sectors are reported lost.
+    bool checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost);
     bool single_parity() const override { return false; }
     bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 
@@ -66,8 +70,14 @@ protected:
     // *failed_read = stripe_changed and the lock released, when a member was lost meanwhile.
     protocol::buffer_block *lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
                                            const std::vector<int> &media_errors, int *failed_read);
-    // A stripe's member (0 .. n-1 data units, n P, n + 1 Q: pq_parity.h) on `disk`, -1: none.
+    // A stripe's member (0 .. n-1 data units, n P, n + 1 Q, n + 2 R: pq_parity.h) on `disk`, -1: none.
     int member_on_disk(int64_t stripe, int disk) const;
+    // Check units per stripe (2 or 3: controller.raid6_checks or floating_checks).
+    int checks() const { return m_stripes->check_units(); }
+    // Member `member`'s coefficient in check k's sum over a stripe's members when the new check is
+    // computed from the old one (read-modify-write): data unit j g^(k j), check k itself 1 (its
+    // old value), the other checks 0.
+    static uint8_t update_coefficient(int k, int member, int data_units);
     // The GF engine over `inputs` with `coefficients` (counted).
     void combine(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
                  const protocol::buffer_ref &output, uint64_t sectors, int affinity);

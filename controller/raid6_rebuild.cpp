@@ -2,11 +2,11 @@
 // firmware's rebuild_runner asks (paced against foreground I/O: controller.rebuild_share,
 // rebuild_rate_mb_s). Each stripe, under its lock: the members its recovery coefficients name read
 // (the whole unit), the member's unit computed by one engine command (XOR from P when only it is
-// missing, the GF mode when two members are), written to the new drive; then the runner's cursor
-// passes the stripe, and from there on reads and writes treat the unit as the member's. With two
-// members being rebuilt (or one rebuilt and one still failed) every stripe is rebuilt from the
-// other n members. A survivor's MEDIUM ERROR joins the missing members for the stripe (RAID 6
-// rebuilds one member past a second fault); a third missing member loses the unit.
+// missing, the GF mode when more members are), written to the new drive; then the runner's cursor
+// passes the stripe, and from there on reads and writes treat the unit as the member's. With as
+// many members missing as checks (being rebuilt, or still failed) every stripe is rebuilt from
+// the other n members. A survivor's MEDIUM ERROR joins the missing members for the stripe (RAID 6
+// rebuilds one member past a second fault); one more missing member than checks loses the unit.
 #include <algorithm>
 
 #include "controller/pq_parity.h"
@@ -16,11 +16,11 @@
 namespace raidtlm::controller {
 
 bool raid6_firmware::start_rebuild(int disk) {
-    // The member must be rebuildable: at most two members unavailable, counting it.
+    // The member must be rebuildable: at most as many members unavailable as checks, counting it.
     int unavailable = 0;
     for (int d = 0; d < m_platform.disk_count(); ++d)
         if (m_platform.member_state_of(d) != member_state::optimal) ++unavailable;
-    if (unavailable > 2) return false;
+    if (unavailable > checks()) return false;
     m_rebuild.start(disk, uint64_t(dynamic_cast<const raid6_layout &>(*m_stripes).stripes()));
     return true;
 }
@@ -32,14 +32,16 @@ bool raid6_firmware::rebuild_stripe_unit(int disk, int64_t s) {
     const int target = member_on_disk(s, disk);
     m_kit.locks.lock(s);
     std::vector<int> media_errors;
+    std::vector<int> unreadable = {target};  // the stripe's unreadable members at the last try
     bool done = false;
     for (int attempt = 0; attempt < 3 && !done; ++attempt) {
         const std::vector<int> lost = unreadable_members(s, media_errors);
-        if (lost.size() > 2) break;
-        const std::vector<uint8_t> all = pq::recovery_coefficients(n, lost.at(0), lost.size() > 1 ? lost[1] : -1, target);
+        unreadable = lost;
+        if (lost.size() > size_t(checks())) break;
+        const std::vector<uint8_t> all = pq::erasure_coefficients(n, checks(), lost, target);
         std::vector<int> needed;
         std::vector<uint8_t> coefficients;
-        for (int m = 0; m < n + 2; ++m)
+        for (int m = 0; m < n + checks(); ++m)
             if (all[size_t(m)] != 0) {
                 needed.push_back(m);
                 coefficients.push_back(all[size_t(m)]);
@@ -66,8 +68,19 @@ bool raid6_firmware::rebuild_stripe_unit(int disk, int64_t s) {
         if (done || failed < 0) break;
         if (!disk_lost(s, failed)) media_errors.push_back(failed);  // a MEDIUM ERROR on a survivor
     }
-    // The new drive lost meanwhile: nothing lost but the rebuild's progress.
-    if (!done && m_platform.member_state_of(disk) == member_state::rebuilding) record_lost_members(s, {target});
+    // Not rebuilt with the new drive still there: the stripe is beyond its checks. Its unreadable
+    // data units (the target too, if it is one) are reported lost, so reads of them fail until
+    // rewritten: once the cursor passes, the unit counts as present, and a check unit left as
+    // the new drive held it would otherwise rebuild wrong data (before, a lost check's failed
+    // rebuild recorded nothing and reads of a lost data unit were rebuilt from it: the triple
+    // family of scripts/soak_faults, 24 integrity errors). The new drive lost meanwhile: nothing
+    // lost but the rebuild's progress.
+    if (!done && m_platform.member_state_of(disk) == member_state::rebuilding) {
+        std::vector<int> lost_data;
+        for (int m : unreadable)
+            if (m < n) lost_data.push_back(m);
+        record_lost_members(s, lost_data);
+    }
     m_kit.locks.unlock(s);
     return done;
 }

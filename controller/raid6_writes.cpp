@@ -1,5 +1,6 @@
-// RAID 6 writes (raid6_firmware.h): the RAID 5 write plans with Q beside P, P and Q computed by
-// the XOR engine (P in its XOR mode, Q in its GF multiply-accumulate mode), stripe locks.
+// RAID 6 writes (raid6_firmware.h): the RAID 5 write plans with Q (and R) beside P, the checks
+// computed by the XOR engine (P in its XOR mode, Q and R in its GF multiply-accumulate mode),
+// stripe locks.
 #include <algorithm>
 #include <map>
 
@@ -44,18 +45,19 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
             return rrw_pq_stripe_write(plan, host_lbn, buffer, affinity, media_errors, failed_read);
         return healthy_stripe_write(plan, host_lbn, buffer, affinity, media_errors, failed_read);
     }
-    if (lost.size() > 2) {  // beyond RAID 6: the stripe's lost data units are gone
+    if (lost.size() > size_t(checks())) {  // beyond the checks: the stripe's lost data units are gone
         record_lost_members(plan.stripe, lost);
         return false;
     }
     return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, media_errors, repair_disk, failed_read);
 }
 
-// Every path's P and Q are sums over slots of `rows` sectors, each zero outside what was put in
-// it: slot 0 receives P, slot 1 Q; a read lands in its member's slot, new data in their unit's
-// slot (reconstruct-write: beside what was read of the unit; read-modify-write: a slot of their
-// own, beside the old data). P sums every slot but Q's with coefficient 1, Q sums data slots with
-// g^j and the old Q with 1 (pq_parity.h). A full-stripe write sums the host buffer directly.
+// Every path's checks are sums over slots of `rows` sectors, each zero outside what was put in
+// it: slot k receives check k (0 P, 1 Q, 2 R); a read lands in its member's slot, new data in
+// their unit's slot (reconstruct-write: beside what was read of the unit; read-modify-write: a
+// slot of their own, beside the old data). Check k sums data slots with g^(k j) and its own old
+// value with 1 (update_coefficient; P: every slot but the other checks' with 1). A full-stripe
+// write sums the host buffer directly.
 // Takes the stripe's lock for a write and a work buffer of `sectors` (tokens when `data`); null,
 // with *failed_read = stripe_changed and the lock released, when a member was lost (or a
 // rebuild's cursor moved) while the write waited for the lock.
@@ -79,17 +81,14 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
     const bool data = !buffer->tokens.empty();
     const bool full = plan.path == write_path::full_stripe;
     const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
+    const int m_count = checks();
     std::map<std::pair<int, int>, uint64_t> slot;  // (member, role) -> slot; role 0: read, 1: new data
     auto slot_of = [&](int member, int role) {
-        return slot.try_emplace({member, role}, uint64_t(slot.size()) + 2).first->second;
-    };
-    auto p_coefficient = [&](int m) { return uint8_t(m == pq::q_member(n) ? 0 : 1); };
-    auto q_coefficient = [&](int m) {
-        return m == pq::q_member(n) ? uint8_t(1) : m == pq::p_member(n) ? uint8_t(0) : pq::q_coefficient(m);
+        return slot.try_emplace({member, role}, uint64_t(slot.size() + size_t(m_count))).first->second;
     };
     std::vector<const disk_op *> reads, writes;
     std::vector<protocol::buffer_ref> inputs;
-    std::vector<uint8_t> p_coefficients, q_coefficients;
+    auto check_coefficients = std::vector<std::vector<uint8_t>>(size_t(m_count));  // [k]: check k's, one per input
     for (const disk_op &op : plan.ops) {
         const int m = member_on_disk(plan.stripe, op.disk);
         if (op.kind == disk_op_kind::read) {
@@ -104,16 +103,15 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
             continue;
         }
         inputs.push_back({buffer, r.host_offset(op)});
-        p_coefficients.push_back(1);
-        q_coefficients.push_back(pq::q_coefficient(m));
+        for (int k = 0; k < m_count; ++k) check_coefficients[size_t(k)].push_back(pq::check_coefficient(k, m));
     }
-    const uint64_t slots = slot.size() + 2;
+    const uint64_t slots = slot.size() + size_t(m_count);
     protocol::buffer_block *work = lock_for_write(plan, slots * r.rows, data, media_errors, failed_read);
     if (!work) return false;
-    for (const auto &[key, k] : slot) {
-        inputs.push_back({work, k * r.rows});
-        p_coefficients.push_back(p_coefficient(key.first));
-        q_coefficients.push_back(q_coefficient(key.first));
+    for (const auto &[key, at] : slot) {
+        inputs.push_back({work, at * r.rows});
+        for (int k = 0; k < m_count; ++k)
+            check_coefficients[size_t(k)].push_back(update_coefficient(k, key.first, n));
     }
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
@@ -130,12 +128,13 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
                 const uint64_t at = slot_of(member_on_disk(plan.stripe, op->disk), new_role) * r.rows + r.row_of(*op);
                 std::copy(from, from + op->sectors, work->tokens.begin() + int64_t(at));
             }
-        combine(inputs, p_coefficients, {work, 0}, r.rows, affinity);
-        combine(inputs, q_coefficients, {work, r.rows}, r.rows, affinity);
+        for (int k = 0; k < m_count; ++k)
+            combine(inputs, check_coefficients[size_t(k)], {work, uint64_t(k) * r.rows}, r.rows, affinity);
         ok = m_kit.parallel(writes.size(), [&](size_t i) {
             const disk_op &op = *writes[i];
-            if (op.parity) return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, 0);
-            if (op.q) return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, r.rows);
+            if (!op.data())
+                return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+                                     uint64_t(op.check()) * r.rows);
             return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer, r.host_offset(op));
         });
     }
@@ -146,16 +145,19 @@ bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_
 
 // Read-modify-write as read-rotate-write commands (raid_parity_paths.cpp's rrw_stripe_write says
 // how the parity drive's write phase is modelled): one command per data disk, P and Q; once all
-// are back the engine computes P' and Q' from the returned old tokens and the new data, and both
-// are installed on their drives untimed.
+// are back the engine computes the new checks (P', Q', R') from the returned old tokens and the
+// new data, and they are installed on their drives untimed.
 bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                          protocol::buffer_block *buffer, int affinity,
                                          const std::vector<int> &media_errors, int *failed_read) {
     const stripe_rows r(*m_stripes, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const size_t ops = plan.ops.size();
-    // Slots of r.rows: 0 new P, 1 new Q, 2 + k op k's old tokens, 2 + ops + k op k's new data.
-    const uint64_t slots = 2 + 2 * uint64_t(ops);
+    const int n = m_stripes->stripe_data_units(plan.stripe);
+    const uint64_t m_count = uint64_t(checks());
+    // Slots of r.rows: k new check k (0 P, 1 Q, 2 R), m + k op k's old tokens, m + ops + k op k's
+    // new data.
+    const uint64_t slots = m_count + 2 * uint64_t(ops);
     protocol::buffer_block *work = lock_for_write(plan, slots * r.rows, data, media_errors, failed_read);
     if (!work) return false;
     std::vector<std::vector<uint64_t>> old(ops);
@@ -164,8 +166,8 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
         const disk_op &op = plan.ops[k];
         bool done;
         if (!op.data())  // a stand-in: the new check is installed below
-            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work, op.q ? r.rows : 0,
-                                 &old[k]);
+            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+                                 uint64_t(op.check()) * r.rows, &old[k]);
         else if (cached) {
             // controller.old_data cached: the old data as the cache holds it (the drive's tokens,
             // the stripe locked), untimed; the data disk only writes.
@@ -181,7 +183,7 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
         if (!done) *failed_read = op.disk;
         return done;
     };
-    // controller.rrw_order parity_after_data: the data disks' commands, then P's and Q's.
+    // controller.rrw_order parity_after_data: the data disks' commands, then the checks'.
     const size_t data_ops = size_t(std::count_if(plan.ops.begin(), plan.ops.end(), [](const disk_op &o) { return o.data(); }));
     const bool checks_last = m_platform.config().firmware.rrw_parity_after_data && data_ops > 0;
     bool ok = checks_last ? m_kit.parallel(data_ops, rrw) &&
@@ -189,33 +191,34 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
                           : m_kit.parallel(ops, rrw);
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
-        std::vector<uint8_t> p_coefficients, q_coefficients;
-        auto add = [&](uint64_t s, uint8_t p, uint8_t q) {
+        std::vector<std::vector<uint8_t>> check_coefficients(m_count);  // [c]: check c's, one per input
+        auto add = [&](uint64_t s, int member) {
             inputs.push_back({work, s * r.rows});
-            p_coefficients.push_back(p);
-            q_coefficients.push_back(q);
+            for (int c = 0; c < int(m_count); ++c)
+                check_coefficients[size_t(c)].push_back(update_coefficient(c, member, n));
         };
         for (size_t k = 0; k < ops; ++k) {
             const disk_op &op = plan.ops[k];
             const uint64_t at = r.row_of(op);
             const int m = member_on_disk(plan.stripe, op.disk);
-            const uint8_t q = op.q ? 1 : op.parity ? 0 : pq::q_coefficient(m);
-            add(2 + k, op.q ? 0 : 1, q);
-            if (data) std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((2 + k) * r.rows + at));
+            add(m_count + k, m);
+            if (data)
+                std::copy(old[k].begin(), old[k].end(), work->tokens.begin() + int64_t((m_count + k) * r.rows + at));
             if (!op.data()) continue;
-            add(2 + ops + k, 1, q);
+            add(m_count + ops + k, m);
             if (data) {
                 const uint64_t *from = buffer->tokens.data() + r.host_offset(op);
-                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((2 + ops + k) * r.rows + at));
+                std::copy(from, from + op.sectors, work->tokens.begin() + int64_t((m_count + ops + k) * r.rows + at));
             }
         }
-        combine(inputs, p_coefficients, {work, 0}, r.rows, affinity);
-        combine(inputs, q_coefficients, {work, r.rows}, r.rows, affinity);
+        for (uint64_t c = 0; c < m_count; ++c)
+            combine(inputs, check_coefficients[c], {work, c * r.rows}, r.rows, affinity);
         if (data)
             for (const disk_op &op : plan.ops)
                 if (!op.data())
                     ok = m_platform.install_untimed(op.disk, uint64_t(op.drive_lbn),
-                                                    work->tokens.data() + (op.q ? r.rows : 0), uint32_t(r.rows)) &&
+                                                    work->tokens.data() + uint64_t(op.check()) * r.rows,
+                                                    uint32_t(r.rows)) &&
                          ok;
     }
     m_platform.free_buffer(work);
@@ -223,13 +226,13 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
     return ok;
 }
 
-// A stripe write with one or two members unreadable. Slot m (of `rows`, the P rows the write
+// A stripe write with one to `checks` members unreadable. Slot m (of `rows`, the P rows the write
 // touches) holds member m: every readable member's rows are read into their slots, each
 // unreadable data unit is rebuilt into its own (one GF command with its recovery coefficients),
-// the new data are laid over the data slots, and P and Q are summed from the data slots. Every
-// member whose disk is there is written: data from the host's buffer, P and Q from their slots,
-// and a disk that answered MEDIUM ERROR (`repair_disk`) rewritten over all the rows. A lost
-// disk is not written. With both checks lost only the data are written.
+// the new data are laid over the data slots, and the checks are summed from the data slots.
+// Every member whose disk is there is written: data from the host's buffer, the checks from their
+// slots, and a disk that answered MEDIUM ERROR (`repair_disk`) rewritten over all the rows. A
+// lost disk is not written. With every check lost only the data are written.
 bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                            protocol::buffer_block *buffer, int affinity,
                                            const std::vector<int> &lost_members, const std::vector<int> &media_errors,
@@ -237,7 +240,7 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
     const stripe_rows r(*m_stripes, plan, host_lbn);
     const int64_t stripe = plan.stripe;
     const int n = m_stripes->stripe_data_units(stripe);
-    const int p = pq::p_member(n), q = pq::q_member(n);
+    const int m_count = checks();
     const bool data = !buffer->tokens.empty();
     auto is_lost = [&](int m) { return std::find(lost_members.begin(), lost_members.end(), m) != lost_members.end(); };
     const int repair_member = repair_disk >= 0 ? member_on_disk(stripe, repair_disk) : -1;
@@ -260,16 +263,23 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
     }
     ++m_stats.degraded_stripe_writes;
     if (lost_members.size() == 2) ++m_raid6_stats.two_lost_stripe_writes;
+    if (lost_members.size() == 3) ++m_raid6_stats.three_lost_stripe_writes;
+    std::vector<int> from_slots;  // the writable checks, then the repaired member (each once)
+    for (int k = 0; k < m_count; ++k)
+        if (writable(pq::check_member(n, k))) from_slots.push_back(pq::check_member(n, k));
+    const bool any_check = !from_slots.empty();
+    if (repair_member >= 0 && std::find(from_slots.begin(), from_slots.end(), repair_member) == from_slots.end())
+        from_slots.push_back(repair_member);
     bool ok;
-    if (!writable(p) && !writable(q)) {
+    if (!any_check) {
         ok = m_kit.parallel(data_writes.size(), write_data);
     } else {
-        const uint64_t slots = uint64_t(n) + 2;
+        const uint64_t slots = uint64_t(n + m_count);
         protocol::buffer_block *work =
             m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
         auto slot = [&](int m) { return protocol::buffer_ref{work, uint64_t(m) * r.rows}; };
         std::vector<int> readable;
-        for (int m = 0; m < n + 2; ++m)
+        for (int m = 0; m < n + m_count; ++m)
             if (!is_lost(m)) readable.push_back(m);
         ok = m_kit.parallel(readable.size(), [&](size_t i) {
             const unit_place u = member_place(stripe, readable[i]);
@@ -281,10 +291,10 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
         });
         if (ok) {
             std::vector<protocol::buffer_ref> members, data_slots;
-            for (int m = 0; m < n + 2; ++m) members.push_back(slot(m));
-            const int lost_b = lost_members.size() > 1 ? lost_members[1] : -1;
+            for (int m = 0; m < n + m_count; ++m) members.push_back(slot(m));
             for (int m : lost_members)
-                if (m < n) combine(members, pq::recovery_coefficients(n, lost_members[0], lost_b, m), slot(m), r.rows, affinity);
+                if (m < n)
+                    combine(members, pq::erasure_coefficients(n, m_count, lost_members, m), slot(m), r.rows, affinity);
             if (data)
                 for (const disk_op &op : plan.ops) {
                     if (op.kind == disk_op_kind::read || !op.data()) continue;
@@ -292,19 +302,14 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
                     const uint64_t at = slot(member_on_disk(stripe, op.disk)).first_sector + r.row_of(op);
                     std::copy(from, from + op.sectors, work->tokens.begin() + int64_t(at));
                 }
-            std::vector<uint8_t> ones, gs;
-            for (int j = 0; j < n; ++j) {
-                data_slots.push_back(slot(j));
-                ones.push_back(1);
-                gs.push_back(pq::q_coefficient(j));
+            for (int j = 0; j < n; ++j) data_slots.push_back(slot(j));
+            for (int k = 0; k < m_count; ++k) {
+                if (!writable(pq::check_member(n, k))) continue;
+                std::vector<uint8_t> c;
+                for (int j = 0; j < n; ++j) c.push_back(pq::check_coefficient(k, j));
+                combine(data_slots, c, slot(pq::check_member(n, k)), r.rows, affinity);
             }
-            if (writable(p)) combine(data_slots, ones, slot(p), r.rows, affinity);
-            if (writable(q)) combine(data_slots, gs, slot(q), r.rows, affinity);
-            // Data writes, then P, Q and the repaired member (each once) from their slots.
-            std::vector<int> from_slots;
-            for (int m : {p, q, repair_member})
-                if (m >= 0 && writable(m) && std::find(from_slots.begin(), from_slots.end(), m) == from_slots.end())
-                    from_slots.push_back(m);
+            // Data writes, then the checks and the repaired member from their slots.
             ok = m_kit.parallel(data_writes.size() + from_slots.size(), [&](size_t i) {
                 if (i < data_writes.size()) return write_data(i);
                 const int m = from_slots[i - data_writes.size()];

@@ -70,6 +70,15 @@ TOLERANT_SCHEMES = {
     # them); cached: the data unit rewritten in place, P and Q floated, all together.
     "floating_pq": ("  layout: floating\n  floating_checks: 2\n  rrw_order: parity_after_data\n", [], "floating"),
     "floating_pq_cached": ("  layout: floating\n  floating_checks: 2\n  old_data: cached\n", [], "floating"),
+    # Section 9's RAID 5 and floating data and check at f = 3: three checks P, Q and R (R = sum
+    # g^(2j) D_j; controller.raid6_checks 3, floating_checks 3), a blind small write the data
+    # disk's and three check disks' read-rotate-writes (the checks' after the data's), floated for
+    # floating; cached as at f = 2, the data written (in place) and the three check accesses together.
+    "pqr": ("  layout: raid6\n  raid6_checks: 3\n  rmw: read_rotate_write\n  rrw_order: parity_after_data\n", [],
+            "parity"),
+    "pqr_cached": ("  layout: raid6\n  raid6_checks: 3\n  rmw: read_rotate_write\n  old_data: cached\n", [], "parity"),
+    "floating_pqr": ("  layout: floating\n  floating_checks: 3\n  rrw_order: parity_after_data\n", [], "floating"),
+    "floating_pqr_cached": ("  layout: floating\n  floating_checks: 3\n  old_data: cached\n", [], "floating"),
     # Section 9's parity logging at f = 2: P and Q check images per big row, every update record
     # written into 2 log copies (controller.parity_logging.checks 2: 2L = 12 log disks per region,
     # 10 members); blind with the data's read-rotate-write, cached without the preread.
@@ -122,7 +131,8 @@ def scenario_for(scheme, outdir):
                 out.append(ALL_SCHEMES[scheme][0].rstrip("\n"))
                 replaced = True
                 continue
-            if key in ("rmw", "rrw_order", "mirror_copies", "old_data", "parity_logging", "floating_checks"):
+            if key in ("rmw", "rrw_order", "mirror_copies", "old_data", "parity_logging", "floating_checks",
+                       "raid6_checks"):
                 skipping = key == "parity_logging"
                 continue
         if section == "disks" and line.strip().startswith("spec:"):

@@ -114,3 +114,40 @@ TEST(multiple_failures, floating_data_and_check_at_two_failures_floats_data_p_an
         EXPECT_GT(fw["raid6"]["gf_commands"].get<int>(), 0);  // Q' on the engine's GF mode
     }
 }
+
+// Section 9 at f = 3, the Figure 30 rows: the triple-check array (controller.raid6_checks 3)
+// blind and cached with read-rotate-write, and floating data and check over P, Q and R
+// (floating_checks 3): every read checked; a blind floating small write floats four units (data,
+// P, Q, R), a cached one three; the RAID 5-style write read-rotate-writes data and three checks.
+TEST(multiple_failures, three_checks_raid_and_floating_read_back_every_write) {
+    const scratch_dir dir;
+    const std::string pqr = "  layout: raid6\n  raid6_checks: 3\n  rmw: read_rotate_write\n";
+    const std::string floating_pqr = "  layout: floating\n  floating_checks: 3\n";
+    const nlohmann::json blind = run_scenario(dir, "pqr", scenario(7, pqr + "  rrw_order: parity_after_data\n", 0.5));
+    const nlohmann::json cached = run_scenario(dir, "pqr_cached", scenario(7, pqr + "  old_data: cached\n", 0.5));
+    const nlohmann::json fblind =
+        run_scenario(dir, "fpqr", scenario(7, floating_pqr + "  rrw_order: parity_after_data\n", 0.5));
+    const nlohmann::json fcached = run_scenario(dir, "fpqr_cached", scenario(7, floating_pqr + "  old_data: cached\n", 0.5));
+    for (const auto *st : {&blind, &cached, &fblind, &fcached}) {
+        ASSERT_FALSE(st->is_null());
+        EXPECT_EQ((*st)["controller"]["integrity_errors"].get<int>(), 0);
+        EXPECT_GT((*st)["controller"]["reads_checked"].get<int>(), 1000);
+        EXPECT_EQ((*st)["controller"]["firmware"]["raid6"]["checks"], 3);
+        EXPECT_GT((*st)["controller"]["firmware"]["raid6"]["gf_commands"].get<int>(), 0);  // Q' and R'
+    }
+    // Read-rotate-writes per read-modify-write stripe: data + P + Q + R blind, the three checks cached.
+    for (const auto &[st, per] : {std::pair{&blind, 4}, std::pair{&cached, 3}}) {
+        const auto &fw = (*st)["controller"]["firmware"];
+        const double rmw = fw["stripe_writes"]["read-modify-write"].get<double>();
+        ASSERT_GT(rmw, 500);
+        EXPECT_NEAR(fw["read_rotate_writes"].get<double>() / rmw, per, 0.05);
+    }
+    for (const auto &[st, units] : {std::pair{&fblind, 4}, std::pair{&fcached, 3}}) {
+        const auto &fw = (*st)["controller"]["firmware"];
+        const int rmw = fw["stripe_writes"]["read-modify-write"].get<int>();
+        EXPECT_GT(rmw, 500);
+        const int floated = fw["floating"]["moves"].get<int>() + fw["floating"]["in_place"].get<int>();
+        EXPECT_LE(floated, units * rmw);
+        EXPECT_GE(floated, units * (rmw - 12));
+    }
+}

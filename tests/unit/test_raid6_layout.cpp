@@ -10,7 +10,7 @@
 using namespace raidtlm::controller;
 
 namespace {
-constexpr int P = -1, Q = -3;
+constexpr int P = -1, Q = -3, R = -4;
 }
 
 TEST(raid6_layout, left_symmetric_matches_linux_md) {
@@ -90,4 +90,61 @@ TEST(raid6_layout, degraded_read_plan_rebuilds_one_lost_data_unit_from_p_only) {
     plan_degraded_read(l, 8, 4, lost, ops);
     EXPECT_EQ(ops.size(), 3u);  // two data units and P
     for (const auto &op : ops) EXPECT_NE(op.disk, l.q_unit(0).disk);
+}
+
+// Three checks (controller.raid6_checks 3): R on the disk after Q, the data after R, the same
+// left-symmetric rotation; a small write reads and writes data, P, Q and R over the same rows.
+TEST(raid6_layout, three_checks_rotate_p_q_and_r_left_symmetrically) {
+    raid6_layout l(std::vector<int64_t>(6, 1000), 10, 3);
+    EXPECT_EQ(l.check_units(), 3);
+    EXPECT_EQ(l.stripe_data_units(0), 3);
+    EXPECT_EQ(l.capacity_sectors(), 100 * 3 * 10);
+    EXPECT_EQ(parity_stripe_layout::check_on_disk(2), R);
+    const std::vector<std::vector<int>> expected{
+        {Q, R, 0, 1, 2, P}, {R, 3, 4, 5, P, Q}, {6, 7, 8, P, Q, R}, {10, 11, P, Q, R, 9}};
+    for (int s = 0; s < 4; ++s)
+        for (int d = 0; d < 6; ++d) {
+            const int j = l.unit_on_disk(s, d);
+            EXPECT_EQ(j < 0 ? j : s * 3 + j, expected[size_t(s)][size_t(d)]) << "stripe " << s << " disk " << d;
+        }
+    for (int64_t s = 0; s < 12; ++s) {
+        std::set<int> disks;
+        for (const auto &u : l.units_by_disk(s)) disks.insert(u.disk);
+        EXPECT_EQ(disks.size(), 6u);
+        EXPECT_EQ(l.check_unit(s, 1).disk, l.q_unit(s).disk);
+    }
+    EXPECT_THROW(l.check_unit(0, 3), std::logic_error);
+    std::vector<stripe_write_plan> plans;
+    parity_write_policy separate;
+    separate.read_rotate_write = false;
+    plan_parity_write(l, 3, 2, separate, plans);
+    ASSERT_EQ(plans[0].path, write_path::read_modify_write);
+    int reads = 0, writes = 0, r_ops = 0;
+    for (const auto &op : plans[0].ops) {
+        (op.kind == disk_op_kind::read ? reads : writes)++;
+        if (op.r) {
+            ++r_ops;
+            EXPECT_EQ(op.check(), 2);
+            EXPECT_EQ(op.disk, l.check_unit(0, 2).disk);
+            EXPECT_EQ(op.drive_lbn, 3);
+            EXPECT_FALSE(op.data());
+        }
+    }
+    EXPECT_EQ(reads, 4);  // old data, P, Q, R
+    EXPECT_EQ(writes, 4);
+    EXPECT_EQ(r_ops, 2);
+    plan_parity_write(l, 3, 2, parity_write_policy{}, plans);  // read-rotate-write: data, P, Q, R
+    EXPECT_EQ(plans[0].ops.size(), 4u);
+    // A lost data unit's degraded read: the other data and P, never Q or R.
+    std::vector<disk_op> ops;
+    plan_degraded_read(l, 10, 4, l.data_unit(0, 1).disk, ops);
+    EXPECT_EQ(ops.size(), 3u);
+}
+
+TEST(raid6_layout, three_checks_need_five_disks_and_at_most_258) {
+    EXPECT_THROW(raid6_layout(std::vector<int64_t>(4, 1000), 10, 3), layout_error);
+    EXPECT_NO_THROW(raid6_layout(std::vector<int64_t>(5, 1000), 10, 3));
+    EXPECT_THROW(raid6_layout(std::vector<int64_t>(259, 1000), 10, 3), layout_error);
+    EXPECT_THROW(raid6_layout(std::vector<int64_t>(8, 1000), 10, 4), layout_error);
+    EXPECT_THROW(raid6_layout(std::vector<int64_t>(8, 1000), 10, 1), layout_error);
 }

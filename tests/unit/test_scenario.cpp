@@ -390,8 +390,16 @@ TEST(scenario, floating_checks_load_and_refuse_what_does_not_fit) {
 
     std::string m = error_of(minimal() + "controller:\n  layout: raid6\n  floating_checks: 2\n");
     EXPECT_NE(m.find("key 'controller.floating_checks': set while controller.layout is raid6"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: floating\n  floating_checks: 4\n");
+    EXPECT_NE(m.find("key 'controller.floating_checks': 4 is out of range"), std::string::npos) << m;
     m = error_of(minimal() + "controller:\n  layout: floating\n  floating_checks: 3\n");
-    EXPECT_NE(m.find("key 'controller.floating_checks': 3 is out of range"), std::string::npos) << m;
+    EXPECT_NE(m.find("key 'controller.floating_checks': 3 (P, Q and R) needs at least 5 disks; disks.count is 4"),
+              std::string::npos)
+        << m;
+    EXPECT_EQ(load_scenario(write_temp("h.yaml", minimal() + "  count: 5\ncontroller:\n  layout: floating\n"
+                                                             "  floating_checks: 3\n"))
+                  .controller.config.firmware.floating_checks,
+              3);
     m = error_of(minimal() + "  count: 3\ncontroller:\n  layout: floating\n  floating_checks: 2\n");
     EXPECT_NE(m.find("key 'controller.floating_checks': 2 (P and Q) needs at least 4 disks; disks.count is 3"),
               std::string::npos)
@@ -400,6 +408,31 @@ TEST(scenario, floating_checks_load_and_refuse_what_does_not_fit) {
                  "controller:\n  layout: floating\n  floating_checks: 2\n  parity_rotation: right-asymmetric\n");
     EXPECT_NE(m.find("key 'controller.parity_rotation': set while controller.floating_checks is 2"), std::string::npos)
         << m;
+}
+
+// controller.raid6_checks: 3 selects the triple-check array (P, Q and R); it needs raid6 and 5
+// disks (two data units), and takes 2 or 3.
+TEST(scenario, raid6_checks_load_and_refuse_what_does_not_fit) {
+    const scenario s = load_scenario(
+        write_temp("r.yaml", minimal() + "  count: 5\ncontroller:\n  layout: raid6\n  raid6_checks: 3\n"));
+    EXPECT_EQ(s.controller.config.firmware.raid6_checks, 3);
+    EXPECT_EQ(s.to_json()["controller"]["raid6_checks"], 3);
+    EXPECT_EQ(load_scenario(write_temp("s.yaml", minimal())).controller.config.firmware.raid6_checks, 2);
+
+    std::string m = error_of(minimal() + "controller:\n  layout: raid5\n  raid6_checks: 3\n");
+    EXPECT_NE(m.find("key 'controller.raid6_checks': set while controller.layout is raid5"), std::string::npos) << m;
+    EXPECT_NE(m.find("controller.floating_checks"), std::string::npos) << m;  // says what floating uses
+    m = error_of(minimal() + "controller:\n  layout: raid6\n  raid6_checks: 4\n");
+    EXPECT_NE(m.find("key 'controller.raid6_checks': 4 is out of range"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: raid6\n  raid6_checks: 1\n");
+    EXPECT_NE(m.find("key 'controller.raid6_checks': 1 is out of range"), std::string::npos) << m;
+    m = error_of(minimal() + "controller:\n  layout: raid6\n  raid6_checks: 3\n");
+    EXPECT_NE(m.find("key 'controller.raid6_checks': 3 (P, Q and R) needs at least 5 disks (two data units); "
+                     "disks.count is 4"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: raid6\n  raid6_checks: three\n");
+    EXPECT_NE(m.find("key 'controller.raid6_checks'"), std::string::npos) << m;
 }
 
 // controller.parity_logging.checks: 2 (parity logging over P+Q, the log on 2 copies) needs
