@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "controller/plugins.h"
+#include "controller/pq_parity.h"
 #include "rtl_models/sim_time.h"
 
 namespace raidtlm::controller {
@@ -210,7 +211,7 @@ void parity_logging_firmware::log_writer(int region) {
         ++r.log_writes_in_flight;
         ++m_log_writes;
         m_pool.start_log_write(region, take);
-        // Every copy of the sublog (two checks: the log replicated on distinct disks), together.
+        // Every copy of the sublog (C checks: the log replicated on C distinct disks), together.
         auto append = [&](int copy) {
             const region_extent e = m_layout.sublog_extent(region, i, copy);
             return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
@@ -258,7 +259,7 @@ void parity_logging_firmware::flush(int blocked_region) {
 }
 
 bool parity_logging_firmware::logging(int region) const {
-    // Two checks: after a loss every region updates P and Q directly (degraded_write_pq).
+    // More checks: after a loss every region updates its checks directly (degraded_write_checks).
     if (m_layout.checks() > 1) return m_known_failed < 0;
     return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
 }
@@ -309,8 +310,12 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
                              uint64_t(m_layout.check_run_image_index(m)));
     };
     // The sublogs as read from the drives: the record images come from there, not from memory.
-    // Two checks: copy 0 of each sublog, copy 1 where copy 0 is on the lost disk.
-    auto copy = [&](int i) { return m_layout.checks() > 1 && m_layout.log_disk(region, i) == lost ? 1 : 0; };
+    // More than one check: the first copy of each sublog that is not on the lost disk.
+    auto copy = [&](int i) {
+        for (int c = 0; c < m_layout.checks(); ++c)
+            if (m_layout.sublog_extent(region, i, c).disk != lost) return c;
+        return 0;
+    };
     auto log_lost = [&](int i) { return m_layout.sublog_extent(region, i, copy(i)).disk == lost; };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
@@ -347,26 +352,30 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         r.stale_parity = true;
     } else if (ok) {
         // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
-        uint64_t records = in_memory.size(), q_records = 0;
-        auto count_q = [&](const log_record &x) { q_records += x.q_index >= 0 ? 1 : 0; };
-        for (const log_record &x : in_memory) count_q(x);
+        uint64_t records = in_memory.size();
+        std::vector<uint64_t> check_records(max_log_checks - 1, 0);  // update records of Q, R
+        auto count = [&](const log_record &x) {
+            for (size_t k = 0; k < check_records.size(); ++k) check_records[k] += x.check_index[k] >= 0 ? 1 : 0;
+        };
+        for (const log_record &x : in_memory) count(x);
         for (const logged_write &w : r.writes) {
             records += w.records.size();
-            for (const log_record &x : w.records) count_q(x);
+            for (const log_record &x : w.records) count(x);
         }
         if (records > 0)
             m_kit.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
-        // Two checks: Q += g^j (old ^ new) per update record, the engine's GF mode (a coefficient
-        // other than 0 and 1 stands for the records' g^j).
-        if (q_records > 0)
-            m_kit.gf_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {1, 2}, {&m_timing_only, 0}, q_records,
-                            affinity);
+        // More checks: check k += g^(k j) (old ^ new) per update record, one command of the
+        // engine's GF mode per check (a coefficient other than 0 and 1 stands for the records').
+        for (size_t k = 0; k < check_records.size(); ++k)
+            if (check_records[k] > 0)
+                m_kit.gf_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {1, pq::check_coefficient(int(k) + 1, 1)},
+                                {&m_timing_only, 0}, check_records[k], affinity);
         const std::vector<uint64_t> from_disk(work->tokens.begin(), work->tokens.begin() + m_layout.parity_sectors());
         std::vector<uint64_t> updated;
         if (m_carries_tokens) {
             // The log's headers (kind, parity sector, sequence) from the log directory; each
             // record's image from the sector read back from its sublog.
-            // Two checks: each update record applied to P and, scaled by g^j, to Q.
+            // More checks: each update record applied to P and, scaled by g^(k j), to Q and R.
             std::vector<logged_write> from_log = r.writes;
             for (logged_write &w : from_log) {
                 for (size_t k = 0; k < w.records.size(); ++k)
@@ -401,7 +410,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
 
 // Parity of every big row of the region from its data members (the log is lost or stale).
 bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
-    if (m_layout.checks() > 1) return rebuild_checks_pq(region, affinity);
+    if (m_layout.checks() > 1) return rebuild_checks(region, affinity);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     bool ok = true;
@@ -443,8 +452,11 @@ bool parity_logging_firmware::check_failure(int affinity) {
             m_known_failed = -1;
         } else if (m_known_failed >= 0) {
             SC_REPORT_ERROR(msg_type, m_layout.checks() > 1
-                                          ? "a second disk lost: parity logging with 2 checks is modelled with one "
-                                            "lost disk at a time (two are not modelled)"
+                                          ? fmt::format("a second disk lost: parity logging with {} checks is "
+                                                        "modelled with one lost disk at a time (two are not "
+                                                        "modelled)",
+                                                        m_layout.checks())
+                                                .c_str()
                                           : "a second disk lost: parity logging tolerates one failure");
             return false;
         } else {
@@ -470,7 +482,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         region_state &r = m_regions[size_t(region)];
         if (r.committed == 0 && !r.stale_parity) continue;  // parity current
         wait_region_idle(region);
-        // Two checks: a lost log disk's sublogs are read from their other copy (reintegrate).
+        // More checks: a lost log disk's sublogs are read from another copy (reintegrate).
         if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
             r.stale_parity = false;
             r.buffered.clear();
@@ -496,7 +508,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
 
 // A unit piece written with a disk lost: the parity updated directly (RAID 5).
 bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
-    if (m_layout.checks() > 1) return degraded_write_pq(p, buffer, affinity);
+    if (m_layout.checks() > 1) return degraded_write_checks(p, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const region_extent dl = m_layout.data_location(p.lbn);
     const parity_location pl = m_layout.parity_of(p.lbn);

@@ -5,9 +5,9 @@
 // drive. Degraded reads share the rebuild. Not handled: a parity or sublog sector that cannot be
 // read fails the reintegration (and the writes waiting for it: visible failures, never wrong
 // data); rebuilding that parity from the data would race with the small writes whose data are
-// still on their way to the drives while their records sit in the log buffers. With two checks
-// (P+Q) the same: the row's other data and P rebuild the piece once the log is applied, and
-// rewriting the acknowledged data leaves P and Q as they are.
+// still on their way to the drives while their records sit in the log buffers. With two or three
+// checks (P+Q, P+Q+R) the same: the row's other data and P rebuild the piece once the log is
+// applied, and rewriting the acknowledged data leaves the checks as they are.
 #include "controller/parity_logging_firmware.h"
 
 namespace raidtlm::controller {
