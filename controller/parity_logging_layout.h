@@ -18,7 +18,8 @@
 // B regions, with P*track a multiple of u, searched downwards from tracks / (B*M) + 1, the size at
 // which a disk that is a member of every region would be full. Log disks hold less, so a larger P
 // can fit and is not found (22 IBM 0661, B = 100, L = 6: P = 9 where 10 fits at one check, 14
-// where 24 fits at two); the region images then are V/B-sized as the paper's model takes them.
+// where 24 fits at two, 14 where 22 fits at three with L = 4); the region images then are V/B-sized
+// as the paper's model takes them.
 // Kept so: the single-check results in EXPERIMENTS.md come from this sizing. B = 0 asks for the paper's search: the regions count
 // B_opt = sqrt(T*V/K) (T*V = tracks per disk, K = tracks buffered per region) and every B within
 // +-10% of it; the one that leaves the least unused space wins (ties: the closest to B_opt).
