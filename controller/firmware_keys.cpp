@@ -65,7 +65,7 @@ void declare_parity_logging_keys(config::declarations<parity_logging_config> &k)
     k.integer("checks", &p::checks, "1", 1, 3)
         .note("check images per big row and log copies: 1 = parity (one log), 2 = P and Q with the log on two "
               "copies, 3 = P, Q and R with the log on three (the paper's Section 9; a region takes checks x L log "
-              "disks; one lost disk at a time is served)");
+              "disks; up to `checks` lost disks are served)");
     k.number("log_to_parity_ratio", &p::log_to_parity, "1")
         .above(0)
         .max(100)

@@ -74,14 +74,14 @@ parity_logging_firmware::~parity_logging_firmware() = default;
 bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::function<bool()> &attempt) {
     for (;;) {
         if (!check_failure(affinity)) return false;
-        const int known = m_known_failed;
+        const std::vector<int> known = m_lost;
         bool ok;
         {
             const active_request active{this};
             ok = attempt();
         }
-        const int failed = m_platform.failed_disk();
-        if (ok || failed < 0 || failed == known) return ok;
+        const std::vector<int> failed = m_platform.failed_disks();
+        if (ok || failed.empty() || failed == known) return ok;
         ++m_stats.served_again_after_loss;
     }
 }
@@ -285,7 +285,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     if (m_first_reintegration_s < 0) m_first_reintegration_s = t0;
     const bool claimed_here = !r.reintegrating;
     if (claimed_here) wait_region_idle(region);
-    const int lost = m_platform.failed_disk();  // a lost member's parity run is neither read nor written
+    // A lost member's check run is neither read nor written.
+    auto gone = [&](int d) { return m_platform.member_state_of(d) == member_state::failed; };
     const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
     r.buffered.clear();
     m_pool.take_unwritten(region);
@@ -305,7 +306,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
     auto parity_io = [&](tlm::tlm_command cmd, int m) {
         const region_extent e = m_layout.parity_extent(region, m);
-        if (e.disk == lost) return true;
+        if (gone(e.disk)) return true;
         return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
                              uint64_t(m_layout.check_run_image_index(m)));
     };
@@ -313,10 +314,10 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     // More than one check: the first copy of each sublog that is not on the lost disk.
     auto copy = [&](int i) {
         for (int c = 0; c < m_layout.checks(); ++c)
-            if (m_layout.sublog_extent(region, i, c).disk != lost) return c;
+            if (!gone(m_layout.sublog_extent(region, i, c).disk)) return c;
         return 0;
     };
-    auto log_lost = [&](int i) { return m_layout.sublog_extent(region, i, copy(i)).disk == lost; };
+    auto log_lost = [&](int i) { return gone(m_layout.sublog_extent(region, i, copy(i)).disk); };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
     for (int i = 0; i < L; ++i) {
@@ -446,19 +447,27 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 
 bool parity_logging_firmware::check_failure(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
-    const int f = m_platform.failed_disk();
-    if (f != m_known_failed) {
-        if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
-            m_known_failed = -1;
-        } else if (m_known_failed >= 0) {
-            SC_REPORT_ERROR(msg_type, m_layout.checks() > 1
-                                          ? fmt::format("a second disk lost: parity logging with {} checks is "
-                                                        "modelled with one lost disk at a time (two are not "
-                                                        "modelled)",
-                                                        m_layout.checks())
-                                                .c_str()
-                                          : "a second disk lost: parity logging tolerates one failure");
+    const std::vector<int> failed = m_platform.failed_disks();
+    if (failed != m_lost) {
+        const bool fewer = std::includes(m_lost.begin(), m_lost.end(), failed.begin(), failed.end());
+        if (fewer) {  // disks marked live again: with none lost logging resumes (what they missed is not rebuilt)
+            m_lost = failed;
+            m_known_failed = failed.empty() ? -1 : failed.front();
+        } else if (int(failed.size()) > m_layout.checks()) {
+            SC_REPORT_ERROR(msg_type, fmt::format("{} disks lost: parity logging with {} check{} tolerates {}",
+                                                  failed.size(), m_layout.checks(), m_layout.checks() > 1 ? "s" : "",
+                                                  m_layout.checks())
+                                          .c_str());
             return false;
+        } else if (m_known_failed >= 0) {
+            // Another lost disk: the logs were applied at the first and no region logs since, so
+            // the writes in flight finish and every row is served with its lost members
+            // (parity_logging_lost_rows.cpp).
+            m_recovering = true;
+            while (m_active > 0) sc_core::wait(m_drained);
+            m_lost = failed;
+            m_recovering = false;
+            m_recovered.notify(sc_core::SC_ZERO_TIME);
         } else {
             // The requests in flight finish first (their records land in the logs applied below).
             m_recovering = true;
@@ -501,6 +510,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     }
     m_buffers_in_use = m_pool.buffers_in_use();
     m_known_failed = d;
+    m_lost = {d};  // any other lost meanwhile: check_failure at the next request
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
     return ok;

@@ -34,13 +34,16 @@
 //     the checks rebuilt together (parity_logging_pq_rebuild.cpp); with a disk lost, the logs
 //     are applied (a lost log disk's sublogs read from another copy) and every write updates the
 //     live checks directly (parity_logging_pq_degraded.cpp), reads rebuilt from P; a MEDIUM ERROR
-//     is repaired from P as with one check. A second lost disk is refused (the platform models
-//     one at a time).
+//     is repaired from P as with one check. Further lost disks, up to C in all, need no log work
+//     (none is kept once a disk is lost): a row's lost data are rebuilt from its surviving data
+//     and checks, a write recomputes its live checks from the row's data
+//     (parity_logging_lost_rows.cpp); one more is refused with an error, as a second at C = 1.
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -165,6 +168,12 @@ private:
     // More checks (parity_logging_pq_degraded.cpp): every live check updated directly, RAID 6 style.
     bool degraded_write_checks(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
+    // More than one lost disk (up to `checks`; parity_logging_lost_rows.cpp): a piece of a lost
+    // data column rebuilt from the row's surviving data and checks, and a piece written with
+    // every live check recomputed from the row's data (its lost columns rebuilt first).
+    bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool is_lost(int disk) const { return std::find(m_lost.begin(), m_lost.end(), disk) != m_lost.end(); }
     // MEDIUM ERROR (parity_logging_media.cpp): the row's other data and parity into `buffer` at
     // p.offset (stripe lock held); a piece rebuilt after the region's log is applied, and
     // rewritten; a host read's piece, repaired when its drive cannot read it; a logical
@@ -204,7 +213,8 @@ private:
     int64_t m_reint_sectors = 0;
     std::vector<region_state> m_regions;
     uint64_t m_next_sequence = 0;
-    int m_known_failed = -1;   // the failure the firmware has handled
+    int m_known_failed = -1;   // the failure the firmware has handled (the first, with more checks)
+    std::vector<int> m_lost;   // every lost disk the firmware has handled, ascending
     bool m_recovering = false;
     sc_core::sc_event m_recovered;
     int m_active = 0;  // host requests inside write()/read() past check_failure

@@ -5,7 +5,7 @@
 // and whichever checks are alive, or, when the piece's own data disk is lost, a reconstruct-write
 // of every check from the row's other data and the new data. Reads of the lost disk are rebuilt
 // from the other data and P (degraded_read: P is current, since nothing is logged any more).
-// Under the stripe lock.
+// Under the stripe lock. With more than one disk lost: write_lost_row (parity_logging_lost_rows.cpp).
 #include "controller/parity_logging_firmware.h"
 
 #include "controller/pq_parity.h"
@@ -13,6 +13,7 @@
 namespace raidtlm::controller {
 
 bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    if (m_lost.size() > 1) return write_lost_row(p, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const region_extent dl = m_layout.data_location(p.lbn);
     const int C = m_layout.checks();

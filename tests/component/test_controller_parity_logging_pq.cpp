@@ -67,9 +67,10 @@ struct pq_bench : component_test::controller_bench {
     }
     // Rows (one per sector offset of a logical stripe) whose stored P, Q or R differ from those
     // of the stored data; `nonzero` counts rows with data in them.
-    // `lost`: a disk whose data are taken from `expect` (the host's) and whose checks are not
+    // `lost`: disks whose data are taken from `expect` (the host's) and whose checks are not
     // compared.
-    int bad_rows(int64_t stripe, int &nonzero, int lost = -1, const std::map<uint64_t, uint64_t> *expect = nullptr) {
+    int bad_rows(int64_t stripe, int &nonzero, const std::set<int> &lost = {},
+                 const std::map<uint64_t, uint64_t> *expect = nullptr) {
         const auto &l = layout();
         int bad = 0;
         const int64_t u = l.unit_sectors();
@@ -78,7 +79,7 @@ struct pq_bench : component_test::controller_bench {
             for (int j = 0; j < l.data_columns(); ++j) {
                 const int64_t lbn = stripe * l.stripe_data_sectors() + j * u + s;
                 const auto e = l.data_location(lbn);
-                if (e.disk != lost) row.push_back(raw(e.disk, e.drive_lbn));
+                if (!lost.count(e.disk)) row.push_back(raw(e.disk, e.drive_lbn));
                 else row.push_back(expect->count(uint64_t(lbn)) ? expect->at(uint64_t(lbn)) : 0);
             }
             const int64_t first = stripe * l.stripe_data_sectors() + s;
@@ -94,7 +95,7 @@ struct pq_bench : component_test::controller_bench {
                 if (k == 1) {
                     EXPECT_EQ(want, controller::pq::q_of(row));
                 }
-                off = off || (c.disk != lost && want != raw(c.disk, c.drive_lbn));
+                off = off || (!lost.count(c.disk) && want != raw(c.disk, c.drive_lbn));
             }
             bad += off;
             for (uint64_t t : row) nonzero += t != 0;
@@ -221,7 +222,7 @@ void expect_a_disk_loss_keeps_the_checks(int checks, bool log_disk) {
         }
         int bad = 0, nonzero = 0;
         for (int64_t s = 0; s < 2 * l.region_data_sectors() / l.stripe_data_sectors(); ++s)
-            bad += b.bad_rows(s, nonzero, lost, &w.expect);
+            bad += b.bad_rows(s, nonzero, {lost}, &w.expect);
         EXPECT_EQ(bad, 0);
         EXPECT_GT(nonzero, 80);  // rows holding written data were compared
     });
@@ -235,6 +236,48 @@ TEST_P(controller_parity_logging_pq, a_lost_member_is_rebuilt_from_p_and_writes_
 
 TEST_P(controller_parity_logging_pq, a_lost_log_disk_s_sublogs_are_read_from_another_copy) {
     expect_a_disk_loss_keeps_the_checks(GetParam(), true);
+}
+
+// C disks lost one after another (members of region 0, so its rows lose up to C members: data,
+// checks or both): the first loss applies the logs, every later one is served from the row's
+// surviving data and checks (a lost column rebuilt by inverting the live checks' equations in
+// GF(2^8)); after each loss every written sector reads back, and at the end every live check of
+// every row matches the data (the lost disks' taken from what the host wrote). One more lost disk
+// would be refused.
+TEST_P(controller_parity_logging_pq, c_disks_lost_one_after_another_keep_the_data_and_the_live_checks) {
+    const int C = GetParam();
+    pq_bench b(C);
+    const auto &l = b.layout();
+    run_to_end(b, [&] {
+        writer w{b, {}};
+        // Region 0 written whole: every rebuilt sector depends on every column of its row.
+        const int64_t S = l.stripe_data_sectors();
+        for (int64_t s = 0; s < l.region_data_sectors() / S; ++s) w.write(uint64_t(s * S), uint32_t(S));
+        w.churn(0, 50);
+        w.churn(1, 7);
+        std::set<int> lost;
+        for (int i = 0; i < C; ++i) {
+            lost.insert(l.member_disk(0, i));
+            b.ctl->fail_member(l.member_disk(0, i));
+            w.check_all();
+            w.churn(0, 20 + 7 * i);  // direct updates of the live checks, lost columns rebuilt
+            w.write(uint64_t((3 + i) * l.stripe_data_sectors()), uint32_t(l.stripe_data_sectors()));
+            w.churn(1, 5);
+            w.check_all();
+        }
+        EXPECT_EQ(b.ctl->failed_disks().size(), size_t(C));
+        const auto &st = b.firmware().statistics();
+        EXPECT_EQ(st.parity_rebuilds, 0u);
+        EXPECT_GT(st.degraded_writes, 60u);
+        EXPECT_GT(st.rebuilt_reads, 100u);
+        int bad = 0, nonzero = 0;
+        for (int64_t s = 0; s < 2 * l.region_data_sectors() / l.stripe_data_sectors(); ++s)
+            bad += b.bad_rows(s, nonzero, lost, &w.expect);
+        EXPECT_EQ(bad, 0);
+        EXPECT_GT(nonzero, int(l.region_data_sectors()));
+    });
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    EXPECT_GT(b.ctl->integrity().reads_checked(), uint64_t(2 * C * l.region_data_sectors()));
 }
 
 // Unreadable data sectors (MEDIUM ERROR) with records of their rows still in the log: a read's
