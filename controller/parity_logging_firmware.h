@@ -164,6 +164,12 @@ private:
     bool resync_stripe_checks(int64_t stripe, int affinity);
     bool write_checks_from_data(const std::vector<region_extent> &data, const std::vector<region_extent> &checks,
                                 uint64_t n, int affinity);
+    // Check k of a row (k < `checks`; `row[i]` holds data column `columns[i]`) into out + k*n:
+    // P on the XOR engine, Q and R on its GF mode (g^(k j)); checks for which `made` says false
+    // are left out.
+    void make_checks(const std::vector<protocol::buffer_ref> &row, const std::vector<int> &columns, int checks,
+                     protocol::buffer_ref out, uint64_t n, int affinity,
+                     const std::function<bool(int)> &made = nullptr);
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
     // More checks (parity_logging_pq_degraded.cpp): every live check updated directly, RAID 6 style.
     bool degraded_write_checks(const piece &p, protocol::buffer_block *buffer, int affinity);

@@ -144,19 +144,13 @@ bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_bl
         for (size_t i = 0; i < r.lost_columns.size(); ++i)
             if (r.lost_columns[i] != r.column)
                 m_kit.gf_blocks(read, r.coefficients[i], {work, uint64_t(r.lost_columns[i]) * n}, n, affinity);
-        for (int j = 0; j < D; ++j)
+        std::vector<int> columns;
+        for (int j = 0; j < D; ++j) {
             row.push_back(j == r.column ? protocol::buffer_ref{buffer, p.offset} : protocol::buffer_ref{work, uint64_t(j) * n});
-        for (int k = 0; k < C; ++k) {
-            if (r.lost[size_t(D + k)]) continue;
-            const protocol::buffer_ref out{work, uint64_t(D + C + k) * n};
-            if (k == 0) {
-                m_kit.xor_blocks(row, out, n, affinity);
-                continue;
-            }
-            std::vector<uint8_t> coefficients;
-            for (int j = 0; j < D; ++j) coefficients.push_back(pq::check_coefficient(k, j));
-            m_kit.gf_blocks(row, coefficients, out, n, affinity);
+            columns.push_back(j);
         }
+        make_checks(row, columns, C, {work, uint64_t(D + C) * n}, n, affinity,
+                    [&](int k) { return !r.lost[size_t(D + k)]; });
         ok = m_kit.parallel(size_t(1 + C), [&](size_t i) {
             const size_t m = i == 0 ? size_t(r.column) : size_t(D) + i - 1;
             if (r.lost[m]) return true;

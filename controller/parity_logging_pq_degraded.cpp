@@ -43,15 +43,13 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
-            for (int j = 0; j < columns; ++j)
+            std::vector<int> all;
+            for (int j = 0; j < columns; ++j) {
                 inputs.push_back(j == column ? protocol::buffer_ref{buffer, p.offset}
                                              : protocol::buffer_ref{work, uint64_t(j) * n});
-            m_kit.xor_blocks(inputs, {work, uint64_t(columns) * n}, n, affinity);
-            for (int k = 1; k < C; ++k) {
-                std::vector<uint8_t> coefficients;
-                for (int j = 0; j < columns; ++j) coefficients.push_back(pq::check_coefficient(k, j));
-                m_kit.gf_blocks(inputs, coefficients, {work, uint64_t(columns + k) * n}, n, affinity);
+                all.push_back(j);
             }
+            make_checks(inputs, all, C, {work, uint64_t(columns) * n}, n, affinity);
             ok = m_kit.parallel(c, [&](size_t k) {
                 return m_kit.disk_io(true, cl[k].disk, uint64_t(cl[k].drive_lbn), uint32_t(n), work,
                                      (uint64_t(columns) + k) * n);

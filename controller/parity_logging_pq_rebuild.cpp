@@ -26,19 +26,34 @@ bool parity_logging_firmware::write_checks_from_data(const std::vector<region_ex
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
-        for (size_t j = 0; j < d; ++j) inputs.push_back({work, j * n});
-        m_kit.xor_blocks(inputs, {work, d * n}, n, affinity);
-        for (size_t k = 1; k < c; ++k) {
-            std::vector<uint8_t> coefficients;
-            for (size_t j = 0; j < d; ++j) coefficients.push_back(pq::check_coefficient(int(k), int(j)));
-            m_kit.gf_blocks(inputs, coefficients, {work, (d + k) * n}, n, affinity);
+        std::vector<int> columns;
+        for (size_t j = 0; j < d; ++j) {
+            inputs.push_back({work, j * n});
+            columns.push_back(int(j));
         }
+        make_checks(inputs, columns, int(c), {work, d * n}, n, affinity);
         ok = m_kit.parallel(c, [&](size_t k) {
             return m_kit.disk_io(true, checks[k].disk, uint64_t(checks[k].drive_lbn), uint32_t(n), work, (d + k) * n);
         });
     }
     m_platform.free_buffer(work);
     return ok;
+}
+
+void parity_logging_firmware::make_checks(const std::vector<protocol::buffer_ref> &row, const std::vector<int> &columns,
+                                          int checks, protocol::buffer_ref out, uint64_t n, int affinity,
+                                          const std::function<bool(int)> &made) {
+    for (int k = 0; k < checks; ++k) {
+        if (made && !made(k)) continue;
+        const protocol::buffer_ref to{out.block, out.first_sector + uint64_t(k) * n};
+        if (k == 0) {
+            m_kit.xor_blocks(row, to, n, affinity);
+            continue;
+        }
+        std::vector<uint8_t> coefficients;
+        for (int j : columns) coefficients.push_back(pq::check_coefficient(k, j));
+        m_kit.gf_blocks(row, coefficients, to, n, affinity);
+    }
 }
 
 bool parity_logging_firmware::rebuild_checks(int region, int affinity) {

@@ -42,14 +42,12 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
                                           data ? uint64_t(checks * u) : 0);
         m_platform.check_power();
         std::vector<protocol::buffer_ref> inputs;
-        for (const piece &p : pieces) inputs.push_back({buffer, p.offset});
-        m_kit.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
-        for (int k = 1; k < checks; ++k) {
-            std::vector<uint8_t> coefficients;
-            for (const piece &p : pieces)
-                coefficients.push_back(pq::check_coefficient(k, m_layout.parity_of(p.lbn).column));
-            m_kit.gf_blocks(inputs, coefficients, {work, uint64_t(k * u)}, uint64_t(u), affinity);
+        std::vector<int> columns;
+        for (const piece &p : pieces) {
+            inputs.push_back({buffer, p.offset});
+            columns.push_back(m_layout.parity_of(p.lbn).column);
         }
+        make_checks(inputs, columns, checks, {work, 0}, uint64_t(u), affinity);
         for (int k = 0; k < checks; ++k)
             for (int64_t s = 0; s < u; ++s)
                 records.push_back({record_kind::overwrite, 0, m_layout.check_of(pieces.front().lbn + s, k).image_index,
