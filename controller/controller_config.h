@@ -38,7 +38,8 @@ struct parity_logging_config {
     int regions_per_disk = 0;       // B; 0 = the paper's search (+-10% around sqrt(T*V/K))
     int log_stripes = 4;            // L
     // Check images per big row and log copies (the parity logging paper's Section 9 at f = checks):
-    // 1 = parity (RAID 5 rows, one log); 2 = P and Q (RAID 6 rows, the log on 2 copies).
+    // 1 = parity (RAID 5 rows, one log); 2 = P and Q (RAID 6 rows, the log on 2 copies); 3 = P, Q
+    // and R (R = sum g^2j D_j, the log on 3 copies).
     int checks = 1;
     double log_to_parity = 1.0;     // A = C_L / C_P
     int log_write_tracks = 1;       // K

@@ -62,9 +62,10 @@ void declare_parity_logging_keys(config::declarations<parity_logging_config> &k)
     k.integer("regions_per_disk", &p::regions_per_disk, "0", 0, 1000000)
         .note("B; 0: the paper's search within 10% of sqrt(tracks per disk / K)");
     k.integer("log_stripes", &p::log_stripes, "4", 1, 64).note("L: sublogs per region");
-    k.integer("checks", &p::checks, "1", 1, 2)
+    k.integer("checks", &p::checks, "1", 1, 3)
         .note("check images per big row and log copies: 1 = parity (one log), 2 = P and Q with the log on two "
-              "copies (the paper's Section 9; a region takes 2L log disks; one lost disk at a time is served)");
+              "copies, 3 = P, Q and R with the log on three (the paper's Section 9; a region takes checks x L log "
+              "disks; up to `checks` lost disks are served)");
     k.number("log_to_parity_ratio", &p::log_to_parity, "1")
         .above(0)
         .max(100)
@@ -259,7 +260,7 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                            "a disk with its data or parity); disks.count is {}",
                            log_stripes, log_stripes + 2, n),
                fmt::format("disks.count >= {} + 2", k.key("parity_logging.log_stripes")));
-    // P+Q: two copies of the L sublogs on 2L distinct disks, and rows of P, Q and at least one datum.
+    // P+Q (+R): C copies of the L sublogs on C*L distinct disks, and rows of C checks and at least one datum.
     if (fw.array == array_kind::parity_logging && checks > 1 && n < checks * log_stripes + checks + 1)
         k.fail("parity_logging.checks",
                fmt::format("parity_logging with {} checks and {} sublogs needs at least {} disks ({} copies of the "

@@ -21,13 +21,15 @@ std::vector<log_record> expand_checks(const std::vector<log_record> &records) {
     out.reserve(records.size());
     for (const log_record &r : records) {
         log_record p = r;
-        p.q_index = -1;
+        p.check_index.fill(-1);
         out.push_back(p);
-        if (r.q_index < 0) continue;
-        log_record q = p;
-        q.image_index = r.q_index;
-        q.token = rtl_models::gf256::scale_token(r.q_coefficient, r.token);
-        out.push_back(q);
+        for (size_t k = 0; k < r.check_index.size(); ++k) {
+            if (r.check_index[k] < 0) continue;
+            log_record c = p;
+            c.image_index = r.check_index[k];
+            c.token = rtl_models::gf256::scale_token(r.check_coefficient[k], r.token);
+            out.push_back(c);
+        }
     }
     return out;
 }

@@ -13,6 +13,7 @@
 // equals applying the records in sequence order. Pure C++ on tokens.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -22,20 +23,26 @@ namespace raidtlm::controller {
 
 enum class record_kind { update, overwrite };
 
+// Check images a region's records may update: P, Q and R (parity_logging.checks <= 3).
+constexpr int max_log_checks = 3;
+
 struct log_record {
     record_kind kind = record_kind::update;
     uint64_t sequence = 0;    // order of the writes that made the records
     int64_t image_index = 0;  // sector of the region's parity image (parity_location::image_index)
     uint64_t token = 0;       // update: old ^ new; overwrite: the new parity
-    // P+Q (parity_logging.checks 2): an update record also updates Q, at image sector q_index,
-    // with g^j (old ^ new), j the data column (Q' = Q + g^j (old + new), pq_parity.h); -1: P only.
-    // The log holds the one image; the coefficient comes from the log directory, as the index.
-    int64_t q_index = -1;
-    uint8_t q_coefficient = 0;
+    // More than one check (parity_logging.checks 2: P+Q, 3: P+Q+R): an update record also
+    // updates check k = 1, 2 (Q, R) at image sector check_index[k-1] with g^(k j) (old ^ new), j
+    // the data column (Q' = Q + g^j (old + new), R' = R + g^2j (old + new); pq_parity.h's
+    // check_coefficient); -1: no such check. The log holds the one image; the coefficients come
+    // from the log directory, as the indices.
+    std::array<int64_t, max_log_checks - 1> check_index{-1, -1};
+    std::array<uint8_t, max_log_checks - 1> check_coefficient{0, 0};
 };
 
-// The records as the reintegrator applies them: an update with a Q index becomes two updates of
-// the same sequence, P's image and Q's (the token scaled by g^j in GF(2^8), byte lane by lane).
+// The records as the reintegrator applies them: an update with check indices becomes one update
+// per check, of the same sequence: P's image, then Q's and R's (the token scaled by g^(k j) in
+// GF(2^8), byte lane by lane).
 std::vector<log_record> expand_checks(const std::vector<log_record> &records);
 
 // The reference semantics: records applied one by one in sequence order (stable for equal ones).

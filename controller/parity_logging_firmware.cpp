@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "controller/plugins.h"
+#include "controller/pq_parity.h"
 #include "rtl_models/sim_time.h"
 
 namespace raidtlm::controller {
@@ -73,14 +74,14 @@ parity_logging_firmware::~parity_logging_firmware() = default;
 bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::function<bool()> &attempt) {
     for (;;) {
         if (!check_failure(affinity)) return false;
-        const int known = m_known_failed;
+        const std::vector<int> known = m_lost;
         bool ok;
         {
             const active_request active{this};
             ok = attempt();
         }
-        const int failed = m_platform.failed_disk();
-        if (ok || failed < 0 || failed == known) return ok;
+        const std::vector<int> failed = m_platform.failed_disks();
+        if (ok || failed.empty() || failed == known) return ok;
         ++m_stats.served_again_after_loss;
     }
 }
@@ -210,7 +211,7 @@ void parity_logging_firmware::log_writer(int region) {
         ++r.log_writes_in_flight;
         ++m_log_writes;
         m_pool.start_log_write(region, take);
-        // Every copy of the sublog (two checks: the log replicated on distinct disks), together.
+        // Every copy of the sublog (C checks: the log replicated on C distinct disks), together.
         auto append = [&](int copy) {
             const region_extent e = m_layout.sublog_extent(region, i, copy);
             return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
@@ -258,7 +259,7 @@ void parity_logging_firmware::flush(int blocked_region) {
 }
 
 bool parity_logging_firmware::logging(int region) const {
-    // Two checks: after a loss every region updates P and Q directly (degraded_write_pq).
+    // More checks: after a loss every region updates its checks directly (degraded_write_checks).
     if (m_layout.checks() > 1) return m_known_failed < 0;
     return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
 }
@@ -284,7 +285,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     if (m_first_reintegration_s < 0) m_first_reintegration_s = t0;
     const bool claimed_here = !r.reintegrating;
     if (claimed_here) wait_region_idle(region);
-    const int lost = m_platform.failed_disk();  // a lost member's parity run is neither read nor written
+    // A lost member's check run is neither read nor written.
+    auto gone = [&](int d) { return m_platform.member_state_of(d) == member_state::failed; };
     const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
     r.buffered.clear();
     m_pool.take_unwritten(region);
@@ -304,14 +306,18 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
     auto parity_io = [&](tlm::tlm_command cmd, int m) {
         const region_extent e = m_layout.parity_extent(region, m);
-        if (e.disk == lost) return true;
+        if (gone(e.disk)) return true;
         return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
                              uint64_t(m_layout.check_run_image_index(m)));
     };
     // The sublogs as read from the drives: the record images come from there, not from memory.
-    // Two checks: copy 0 of each sublog, copy 1 where copy 0 is on the lost disk.
-    auto copy = [&](int i) { return m_layout.checks() > 1 && m_layout.log_disk(region, i) == lost ? 1 : 0; };
-    auto log_lost = [&](int i) { return m_layout.sublog_extent(region, i, copy(i)).disk == lost; };
+    // More than one check: the first copy of each sublog that is not on the lost disk.
+    auto copy = [&](int i) {
+        for (int c = 0; c < m_layout.checks(); ++c)
+            if (!gone(m_layout.sublog_extent(region, i, c).disk)) return c;
+        return 0;
+    };
+    auto log_lost = [&](int i) { return gone(m_layout.sublog_extent(region, i, copy(i)).disk); };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
     for (int i = 0; i < L; ++i) {
@@ -347,26 +353,30 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
         r.stale_parity = true;
     } else if (ok) {
         // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
-        uint64_t records = in_memory.size(), q_records = 0;
-        auto count_q = [&](const log_record &x) { q_records += x.q_index >= 0 ? 1 : 0; };
-        for (const log_record &x : in_memory) count_q(x);
+        uint64_t records = in_memory.size();
+        std::vector<uint64_t> check_records(max_log_checks - 1, 0);  // update records of Q, R
+        auto count = [&](const log_record &x) {
+            for (size_t k = 0; k < check_records.size(); ++k) check_records[k] += x.check_index[k] >= 0 ? 1 : 0;
+        };
+        for (const log_record &x : in_memory) count(x);
         for (const logged_write &w : r.writes) {
             records += w.records.size();
-            for (const log_record &x : w.records) count_q(x);
+            for (const log_record &x : w.records) count(x);
         }
         if (records > 0)
             m_kit.xor_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {&m_timing_only, 0}, records, affinity);
-        // Two checks: Q += g^j (old ^ new) per update record, the engine's GF mode (a coefficient
-        // other than 0 and 1 stands for the records' g^j).
-        if (q_records > 0)
-            m_kit.gf_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {1, 2}, {&m_timing_only, 0}, q_records,
-                            affinity);
+        // More checks: check k += g^(k j) (old ^ new) per update record, one command of the
+        // engine's GF mode per check (a coefficient other than 0 and 1 stands for the records').
+        for (size_t k = 0; k < check_records.size(); ++k)
+            if (check_records[k] > 0)
+                m_kit.gf_blocks({{&m_timing_only, 0}, {&m_timing_only, 0}}, {1, pq::check_coefficient(int(k) + 1, 1)},
+                                {&m_timing_only, 0}, check_records[k], affinity);
         const std::vector<uint64_t> from_disk(work->tokens.begin(), work->tokens.begin() + m_layout.parity_sectors());
         std::vector<uint64_t> updated;
         if (m_carries_tokens) {
             // The log's headers (kind, parity sector, sequence) from the log directory; each
             // record's image from the sector read back from its sublog.
-            // Two checks: each update record applied to P and, scaled by g^j, to Q.
+            // More checks: each update record applied to P and, scaled by g^(k j), to Q and R.
             std::vector<logged_write> from_log = r.writes;
             for (logged_write &w : from_log) {
                 for (size_t k = 0; k < w.records.size(); ++k)
@@ -401,7 +411,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
 
 // Parity of every big row of the region from its data members (the log is lost or stale).
 bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
-    if (m_layout.checks() > 1) return rebuild_checks_pq(region, affinity);
+    if (m_layout.checks() > 1) return rebuild_checks(region, affinity);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     bool ok = true;
@@ -437,16 +447,27 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 
 bool parity_logging_firmware::check_failure(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
-    const int f = m_platform.failed_disk();
-    if (f != m_known_failed) {
-        if (f < 0) {  // the disk marked live again: logging resumes (what it missed is not rebuilt)
-            m_known_failed = -1;
-        } else if (m_known_failed >= 0) {
-            SC_REPORT_ERROR(msg_type, m_layout.checks() > 1
-                                          ? "a second disk lost: parity logging with 2 checks is modelled with one "
-                                            "lost disk at a time (two are not modelled)"
-                                          : "a second disk lost: parity logging tolerates one failure");
+    const std::vector<int> failed = m_platform.failed_disks();
+    if (failed != m_lost) {
+        const bool fewer = std::includes(m_lost.begin(), m_lost.end(), failed.begin(), failed.end());
+        if (fewer) {  // disks marked live again: with none lost logging resumes (what they missed is not rebuilt)
+            m_lost = failed;
+            m_known_failed = failed.empty() ? -1 : failed.front();
+        } else if (int(failed.size()) > m_layout.checks()) {
+            SC_REPORT_ERROR(msg_type, fmt::format("{} disks lost: parity logging with {} check{} tolerates {}",
+                                                  failed.size(), m_layout.checks(), m_layout.checks() > 1 ? "s" : "",
+                                                  m_layout.checks())
+                                          .c_str());
             return false;
+        } else if (m_known_failed >= 0) {
+            // Another lost disk: the logs were applied at the first and no region logs since, so
+            // the writes in flight finish and every row is served with its lost members
+            // (parity_logging_lost_rows.cpp).
+            m_recovering = true;
+            while (m_active > 0) sc_core::wait(m_drained);
+            m_lost = failed;
+            m_recovering = false;
+            m_recovered.notify(sc_core::SC_ZERO_TIME);
         } else {
             // The requests in flight finish first (their records land in the logs applied below).
             m_recovering = true;
@@ -470,7 +491,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         region_state &r = m_regions[size_t(region)];
         if (r.committed == 0 && !r.stale_parity) continue;  // parity current
         wait_region_idle(region);
-        // Two checks: a lost log disk's sublogs are read from their other copy (reintegrate).
+        // More checks: a lost log disk's sublogs are read from another copy (reintegrate).
         if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
             r.stale_parity = false;
             r.buffered.clear();
@@ -489,6 +510,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     }
     m_buffers_in_use = m_pool.buffers_in_use();
     m_known_failed = d;
+    m_lost = {d};  // any other lost meanwhile: check_failure at the next request
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
     return ok;
@@ -496,7 +518,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
 
 // A unit piece written with a disk lost: the parity updated directly (RAID 5).
 bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
-    if (m_layout.checks() > 1) return degraded_write_pq(p, buffer, affinity);
+    if (m_layout.checks() > 1) return degraded_write_checks(p, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const region_extent dl = m_layout.data_location(p.lbn);
     const parity_location pl = m_layout.parity_of(p.lbn);

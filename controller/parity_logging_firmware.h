@@ -27,19 +27,23 @@
 //     disk's data). A region whose sublog is on the lost disk: its parity rebuilt from its data
 //     (the log is gone) and, with L > 1, logging goes on with a new empty log on the other
 //     sublogs; every other region updates its parity directly until the disk is marked live.
-//   two checks (controller.parity_logging.checks 2, P+Q rows, the log on two copies; layout h):
-//     small writes log old ^ new with the data column j, reintegration reads one log copy and
-//     applies P ^= record, Q ^= g^j record (parity_logging_stripe_write.cpp); faults of any kind
-//     a power or controller loss recovers as with one check, P and Q rebuilt together
-//     (parity_logging_pq_rebuild.cpp); with a disk lost, the logs are applied (a lost log disk's
-//     sublogs read from their other copy) and every write updates P and Q directly
-//     (parity_logging_pq_degraded.cpp), reads rebuilt from P; a MEDIUM ERROR is repaired from P
-//     as with one check. A second lost disk is refused (the platform models one at a time).
+//   C = 2 or 3 checks (controller.parity_logging.checks: P+Q or P+Q+R rows, the log on C copies
+//     on distinct disks; layout h): small writes log old ^ new with the data column j,
+//     reintegration reads one log copy and applies P ^= record, Q ^= g^j record, R ^= g^2j record
+//     (parity_logging_stripe_write.cpp); a power or controller loss recovers as with one check,
+//     the checks rebuilt together (parity_logging_pq_rebuild.cpp); with a disk lost, the logs
+//     are applied (a lost log disk's sublogs read from another copy) and every write updates the
+//     live checks directly (parity_logging_pq_degraded.cpp), reads rebuilt from P; a MEDIUM ERROR
+//     is repaired from P as with one check. Further lost disks, up to C in all, need no log work
+//     (none is kept once a disk is lost): a row's lost data are rebuilt from its surviving data
+//     and checks, a write recomputes its live checks from the row's data
+//     (parity_logging_lost_rows.cpp); one more is refused with an error, as a second at C = 1.
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -154,16 +158,28 @@ private:
     bool reintegrate(int region, int affinity);
     bool rebuild_parity(int region, int affinity);
     bool resync_stripe(int64_t stripe, int affinity);  // the stripe's parity from its data
-    // Two checks (parity_logging_pq_rebuild.cpp): P and Q of the region's big rows, or of a
-    // logical stripe, from the data; write_pq_from_data does one row of units.
-    bool rebuild_checks_pq(int region, int affinity);
-    bool resync_stripe_pq(int64_t stripe, int affinity);
-    bool write_pq_from_data(const std::vector<region_extent> &data, const region_extent &p, const region_extent &q,
-                            uint64_t n, int affinity);
+    // More checks (parity_logging_pq_rebuild.cpp): P, Q (and R) of the region's big rows, or of
+    // a logical stripe, from the data; write_checks_from_data does one row of units.
+    bool rebuild_checks(int region, int affinity);
+    bool resync_stripe_checks(int64_t stripe, int affinity);
+    bool write_checks_from_data(const std::vector<region_extent> &data, const std::vector<region_extent> &checks,
+                                uint64_t n, int affinity);
+    // Check k of a row (k < `checks`; `row[i]` holds data column `columns[i]`) into out + k*n:
+    // P on the XOR engine, Q and R on its GF mode (g^(k j)); checks for which `made` says false
+    // are left out.
+    void make_checks(const std::vector<protocol::buffer_ref> &row, const std::vector<int> &columns, int checks,
+                     protocol::buffer_ref out, uint64_t n, int affinity,
+                     const std::function<bool(int)> &made = nullptr);
     bool degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity);
-    // Two checks (parity_logging_pq_degraded.cpp): P and Q updated directly, RAID 6 style.
-    bool degraded_write_pq(const piece &p, protocol::buffer_block *buffer, int affinity);
+    // More checks (parity_logging_pq_degraded.cpp): every live check updated directly, RAID 6 style.
+    bool degraded_write_checks(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity);
+    // More than one lost disk (up to `checks`; parity_logging_lost_rows.cpp): a piece of a lost
+    // data column rebuilt from the row's surviving data and checks, and a piece written with
+    // every live check recomputed from the row's data (its lost columns rebuilt first).
+    bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
+    bool is_lost(int disk) const { return std::find(m_lost.begin(), m_lost.end(), disk) != m_lost.end(); }
     // MEDIUM ERROR (parity_logging_media.cpp): the row's other data and parity into `buffer` at
     // p.offset (stripe lock held); a piece rebuilt after the region's log is applied, and
     // rewritten; a host read's piece, repaired when its drive cannot read it; a logical
@@ -203,7 +219,8 @@ private:
     int64_t m_reint_sectors = 0;
     std::vector<region_state> m_regions;
     uint64_t m_next_sequence = 0;
-    int m_known_failed = -1;   // the failure the firmware has handled
+    int m_known_failed = -1;   // the failure the firmware has handled (the first, with more checks)
+    std::vector<int> m_lost;   // every lost disk the firmware has handled, ascending
     bool m_recovering = false;
     sc_core::sc_event m_recovered;
     int m_active = 0;  // host requests inside write()/read() past check_failure

@@ -12,13 +12,14 @@ parity_logging_layout::parity_logging_layout(const std::vector<int64_t> &disk_se
     : m_n(int(disk_sectors.size())), m_l(p.log_stripes), m_track(p.track_sectors), m_unit(p.unit_sectors),
       m_a(p.log_to_parity) {
     m_c = p.checks;
-    if (m_c < 1 || m_c > 2)
-        throw layout_error(fmt::format("parity logging: checks = {} (1: parity, 2: P and Q) is not modelled", m_c));
+    if (m_c < 1 || m_c > 3)
+        throw layout_error(
+            fmt::format("parity logging: checks = {} (1: parity, 2: P and Q, 3: P, Q and R) is not modelled", m_c));
     if (m_c > 1 && m_n - m_c * m_l < m_c + 1)
         throw layout_error(fmt::format("parity logging with {} checks and L = {} sublogs needs at least {} disks ({} "
-                                       "copies of the log on distinct disks, then P, Q and a data member); the "
+                                       "copies of the log on distinct disks, then {} and a data member); the "
                                        "array has {}",
-                                       m_c, m_l, m_c * m_l + m_c + 1, m_c, m_n));
+                                       m_c, m_l, m_c * m_l + m_c + 1, m_c, m_c == 2 ? "P, Q" : "P, Q, R", m_n));
     if (m_track < 1) throw layout_error("parity logging needs the disks' track size (sectors per track > 0)");
     if (m_unit < 1) throw layout_error("parity logging: the stripe unit must be at least one sector");
     if (!(m_a > 0)) throw layout_error(fmt::format("parity logging: log_to_parity_ratio A = {} must be > 0", m_a));
@@ -95,10 +96,11 @@ bool parity_logging_layout::try_regions(int b, const std::vector<int64_t> &disk_
 
 std::string parity_logging_layout::describe() const {
     if (m_c > 1)
-        return fmt::format("parity logging over P+Q, {} disks, {} regions, L = {} sublogs of {} tracks in {} copies, "
-                           "P and Q {} tracks each per member, A = {}, {}-sector track, {}-sector stripe unit, "
+        return fmt::format("parity logging over {}, {} disks, {} regions, L = {} sublogs of {} tracks in {} copies, "
+                           "{} {} tracks each per member, A = {}, {}-sector track, {}-sector stripe unit, "
                            "{:.2f}% unused",
-                           m_n, m_regions, m_l, m_s, m_c, m_p, m_a, m_track, m_unit, 100.0 * m_unused);
+                           m_c == 2 ? "P+Q" : "P+Q+R", m_n, m_regions, m_l, m_s, m_c,
+                           m_c == 2 ? "P and Q" : "P, Q and R", m_p, m_a, m_track, m_unit, 100.0 * m_unused);
     return fmt::format("parity logging, {} disks, {} regions, L = {} sublogs of {} tracks, parity {} tracks per "
                        "member, A = {}, {}-sector track, {}-sector stripe unit, {:.2f}% unused",
                        m_n, m_regions, m_l, m_s, m_p, m_a, m_track, m_unit, 100.0 * m_unused);

@@ -18,22 +18,24 @@
 // B regions, with P*track a multiple of u, searched downwards from tracks / (B*M) + 1, the size at
 // which a disk that is a member of every region would be full. Log disks hold less, so a larger P
 // can fit and is not found (22 IBM 0661, B = 100, L = 6: P = 9 where 10 fits at one check, 14
-// where 24 fits at two); the region images then are V/B-sized as the paper's model takes them.
+// where 24 fits at two, 14 where 22 fits at three with L = 4); the region images then are V/B-sized
+// as the paper's model takes them.
 // Kept so: the single-check results in EXPERIMENTS.md come from this sizing. B = 0 asks for the paper's search: the regions count
 // B_opt = sqrt(T*V/K) (T*V = tracks per disk, K = tracks buffered per region) and every B within
 // +-10% of it; the one that leaves the least unused space wins (ties: the closest to B_opt).
 // A "track" is `track_sectors` sectors for every disk (the firmware's idea of a track; on a zoned
 // drive, the caller's choice, normally the outermost zone's).
 //
-// Two checks (checks = 2; the paper's Section 9 at f = 2): a region has 2L log disks, copy c of
-// sublog i on its log disk c*L + i (the log replicated on distinct disks); M = N - 2L members;
-// big row q is a RAID 6 row: P on member M-1-q, Q on member (M-q) % M, data column j on member
-// (M-1-q+2+j) % M (Q = sum g^j D_j, pq_parity.h). So that a member's two check images lie
-// together (one sequential pass at reintegration, as the paper's model charges), member m keeps
-// big row q in slot (q + m + 1) % M: its P row in slot 0, its Q row in slot 1. With one check
-// every member keeps row q in slot q, as before. A region's check image (parity_sectors) is the
-// members' check runs one after another: member m's run at image sector (M-1-m)*checks*P*T, its
-// P image first.
+// C checks (checks = C = 2 or 3; the paper's Section 9 at f = C): a region has C*L log disks,
+// copy c of sublog i on its log disk c*L + i (the log replicated on C distinct disks, an
+// (f-1)-tolerant log); M = N - C*L members; big row q holds check k (0 = P, 1 = Q, 2 = R) on
+// member (M-1-q+k) % M and data column j on member (M-1-q+C+j) % M; check k = sum g^(k j) D_j
+// (pq_parity.h's check_coefficient: a RAID 6 row at C = 2, P+Q+R at C = 3). So that a member's
+// C check images lie together (one sequential pass at reintegration, as the paper's model
+// charges), member m keeps big row q in slot (q + m + 1) % M: its P row in slot 0, its Q row in
+// slot 1, its R row in slot 2. With one check every member keeps row q in slot q, as before. A
+// region's check image (parity_sectors) is the members' check runs one after another: member m's
+// run at image sector (M-1-m)*checks*P*T, its P image first.
 //
 // Pure C++. Throws layout_error saying why when the configuration cannot be laid out.
 #pragma once
@@ -53,7 +55,7 @@ struct parity_logging_params {
     double log_to_parity = 1.0;    // A
     int regions_per_disk = 0;      // B; 0 = the paper's search around sqrt(T*V/K)
     int log_write_tracks = 1;      // K (only for the search)
-    int checks = 1;                // check images per big row and log copies (1 or 2)
+    int checks = 1;                // check images per big row and log copies (1, 2 or 3)
 };
 
 // Where a logical sector's parity lives: region, member disk, drive LBN, and its index in the
@@ -63,7 +65,7 @@ struct parity_location {
     int disk = 0;
     int64_t drive_lbn = 0;
     int64_t image_index = 0;
-    int column = 0;  // the sector's data column j in its big row (Q's coefficient g^j)
+    int column = 0;  // the sector's data column j in its big row (check k's coefficient g^(k j))
 };
 
 // A contiguous run of one disk.
@@ -111,7 +113,7 @@ public:
     int member_disk(int region, int m) const {
         return int((int64_t(region) * log_disks() + log_disks() + m) % m_n);
     }
-    // Member holding check k (0 = P, 1 = Q) of big row q, and the slot of big row q on member m.
+    // Member holding check k (0 = P, 1 = Q, 2 = R) of big row q, and the slot of big row q on member m.
     int check_member(int q, int k) const { return (members() - 1 - q + k) % members(); }
     int slot(int q, int m) const { return m_c == 1 ? q : (q + m + 1) % members(); }
     // Member index of a disk, or -1 for a log disk of the region.
@@ -128,7 +130,7 @@ public:
     // The data disk and drive LBN of logical sector lbn, and where its parity is.
     region_extent data_location(int64_t lbn) const;  // sectors = 1
     parity_location parity_of(int64_t lbn) const { return check_of(lbn, 0); }
-    // Where check k (0 = P, 1 = Q) of lbn's row is.
+    // Where check k (0 = P, 1 = Q, 2 = R) of lbn's row is.
     parity_location check_of(int64_t lbn, int k) const;
     // Logical sectors protected with lbn by the same parity sector (the other data of its row),
     // and the disk/drive LBN of each; excludes lbn itself.

@@ -5,9 +5,9 @@
 // drive. Degraded reads share the rebuild. Not handled: a parity or sublog sector that cannot be
 // read fails the reintegration (and the writes waiting for it: visible failures, never wrong
 // data); rebuilding that parity from the data would race with the small writes whose data are
-// still on their way to the drives while their records sit in the log buffers. With two checks
-// (P+Q) the same: the row's other data and P rebuild the piece once the log is applied, and
-// rewriting the acknowledged data leaves P and Q as they are.
+// still on their way to the drives while their records sit in the log buffers. With two or three
+// checks (P+Q, P+Q+R) the same: the row's other data and P rebuild the piece once the log is
+// applied, and rewriting the acknowledged data leaves the checks as they are.
 #include "controller/parity_logging_firmware.h"
 
 namespace raidtlm::controller {
@@ -33,12 +33,12 @@ bool parity_logging_firmware::reconstruct_piece(const piece &p, protocol::buffer
     return ok;
 }
 
-// A piece on the lost disk.
+// A piece on a lost disk.
 bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.rebuilt_reads;
     m_kit.locks.lock(stripe);
-    const bool ok = reconstruct_piece(p, buffer, affinity);
+    const bool ok = m_lost.size() > 1 ? read_lost_row(p, buffer, affinity) : reconstruct_piece(p, buffer, affinity);
     m_kit.locks.unlock(stripe);
     return ok;
 }
@@ -61,7 +61,7 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
 
 bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int disk = c.replicas[0].disk;
-    if (disk == m_known_failed) return degraded_read(p, buffer, affinity);
+    if (is_lost(disk)) return degraded_read(p, buffer, affinity);
     const disk_extent &e = c.replicas[0].extents[0];
     if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
     // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.

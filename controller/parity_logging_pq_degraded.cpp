@@ -1,21 +1,26 @@
-// Parity logging over P+Q (controller.parity_logging.checks 2) with a disk lost: every region
-// stops logging (its log was applied when the loss was handled, reading the surviving log copy)
-// and a write updates P and Q directly, as RAID 6 does (raid6_firmware; Q' = Q + g^j (old + new),
-// pq_parity.h): a read-modify-write of the data and whichever checks are alive, or, when the
-// piece's own data disk is lost, a reconstruct-write of P and Q from the row's other data and the
-// new data. Reads of the lost disk are rebuilt from the other data and P (degraded_read: P is
-// current, since nothing is logged any more). Under the stripe lock.
+// Parity logging over P+Q or P+Q+R (controller.parity_logging.checks 2, 3) with a disk lost:
+// every region stops logging (its log was applied when the loss was handled, reading a surviving
+// log copy) and a write updates its checks directly, as RAID 6 does (raid6_firmware; check k' =
+// check k + g^(k j) (old + new), pq_parity.h's check_coefficient): a read-modify-write of the data
+// and whichever checks are alive, or, when the piece's own data disk is lost, a reconstruct-write
+// of every check from the row's other data and the new data. Reads of the lost disk are rebuilt
+// from the other data and P (degraded_read: P is current, since nothing is logged any more).
+// Under the stripe lock. With more than one disk lost: write_lost_row (parity_logging_lost_rows.cpp).
 #include "controller/parity_logging_firmware.h"
 
 #include "controller/pq_parity.h"
 
 namespace raidtlm::controller {
 
-bool parity_logging_firmware::degraded_write_pq(const piece &p, protocol::buffer_block *buffer, int affinity) {
+bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    if (m_lost.size() > 1) return write_lost_row(p, buffer, affinity);
     const bool data = !buffer->tokens.empty();
     const region_extent dl = m_layout.data_location(p.lbn);
-    const parity_location pl = m_layout.check_of(p.lbn, 0), ql = m_layout.check_of(p.lbn, 1);
-    const uint64_t n = uint64_t(p.sectors);
+    const int C = m_layout.checks();
+    std::vector<parity_location> cl;
+    for (int k = 0; k < C; ++k) cl.push_back(m_layout.check_of(p.lbn, k));
+    const int column = cl[0].column;
+    const uint64_t n = uint64_t(p.sectors), c = uint64_t(C);
     const int64_t u = m_layout.unit_sectors();
     const int columns = m_layout.data_columns();
     const int64_t stripe = m_layout.stripe_of(p.lbn);
@@ -24,55 +29,60 @@ bool parity_logging_firmware::degraded_write_pq(const piece &p, protocol::buffer
     bool ok;
     protocol::buffer_block *work;
     if (dl.disk == m_known_failed) {
-        // Reconstruct-write: the row's other columns read (slot j), P and Q of all columns
-        // (slots D, D+1) written; the lost disk gets nothing.
-        work = m_platform.allocate_buffer(uint64_t(columns + 2) * n * protocol::sector_bytes,
-                                          data ? uint64_t(columns + 2) * n : 0);
+        // Reconstruct-write: the row's other columns read (slot j), every check of all columns
+        // (slots D + k) written; the lost disk gets nothing.
+        work = m_platform.allocate_buffer(uint64_t(columns + C) * n * protocol::sector_bytes,
+                                          data ? uint64_t(columns + C) * n : 0);
         m_platform.check_power();
         std::vector<region_extent> at;
         for (int j = 0; j < columns; ++j)
-            at.push_back(m_layout.data_location(p.lbn + int64_t(j - pl.column) * u));  // same row and offset
+            at.push_back(m_layout.data_location(p.lbn + int64_t(j - column) * u));  // same row and offset
         ok = m_kit.parallel(size_t(columns), [&](size_t j) {
-            if (int(j) == pl.column) return true;
+            if (int(j) == column) return true;
             return m_kit.disk_io(false, at[j].disk, uint64_t(at[j].drive_lbn), uint32_t(n), work, j * n);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
-            std::vector<uint8_t> coefficients;
+            std::vector<int> all;
             for (int j = 0; j < columns; ++j) {
-                inputs.push_back(j == pl.column ? protocol::buffer_ref{buffer, p.offset}
-                                                : protocol::buffer_ref{work, uint64_t(j) * n});
-                coefficients.push_back(pq::q_coefficient(j));
+                inputs.push_back(j == column ? protocol::buffer_ref{buffer, p.offset}
+                                             : protocol::buffer_ref{work, uint64_t(j) * n});
+                all.push_back(j);
             }
-            m_kit.xor_blocks(inputs, {work, uint64_t(columns) * n}, n, affinity);
-            m_kit.gf_blocks(inputs, coefficients, {work, uint64_t(columns + 1) * n}, n, affinity);
-            ok = m_kit.parallel(2, [&](size_t k) {
-                const parity_location &c = k == 0 ? pl : ql;
-                return m_kit.disk_io(true, c.disk, uint64_t(c.drive_lbn), uint32_t(n), work, (uint64_t(columns) + k) * n);
+            make_checks(inputs, all, C, {work, uint64_t(columns) * n}, n, affinity);
+            ok = m_kit.parallel(c, [&](size_t k) {
+                return m_kit.disk_io(true, cl[k].disk, uint64_t(cl[k].drive_lbn), uint32_t(n), work,
+                                     (uint64_t(columns) + k) * n);
             });
         }
     } else {
-        // Read-modify-write. Slots: 0 old data, 1 old P, 2 old Q, 3 new P, 4 new Q; a lost check
-        // is neither read nor written.
-        work = m_platform.allocate_buffer(5 * n * protocol::sector_bytes, data ? 5 * n : 0);
+        // Read-modify-write. Slots: 0 old data, 1 + k old check k, 1 + C + k new check k; a lost
+        // check is neither read nor written.
+        work = m_platform.allocate_buffer((1 + 2 * c) * n * protocol::sector_bytes, data ? (1 + 2 * c) * n : 0);
         m_platform.check_power();
-        const bool p_alive = pl.disk != m_known_failed, q_alive = ql.disk != m_known_failed;
-        ok = m_kit.parallel(3, [&](size_t i) {
+        auto alive = [&](size_t k) { return cl[k].disk != m_known_failed; };
+        ok = m_kit.parallel(1 + c, [&](size_t i) {
             if (i == 0) return m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
-            const parity_location &c = i == 1 ? pl : ql;
-            if (!(i == 1 ? p_alive : q_alive)) return true;
-            return m_kit.disk_io(false, c.disk, uint64_t(c.drive_lbn), uint32_t(n), work, i * n);
+            if (!alive(i - 1)) return true;
+            return m_kit.disk_io(false, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work, i * n);
         });
         if (ok) {
-            const uint8_t g = pq::q_coefficient(pl.column);
-            if (p_alive) m_kit.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 3 * n}, n, affinity);
-            if (q_alive)
-                m_kit.gf_blocks({{work, 0}, {work, 2 * n}, {buffer, p.offset}}, {g, 1, g}, {work, 4 * n}, n, affinity);
-            ok = m_kit.parallel(3, [&](size_t i) {
+            for (size_t k = 0; k < c; ++k) {
+                if (!alive(k)) continue;
+                const std::vector<protocol::buffer_ref> inputs{{work, 0}, {work, (1 + k) * n}, {buffer, p.offset}};
+                const protocol::buffer_ref out{work, (1 + c + k) * n};
+                if (k == 0) {
+                    m_kit.xor_blocks(inputs, out, n, affinity);
+                } else {
+                    const uint8_t g = pq::check_coefficient(int(k), column);
+                    m_kit.gf_blocks(inputs, {g, 1, g}, out, n, affinity);
+                }
+            }
+            ok = m_kit.parallel(1 + c, [&](size_t i) {
                 if (i == 0) return m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
-                const parity_location &c = i == 1 ? pl : ql;
-                if (!(i == 1 ? p_alive : q_alive)) return true;
-                return m_kit.disk_io(true, c.disk, uint64_t(c.drive_lbn), uint32_t(n), work, (i + 2) * n);
+                if (!alive(i - 1)) return true;
+                return m_kit.disk_io(true, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work,
+                                     (c + i) * n);
             });
         }
     }

@@ -1,46 +1,63 @@
-// Parity logging over P+Q (controller.parity_logging.checks 2): P and Q recomputed from the data
-// as the drives hold them, for the recovery paths that drop a log (a reintegration torn by a power
-// loss, a controller's state lost) or close the write hole (the stripes of the writes in flight).
-// P = sum D_j, Q = sum g^j D_j (pq_parity.h), j the data column; P on the XOR engine, Q on its GF
-// mode. The single-check forms are rebuild_parity and resync_stripe themselves.
+// Parity logging over P+Q or P+Q+R (controller.parity_logging.checks 2, 3): the check images
+// recomputed from the data as the drives hold them, for the recovery paths that drop a log (a
+// reintegration torn by a power loss, a controller's state lost) or close the write hole (the
+// stripes of the writes in flight). Check k = sum g^(k j) D_j (pq_parity.h's check_coefficient;
+// P = sum D_j, Q = sum g^j D_j, R = sum g^2j D_j), j the data column; P on the XOR engine, the
+// others on its GF mode, one command each. The single-check forms are rebuild_parity and
+// resync_stripe themselves.
 #include "controller/parity_logging_firmware.h"
 
 #include "controller/pq_parity.h"
 
 namespace raidtlm::controller {
 
-// The data units `data` (one per column, `n` sectors each) read, P and Q made and written to `p`
-// and `q`.
-bool parity_logging_firmware::write_pq_from_data(const std::vector<region_extent> &data, const region_extent &p,
-                                                 const region_extent &q, uint64_t n, int affinity) {
-    const size_t d = data.size();
+// The data units `data` (one per column, `n` sectors each) read, the checks made and written to
+// `checks` (P first).
+bool parity_logging_firmware::write_checks_from_data(const std::vector<region_extent> &data,
+                                                     const std::vector<region_extent> &checks, uint64_t n,
+                                                     int affinity) {
+    const size_t d = data.size(), c = checks.size();
     // With tokens always: after a restart the firmware cannot know whether the host sent any.
     protocol::buffer_block *work =
-        m_platform.allocate_buffer(uint64_t(d + 2) * n * protocol::sector_bytes, uint64_t(d + 2) * n);
+        m_platform.allocate_buffer(uint64_t(d + c) * n * protocol::sector_bytes, uint64_t(d + c) * n);
     m_platform.check_power();
     bool ok = m_kit.parallel(d, [&](size_t j) {
         return m_kit.disk_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, j * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
-        std::vector<uint8_t> coefficients;
+        std::vector<int> columns;
         for (size_t j = 0; j < d; ++j) {
             inputs.push_back({work, j * n});
-            coefficients.push_back(pq::q_coefficient(int(j)));
+            columns.push_back(int(j));
         }
-        m_kit.xor_blocks(inputs, {work, d * n}, n, affinity);
-        m_kit.gf_blocks(inputs, coefficients, {work, (d + 1) * n}, n, affinity);
-        ok = m_kit.parallel(2, [&](size_t k) {
-            const region_extent &c = k == 0 ? p : q;
-            return m_kit.disk_io(true, c.disk, uint64_t(c.drive_lbn), uint32_t(n), work, (d + k) * n);
+        make_checks(inputs, columns, int(c), {work, d * n}, n, affinity);
+        ok = m_kit.parallel(c, [&](size_t k) {
+            return m_kit.disk_io(true, checks[k].disk, uint64_t(checks[k].drive_lbn), uint32_t(n), work, (d + k) * n);
         });
     }
     m_platform.free_buffer(work);
     return ok;
 }
 
-bool parity_logging_firmware::rebuild_checks_pq(int region, int affinity) {
-    const int M = m_layout.members();
+void parity_logging_firmware::make_checks(const std::vector<protocol::buffer_ref> &row, const std::vector<int> &columns,
+                                          int checks, protocol::buffer_ref out, uint64_t n, int affinity,
+                                          const std::function<bool(int)> &made) {
+    for (int k = 0; k < checks; ++k) {
+        if (made && !made(k)) continue;
+        const protocol::buffer_ref to{out.block, out.first_sector + uint64_t(k) * n};
+        if (k == 0) {
+            m_kit.xor_blocks(row, to, n, affinity);
+            continue;
+        }
+        std::vector<uint8_t> coefficients;
+        for (int j : columns) coefficients.push_back(pq::check_coefficient(k, j));
+        m_kit.gf_blocks(row, coefficients, to, n, affinity);
+    }
+}
+
+bool parity_logging_firmware::rebuild_checks(int region, int affinity) {
+    const int M = m_layout.members(), C = m_layout.checks();
     const int64_t pt = m_layout.parity_unit_sectors();
     auto at = [&](int q, int m) {
         const int d = m_layout.member_disk(region, m);
@@ -49,22 +66,26 @@ bool parity_logging_firmware::rebuild_checks_pq(int region, int affinity) {
     bool ok = true;
     for (int q = 0; q < M && ok; ++q) {
         const int pm = m_layout.check_member(q, 0);
-        std::vector<region_extent> data;
-        for (int j = 0; j < m_layout.data_columns(); ++j) data.push_back(at(q, (pm + 2 + j) % M));
-        ok = write_pq_from_data(data, at(q, pm), at(q, m_layout.check_member(q, 1)), uint64_t(pt), affinity);
+        std::vector<region_extent> data, checks;
+        for (int j = 0; j < m_layout.data_columns(); ++j) data.push_back(at(q, (pm + C + j) % M));
+        for (int k = 0; k < C; ++k) checks.push_back(at(q, m_layout.check_member(q, k)));
+        ok = write_checks_from_data(data, checks, uint64_t(pt), affinity);
     }
     ++m_stats.parity_rebuilds;
     return ok;
 }
 
-bool parity_logging_firmware::resync_stripe_pq(int64_t stripe, int affinity) {
+bool parity_logging_firmware::resync_stripe_checks(int64_t stripe, int affinity) {
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
-    std::vector<region_extent> data;
+    std::vector<region_extent> data, checks;
     for (int j = 0; j < m_layout.data_columns(); ++j) data.push_back(m_layout.data_location(first + int64_t(j) * u));
-    const parity_location p = m_layout.check_of(first, 0), q = m_layout.check_of(first, 1);
+    for (int k = 0; k < m_layout.checks(); ++k) {
+        const parity_location c = m_layout.check_of(first, k);
+        checks.push_back({c.disk, c.drive_lbn, u});
+    }
     m_kit.locks.lock(stripe);
-    const bool ok = write_pq_from_data(data, {p.disk, p.drive_lbn, u}, {q.disk, q.drive_lbn, u}, uint64_t(u), affinity);
+    const bool ok = write_checks_from_data(data, checks, uint64_t(u), affinity);
     m_kit.locks.unlock(stripe);
     return ok;
 }

@@ -81,7 +81,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
 // parity lost there is nothing to make consistent; with a data unit lost its torn rows cannot be
 // told (reported by the later reads, as RAID 5's write hole).
 bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
-    if (m_layout.checks() > 1) return resync_stripe_pq(stripe, affinity);
+    if (m_layout.checks() > 1) return resync_stripe_checks(stripe, affinity);
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
     const int units = m_layout.members() - 1;

@@ -1,9 +1,10 @@
 // parity_logging_firmware's write of one logical stripe (small: old ^ new logged as update
-// records; large: the new check images logged as overwrite records). With two checks (P+Q,
-// controller.parity_logging.checks 2) an update record carries its data column j as well, so
-// reintegration adds g^j (old ^ new) into Q (pq_parity.h; raid6_firmware's Q' = Q + g^j (old +
-// new)); the log holds the one image per sector, as with one check. A large write's Q comes from
-// the new data on the XOR engine's GF mode, logged as Q overwrite records beside P's.
+// records; large: the new check images logged as overwrite records). With C > 1 checks (P+Q,
+// P+Q+R: controller.parity_logging.checks 2, 3) an update record carries the sectors of checks
+// k = 1 .. C-1 and their coefficients g^(k j), j its data column, so reintegration adds
+// g^(k j) (old ^ new) into check k (pq_parity.h; raid6_firmware's Q' = Q + g^j (old + new)); the
+// log holds the one image per sector, as with one check. A large write's check k > 0 comes from
+// the new data on the XOR engine's GF mode, logged as overwrite records beside P's.
 #include "controller/parity_logging_firmware.h"
 
 #include <algorithm>
@@ -34,20 +35,19 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
     if (large) {
         // New parity from the new data (every unit of the stripe), logged as overwrite records.
         ++m_stats.large_writes;
-        // With two checks, Q = sum g^j D_j in the second half of `work` (GF mode), logged too.
+        // Check k > 0 = sum g^(k j) D_j in slot k of `work` (GF mode), logged too.
         const int64_t u = m_layout.unit_sectors();
         const int checks = m_layout.checks();
         work = m_platform.allocate_buffer(uint64_t(checks * u) * protocol::sector_bytes,
                                           data ? uint64_t(checks * u) : 0);
         m_platform.check_power();
         std::vector<protocol::buffer_ref> inputs;
-        std::vector<uint8_t> q_coefficients;
+        std::vector<int> columns;
         for (const piece &p : pieces) {
             inputs.push_back({buffer, p.offset});
-            q_coefficients.push_back(pq::q_coefficient(m_layout.check_of(p.lbn, 1 % checks).column));
+            columns.push_back(m_layout.parity_of(p.lbn).column);
         }
-        m_kit.xor_blocks(inputs, {work, 0}, uint64_t(u), affinity);
-        if (checks > 1) m_kit.gf_blocks(inputs, q_coefficients, {work, uint64_t(u)}, uint64_t(u), affinity);
+        make_checks(inputs, columns, checks, {work, 0}, uint64_t(u), affinity);
         for (int k = 0; k < checks; ++k)
             for (int64_t s = 0; s < u; ++s)
                 records.push_back({record_kind::overwrite, 0, m_layout.check_of(pieces.front().lbn + s, k).image_index,
@@ -93,9 +93,9 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
                     log_record x{record_kind::update, 0, pl.image_index,
                                  data ? work->tokens[size_t(uint64_t(n) + at[size_t(&p - &pieces[0])] + uint64_t(k))]
                                       : 0};
-                    if (m_layout.checks() > 1) {  // Q's sector and g^j: from the layout, as P's
-                        x.q_index = m_layout.check_of(p.lbn + k, 1).image_index;
-                        x.q_coefficient = pq::q_coefficient(pl.column);
+                    for (int c = 1; c < m_layout.checks(); ++c) {  // Q's, R's sector and g^(c j)
+                        x.check_index[size_t(c - 1)] = m_layout.check_of(p.lbn + k, c).image_index;
+                        x.check_coefficient[size_t(c - 1)] = pq::check_coefficient(c, pl.column);
                     }
                     records.push_back(x);
                 }

@@ -17,6 +17,7 @@ SCENARIO = os.path.join(ROOT, "scenarios", "parity_logging_paper.yaml")
 SPEC = os.path.join(ROOT, "scenarios", "disks", "ibm0661.diskspecs")
 DISKS = 22
 LOG_STRIPES = 6  # Section 8, Figure 23: "a log striping degree of six"
+PQR_LOG_STRIPES = 4  # parity logging at f = 3 (parity_logging_pqr below): 3 copies of 4 sublogs
 
 # name -> (controller lines replacing `layout:`/`rmw:` of the scenario, extra --set keys,
 #          model key in `raidtlm plog-model --json`)
@@ -95,6 +96,25 @@ TOLERANT_SCHEMES = {
                                       "controller.parity_logging.log_write_tracks=1",
                                       f"controller.parity_logging.log_stripes={LOG_STRIPES}"],
                                      "parity_logging_no_preread"),
+    # Section 9's parity logging at f = 3: P, Q and R check images per big row (R = sum g^2j D_j),
+    # every update record written into 3 log copies (controller.parity_logging.checks 3). At
+    # L = 6 the 3 copies would take 18 of the 22 disks, leaving 4 members: P, Q, R and one data
+    # column, where a 2 KB write is a whole logical stripe (overwrite records, no preread): not
+    # the small write the model charges. L = 4 keeps f = 2's 12 log disks and 10 members per
+    # region (7 data columns); the model differs from L = 6's by 0.05%.
+    "parity_logging_pqr": ("  layout: parity_logging\n  rmw: read_rotate_write\n",
+                           ["controller.parity_logging.preread=true",
+                            "controller.parity_logging.checks=3",
+                            "controller.parity_logging.regions_per_disk=100",
+                            "controller.parity_logging.log_write_tracks=1",
+                            f"controller.parity_logging.log_stripes={PQR_LOG_STRIPES}"], "parity_logging"),
+    "parity_logging_pqr_no_preread": ("  layout: parity_logging\n  rmw: read_rotate_write\n",
+                                      ["controller.parity_logging.preread=false",
+                                       "controller.parity_logging.checks=3",
+                                       "controller.parity_logging.regions_per_disk=100",
+                                       "controller.parity_logging.log_write_tracks=1",
+                                       f"controller.parity_logging.log_stripes={PQR_LOG_STRIPES}"],
+                                      "parity_logging_no_preread"),
 }
 ALL_SCHEMES = {**SCHEMES, **TOLERANT_SCHEMES}
 

@@ -1,11 +1,13 @@
-// Component benches for parity logging over P+Q with a replicated log
-// (controller.parity_logging.checks 2; the parity logging paper's Section 9 at f = 2): after small
-// and large writes and reintegrations, P and Q of every big row equal what the data on the drives
-// gives (raw contents, pq_parity.h's P = sum D_j, Q = sum g^j D_j); a small write costs its data
-// commands and its records reach both log copies; a disk loss (member or log disk), MEDIUM
-// ERRORs, a power loss and a lost controller state keep P and Q exact and the data readable.
+// Component benches for parity logging over P+Q and P+Q+R with a replicated log
+// (controller.parity_logging.checks 2 and 3; the parity logging paper's Section 9 at f = 2, 3),
+// each test run for both: after small and large writes and reintegrations, every check of every
+// big row equals what the data on the drives gives (raw contents, pq_parity.h's check k = sum
+// g^(k j) D_j: P = sum D_j, Q = sum g^j D_j, R = sum g^2j D_j); a small write costs its data
+// commands and its records reach every log copy; a disk loss (member or log disk), MEDIUM ERRORs,
+// a power loss and a lost controller state keep the checks exact and the data readable.
 // Real Cheetah 9LP drives; a 16-sector "track" and many regions keep logs and check images small.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,19 +20,23 @@
 #include "controller/firmware_families.h"
 #include "controller/parity_logging_layout.h"
 #include "controller/pq_parity.h"
+#include "rtl_models/gf256.h"
 
 using namespace raidtlm;
 
 namespace {
 
-// 9 disks, L = 2: 4 log disks per region (2 copies of 2 sublogs), M = 5 members, 3 data columns.
-controller::controller_config pq_config() {
+// L = 2 and 3 data columns: 2 checks on 9 disks (4 log disks per region: 2 copies of 2 sublogs,
+// M = 5 members), 3 checks on 12 (6 log disks: 3 copies, M = 6).
+int disks_for(int checks) { return 2 * checks + checks + 3; }
+
+controller::controller_config pq_config(int checks) {
     controller::controller_config c;
     c.channels = 3;
     c.firmware.array = controller::array_kind::parity_logging;
     c.firmware.stripe_unit_sectors = 4;
     auto &p = c.firmware.parity_logging;
-    p.checks = 2;
+    p.checks = checks;
     p.track_sectors = 16;
     p.regions_per_disk = 20000;
     p.log_stripes = 2;
@@ -42,7 +48,9 @@ controller::controller_config pq_config() {
 }
 
 struct pq_bench : component_test::controller_bench {
-    explicit pq_bench(const controller::controller_config &c = pq_config()) : controller_bench(9, c) {}
+    explicit pq_bench(const controller::controller_config &c)
+        : controller_bench(disks_for(c.firmware.parity_logging.checks), c) {}
+    explicit pq_bench(int checks) : pq_bench(pq_config(checks)) {}
     const controller::parity_logging_layout &layout() const {
         return dynamic_cast<const controller::parity_logging_layout &>(*ctl->array_layout());
     }
@@ -57,11 +65,12 @@ struct pq_bench : component_test::controller_bench {
         for (const auto &d : drives) n += d->statistics().requests;
         return n;
     }
-    // Rows (one per sector offset of a logical stripe) whose stored P or Q differ from the P and
-    // Q of the stored data; `nonzero` counts rows with data in them.
-    // `lost`: a disk whose data are taken from `expect` (the host's) and whose checks are not
+    // Rows (one per sector offset of a logical stripe) whose stored P, Q or R differ from those
+    // of the stored data; `nonzero` counts rows with data in them.
+    // `lost`: disks whose data are taken from `expect` (the host's) and whose checks are not
     // compared.
-    int bad_rows(int64_t stripe, int &nonzero, int lost = -1, const std::map<uint64_t, uint64_t> *expect = nullptr) {
+    int bad_rows(int64_t stripe, int &nonzero, const std::set<int> &lost = {},
+                 const std::map<uint64_t, uint64_t> *expect = nullptr) {
         const auto &l = layout();
         int bad = 0;
         const int64_t u = l.unit_sectors();
@@ -70,13 +79,25 @@ struct pq_bench : component_test::controller_bench {
             for (int j = 0; j < l.data_columns(); ++j) {
                 const int64_t lbn = stripe * l.stripe_data_sectors() + j * u + s;
                 const auto e = l.data_location(lbn);
-                if (e.disk != lost) row.push_back(raw(e.disk, e.drive_lbn));
+                if (!lost.count(e.disk)) row.push_back(raw(e.disk, e.drive_lbn));
                 else row.push_back(expect->count(uint64_t(lbn)) ? expect->at(uint64_t(lbn)) : 0);
             }
             const int64_t first = stripe * l.stripe_data_sectors() + s;
-            const auto p = l.check_of(first, 0), q = l.check_of(first, 1);
-            if (p.disk != lost && controller::pq::p_of(row) != raw(p.disk, p.drive_lbn)) ++bad;
-            else if (q.disk != lost && controller::pq::q_of(row) != raw(q.disk, q.drive_lbn)) ++bad;
+            bool off = false;
+            for (int k = 0; k < l.checks(); ++k) {
+                const auto c = l.check_of(first, k);
+                uint64_t want = 0;  // sum g^(k j) D_j
+                for (size_t j = 0; j < row.size(); ++j)
+                    want ^= rtl_models::gf256::scale_token(controller::pq::check_coefficient(k, int(j)), row[j]);
+                if (k == 0) {
+                    EXPECT_EQ(want, controller::pq::p_of(row));
+                }
+                if (k == 1) {
+                    EXPECT_EQ(want, controller::pq::q_of(row));
+                }
+                off = off || (!lost.count(c.disk) && want != raw(c.disk, c.drive_lbn));
+            }
+            bad += off;
             for (uint64_t t : row) nonzero += t != 0;
         }
         return bad;
@@ -85,37 +106,45 @@ struct pq_bench : component_test::controller_bench {
 
 using writer = component_test::host_writer<pq_bench>;
 
+// The number of checks: 2 (P+Q) and 3 (P+Q+R).
+class controller_parity_logging_pq : public ::testing::TestWithParam<int> {};
+
 }  // namespace
 
-TEST(controller_parity_logging_pq, layout_has_two_checks_per_row_and_four_log_disks) {
-    pq_bench b;
+INSTANTIATE_TEST_SUITE_P(checks, controller_parity_logging_pq, ::testing::Values(2, 3),
+                         [](const ::testing::TestParamInfo<int> &i) { return std::to_string(i.param) + "_checks"; });
+
+TEST_P(controller_parity_logging_pq, layout_has_c_checks_per_row_and_c_copies_of_two_sublogs) {
+    const int C = GetParam();
+    pq_bench b(C);
     const auto &l = b.layout();
-    EXPECT_EQ(l.checks(), 2);
-    EXPECT_EQ(l.log_disks(), 4);
-    EXPECT_EQ(l.members(), 5);
+    EXPECT_EQ(l.checks(), C);
+    EXPECT_EQ(l.log_disks(), 2 * C);
+    EXPECT_EQ(l.members(), C + 3);
     EXPECT_EQ(l.data_columns(), 3);
     EXPECT_EQ(l.stripe_data_sectors(), 12);
-    EXPECT_NE(l.describe().find("P+Q"), std::string::npos) << l.describe();
+    EXPECT_NE(l.describe().find(C == 2 ? "P+Q," : "P+Q+R,"), std::string::npos) << l.describe();
 }
 
-TEST(controller_parity_logging_pq, small_and_large_writes_keep_p_and_q_of_every_row) {
-    pq_bench b;
+TEST_P(controller_parity_logging_pq, small_and_large_writes_keep_every_check_of_every_row) {
+    const int C = GetParam();
+    pq_bench b(C);
     const auto &l = b.layout();
     run_to_end(b, [&] {
         writer w{b, {}};
         w.churn(0, 60);  // 180 update records: several reintegrations of region 0
         const uint64_t stripe = uint64_t(l.stripe_data_sectors());
-        w.write(5 * stripe, uint32_t(stripe));  // a large write: P and Q overwrite records
+        w.write(5 * stripe, uint32_t(stripe));  // a large write: overwrite records of every check
         w.churn(1, 10);
         w.write(5 * stripe + 1, 2);  // an update after the overwrite, same check sectors
         w.write(7 * stripe + 2, 9);  // across two logical stripes: small pieces of each
         w.check_all();
-        ASSERT_TRUE(b.firmware().reintegrate_all());  // every log into P and Q
+        ASSERT_TRUE(b.firmware().reintegrate_all());  // every log into the checks
         w.check_all();
         const auto &st = b.firmware().statistics();
         EXPECT_GE(st.reintegrations, 3u);
         EXPECT_EQ(st.large_writes, 1u);
-        EXPECT_EQ(st.overwrite_records, 2u * uint64_t(l.unit_sectors()));  // P's and Q's
+        EXPECT_EQ(st.overwrite_records, uint64_t(C) * uint64_t(l.unit_sectors()));  // P's, Q's (and R's)
         // Raw drive contents (debug transport, from the bench's thread).
         int bad = 0, nonzero = 0;
         const int64_t stripes = 2 * l.region_data_sectors() / l.stripe_data_sectors();
@@ -125,13 +154,14 @@ TEST(controller_parity_logging_pq, small_and_large_writes_keep_p_and_q_of_every_
     });
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_GT(b.ctl->integrity().reads_checked(), 150u);
-    EXPECT_GT(b.ctl->xor_unit().statistics().gf_commands, 0u);  // Q on the engine's GF mode
+    EXPECT_GT(b.ctl->xor_unit().statistics().gf_commands, 0u);  // Q (and R) on the engine's GF mode
 }
 
 // One small write costs its data preread and write (2 drive commands); its records go into each
-// of the 2 log copies: a track of records (16 sectors) is one log write on each copy.
-TEST(controller_parity_logging_pq, a_small_write_costs_two_data_commands_and_the_log_writes_are_doubled) {
-    pq_bench b;
+// of the C log copies: a track of records (16 sectors) is one log write on each copy.
+TEST_P(controller_parity_logging_pq, a_small_write_costs_two_data_commands_and_each_log_copy_is_written) {
+    const int C = GetParam();
+    pq_bench b(C);
     const auto &l = b.layout();
     uint64_t after_one = 0, after_all = 0;
     run_to_end(b, [&] {
@@ -141,31 +171,33 @@ TEST(controller_parity_logging_pq, a_small_write_costs_two_data_commands_and_the
         for (int k = 1; k < 8; ++k) w.write(uint64_t(k * l.stripe_data_sectors() + 1), 2);  // 16 records
         sc_core::wait(sc_core::sc_time(200, sc_core::SC_MS));  // the background log writes end
         after_all = b.drive_commands();  // before the raw reads below, which the drives count too
-        // The two copies of sublog 0 hold the same 16 record images, on different disks.
-        const auto c0 = l.sublog_extent(0, 0, 0), c1 = l.sublog_extent(0, 0, 1);
-        EXPECT_NE(c0.disk, c1.disk);
-        int nonzero = 0;
-        for (int64_t k = 0; k < 16; ++k) {
-            const uint64_t t = b.raw(c0.disk, c0.drive_lbn + k);
-            EXPECT_EQ(t, b.raw(c1.disk, c1.drive_lbn + k)) << "record " << k;
-            nonzero += t != 0;
+        // The C copies of sublog 0 hold the same 16 record images, on different disks.
+        const auto c0 = l.sublog_extent(0, 0, 0);
+        std::set<int> disks{c0.disk};
+        for (int c = 1; c < C; ++c) {
+            const auto cc = l.sublog_extent(0, 0, c);
+            EXPECT_TRUE(disks.insert(cc.disk).second) << "copy " << c;
+            for (int64_t k = 0; k < 16; ++k)
+                EXPECT_EQ(b.raw(c0.disk, c0.drive_lbn + k), b.raw(cc.disk, cc.drive_lbn + k)) << "record " << k;
         }
+        int nonzero = 0;
+        for (int64_t k = 0; k < 16; ++k) nonzero += b.raw(c0.disk, c0.drive_lbn + k) != 0;
         EXPECT_EQ(nonzero, 16);
     });
     EXPECT_EQ(after_one, 2u);
     const auto &st = b.firmware().statistics();
     EXPECT_EQ(st.small_writes, 8u);
-    EXPECT_EQ(st.log_writes, 2u);  // one per copy
-    EXPECT_EQ(st.log_write_sectors, 32u);
-    EXPECT_EQ(after_all, 8u * 2u + 2u);
+    EXPECT_EQ(st.log_writes, uint64_t(C));  // one per copy
+    EXPECT_EQ(st.log_write_sectors, 16u * uint64_t(C));
+    EXPECT_EQ(after_all, 8u * 2u + uint64_t(C));
 }
 
 // A disk lost with records reintegrated, on the sublogs and only in NVRAM: the first request
-// applies every log (a lost log disk's sublogs read from their other copy), then reads of the lost
-// disk are rebuilt from the row's other data and P, and writes update P and Q directly. P and Q
-// of every row then match the data (the lost disk's taken from what the host wrote).
-void expect_a_disk_loss_keeps_p_and_q(bool log_disk) {
-    pq_bench b;
+// applies every log (a lost log disk's sublogs read from another copy), then reads of the lost
+// disk are rebuilt from the row's other data and P, and writes update the live checks directly.
+// Every check of every row then matches the data (the lost disk's taken from what the host wrote).
+void expect_a_disk_loss_keeps_the_checks(int checks, bool log_disk) {
+    pq_bench b(checks);
     const auto &l = b.layout();
     run_to_end(b, [&] {
         writer w{b, {}};
@@ -179,7 +211,7 @@ void expect_a_disk_loss_keeps_p_and_q(bool log_disk) {
         if (log_disk) {
             EXPECT_EQ(st.reintegrations, 2u);  // regions 0 (from copy 1) and 1
         }
-        w.churn(0, 20);  // direct P and Q updates
+        w.churn(0, 20);  // direct check updates
         const uint64_t stripe = uint64_t(l.stripe_data_sectors());
         w.write(3 * stripe, uint32_t(stripe));  // a whole stripe, piece by piece
         w.churn(1, 10);
@@ -190,7 +222,7 @@ void expect_a_disk_loss_keeps_p_and_q(bool log_disk) {
         }
         int bad = 0, nonzero = 0;
         for (int64_t s = 0; s < 2 * l.region_data_sectors() / l.stripe_data_sectors(); ++s)
-            bad += b.bad_rows(s, nonzero, lost, &w.expect);
+            bad += b.bad_rows(s, nonzero, {lost}, &w.expect);
         EXPECT_EQ(bad, 0);
         EXPECT_GT(nonzero, 80);  // rows holding written data were compared
     });
@@ -198,19 +230,61 @@ void expect_a_disk_loss_keeps_p_and_q(bool log_disk) {
     EXPECT_GT(b.ctl->integrity().reads_checked(), 150u);
 }
 
-TEST(controller_parity_logging_pq, a_lost_member_is_rebuilt_from_p_and_writes_keep_p_and_q) {
-    expect_a_disk_loss_keeps_p_and_q(false);
+TEST_P(controller_parity_logging_pq, a_lost_member_is_rebuilt_from_p_and_writes_keep_every_check) {
+    expect_a_disk_loss_keeps_the_checks(GetParam(), false);
 }
 
-TEST(controller_parity_logging_pq, a_lost_log_disk_s_sublogs_are_read_from_their_other_copy) {
-    expect_a_disk_loss_keeps_p_and_q(true);
+TEST_P(controller_parity_logging_pq, a_lost_log_disk_s_sublogs_are_read_from_another_copy) {
+    expect_a_disk_loss_keeps_the_checks(GetParam(), true);
+}
+
+// C disks lost one after another (members of region 0, so its rows lose up to C members: data,
+// checks or both): the first loss applies the logs, every later one is served from the row's
+// surviving data and checks (a lost column rebuilt by inverting the live checks' equations in
+// GF(2^8)); after each loss every written sector reads back, and at the end every live check of
+// every row matches the data (the lost disks' taken from what the host wrote). One more lost disk
+// would be refused.
+TEST_P(controller_parity_logging_pq, c_disks_lost_one_after_another_keep_the_data_and_the_live_checks) {
+    const int C = GetParam();
+    pq_bench b(C);
+    const auto &l = b.layout();
+    run_to_end(b, [&] {
+        writer w{b, {}};
+        // Region 0 written whole: every rebuilt sector depends on every column of its row.
+        const int64_t S = l.stripe_data_sectors();
+        for (int64_t s = 0; s < l.region_data_sectors() / S; ++s) w.write(uint64_t(s * S), uint32_t(S));
+        w.churn(0, 50);
+        w.churn(1, 7);
+        std::set<int> lost;
+        for (int i = 0; i < C; ++i) {
+            lost.insert(l.member_disk(0, i));
+            b.ctl->fail_member(l.member_disk(0, i));
+            w.check_all();
+            w.churn(0, 20 + 7 * i);  // direct updates of the live checks, lost columns rebuilt
+            w.write(uint64_t((3 + i) * l.stripe_data_sectors()), uint32_t(l.stripe_data_sectors()));
+            w.churn(1, 5);
+            w.check_all();
+        }
+        EXPECT_EQ(b.ctl->failed_disks().size(), size_t(C));
+        const auto &st = b.firmware().statistics();
+        EXPECT_EQ(st.parity_rebuilds, 0u);
+        EXPECT_GT(st.degraded_writes, 60u);
+        EXPECT_GT(st.rebuilt_reads, 100u);
+        int bad = 0, nonzero = 0;
+        for (int64_t s = 0; s < 2 * l.region_data_sectors() / l.stripe_data_sectors(); ++s)
+            bad += b.bad_rows(s, nonzero, lost, &w.expect);
+        EXPECT_EQ(bad, 0);
+        EXPECT_GT(nonzero, int(l.region_data_sectors()));
+    });
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    EXPECT_GT(b.ctl->integrity().reads_checked(), uint64_t(2 * C * l.region_data_sectors()));
 }
 
 // Unreadable data sectors (MEDIUM ERROR) with records of their rows still in the log: a read's
 // piece and a small write's preread are rebuilt from the row's other data and P once the log is
-// applied, and rewritten; the host gets the acknowledged data and P and Q stay exact.
-TEST(controller_parity_logging_pq, medium_errors_are_repaired_from_p_after_the_log_is_applied) {
-    pq_bench b;
+// applied, and rewritten; the host gets the acknowledged data and every check stays exact.
+TEST_P(controller_parity_logging_pq, medium_errors_are_repaired_from_p_after_the_log_is_applied) {
+    pq_bench b(GetParam());
     const auto &l = b.layout();
     run_to_end(b, [&] {
         writer w{b, {}};
@@ -236,14 +310,14 @@ TEST(controller_parity_logging_pq, medium_errors_are_repaired_from_p_after_the_l
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
-// Power lost during small writes and reads over region 0 (8 clients): recovery reintegrates
-// every log from the drives' log copy and NVRAM, rebuilds P and Q from the data of the stripes
+// Power lost during small writes and reads over region 0 (16 clients): recovery reintegrates
+// every log from the drives' log copy and NVRAM, rebuilds the checks from the data of the stripes
 // whose writes were in flight (write-intent records) and of a region caught reintegrating; then
-// every acknowledged sector reads back and P and Q of every row equal what the data give.
+// every acknowledged sector reads back and every check of every row equals what the data give.
 // (The resync runs, resynced_stripes > 0, but this load leaves no stripe torn: with
-// resync_stripe_pq made a no-op the test still passes. What it shows is the rest of recovery.)
-TEST(controller_parity_logging_pq, a_power_loss_during_small_writes_leaves_p_and_q_consistent) {
-    controller::controller_config c = pq_config();
+// resync_stripe_checks made a no-op the test still passes. What it shows is the rest of recovery.)
+TEST_P(controller_parity_logging_pq, a_power_loss_during_small_writes_leaves_the_checks_consistent) {
+    controller::controller_config c = pq_config(GetParam());
     c.firmware.tags_per_disk = 1;  // commands queue in the controller, more of them in flight at the loss
     pq_bench b(c);
     const auto &l = b.layout();
@@ -294,14 +368,14 @@ TEST(controller_parity_logging_pq, a_power_loss_during_small_writes_leaves_p_and
         ADD_FAILURE() << "lbn " << m.lbn << " expected " << std::hex << m.expected << " got " << m.got;
 }
 
-// The controller's state lost (a replacement without the NVRAM): buffers and logs dropped, P and
-// Q of every region with records rebuilt from the data; every row then matches its data.
-TEST(controller_parity_logging_pq, lost_controller_state_rebuilds_p_and_q_from_the_data) {
-    pq_bench b;
+// The controller's state lost (a replacement without the NVRAM): buffers and logs dropped, the
+// checks of every region with records rebuilt from the data; every row then matches its data.
+TEST_P(controller_parity_logging_pq, lost_controller_state_rebuilds_the_checks_from_the_data) {
+    pq_bench b(GetParam());
     const auto &l = b.layout();
     run_to_end(b, [&] {
         writer w{b, {}};
-        w.churn(0, 15);  // 45 records in the log, none reintegrated: P and Q on disk are stale
+        w.churn(0, 15);  // 45 records in the log, none reintegrated: the checks on disk are stale
         int stale = 0, nonzero = 0;
         for (int64_t s = 0; s < l.region_data_sectors() / l.stripe_data_sectors(); ++s) stale += b.bad_rows(s, nonzero);
         EXPECT_GT(stale, 0) << "the checks were current before the loss: the test shows nothing";

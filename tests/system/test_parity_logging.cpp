@@ -2,8 +2,8 @@
 // scenarios/parity_logging_convoy.yaml (8 Cheetah 9LP drives, 2 KB writes on a hot spot of a few
 // small regions, so logs fill and reintegrate within seconds of simulated time): parity logging
 // beats RAID 5 on small writes, striping the log over 4 sublogs lowers the response-time spread
-// that unstriped sublog reads cause (the convoy effect), and a data disk lost mid-run with logs
-// pending loses no acknowledged write.
+// that unstriped sublog reads cause (the convoy effect), a data disk lost mid-run with logs
+// pending loses no acknowledged write, and with three checks three lost disks lose none.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -74,6 +74,38 @@ TEST(parity_logging_runs, a_data_disk_lost_mid_run_loses_no_acknowledged_write) 
     EXPECT_GT(st["rebuilt_reads"].get<uint64_t>(), 100u);
     EXPECT_GT(st["degraded_writes"].get<uint64_t>(), 1000u);
     EXPECT_EQ(r["scenario"]["controller"]["fail_disk"], 1);
+}
+
+// controller.parity_logging.checks 3 (P, Q and R, the log on three copies) on the convoy array
+// (8 disks, L = 1: 3 log disks and 5 members per region, 2 data columns): three disks lost one
+// after another under reads and writes with data tokens lose no acknowledged write and fail no
+// request; a fourth stops the run with one clear error.
+TEST(parity_logging_runs, three_checks_serve_three_lost_disks_and_refuse_a_fourth) {
+    const scratch_dir dir;
+    const std::string yaml = read_file(fs::path(source_dir) / "scenarios/parity_logging_convoy.yaml") +
+                             "\nfaults:\n  - {kind: disk_loss, at_request: 3000, disk: 1}\n"
+                             "  - {kind: disk_loss, at_request: 5000, disk: 4}\n"
+                             "  - {kind: disk_loss, at_request: 7000, disk: 6}\n";
+    const std::string sets = " --set output.waves=false --set disks.spec='" + source_dir + "/" + cheetah_spec +
+                             "' --set controller.parity_logging.checks=3 --set controller.parity_logging.log_stripes=1"
+                             " --set workload.data_tokens=true --set workload.read_fraction=0.5"
+                             " --set workload.requests=10000 --set measurement.min_requests=10000";
+    const fs::path three = write_temp(dir, "three.yaml", yaml);
+    const nlohmann::json r = run_json("'" + three.string() + "'" + sets, dir, "three");
+    ASSERT_FALSE(r.is_null());
+    for (const auto &f : r["faults"]) EXPECT_TRUE(f["happened"].get<bool>()) << f.dump();
+    EXPECT_EQ(r["controller"]["integrity_errors"], 0);
+    EXPECT_GT(r["controller"]["reads_checked"].get<uint64_t>(), 4000u);
+    EXPECT_EQ(r["controller"]["failed_requests"]["reads"], 0);
+    EXPECT_EQ(r["controller"]["failed_requests"]["writes"], 0);
+    const nlohmann::json &st = r["controller"]["firmware"]["parity_logging"];
+    EXPECT_GT(st["rebuilt_reads"].get<uint64_t>(), 100u);
+    EXPECT_GT(st["degraded_writes"].get<uint64_t>(), 1000u);
+    const fs::path four = write_temp(dir, "four.yaml", yaml + "  - {kind: disk_loss, at_request: 9000, disk: 0}\n");
+    const result e = raidtlm("run '" + four.string() + "'" + sets + " --quiet --out '" + (dir / "four").string() + "'",
+                             dir);
+    EXPECT_EQ(e.code, 1);
+    EXPECT_NE(e.err.find("4 disks lost: parity logging with 3 checks tolerates 3"), std::string::npos) << e.err;
 }
 
 TEST(parity_logging_runs, an_unlayable_configuration_is_one_clear_error) {

@@ -436,7 +436,8 @@ TEST(scenario, raid6_checks_load_and_refuse_what_does_not_fit) {
 }
 
 // controller.parity_logging.checks: 2 (parity logging over P+Q, the log on 2 copies) needs
-// parity_logging and 2L + 3 disks (2L log disks, P, Q and a data member per big row).
+// parity_logging and 2L + 3 disks (2L log disks, P, Q and a data member per big row); 3 (P+Q+R,
+// the log on 3 copies) 3L + 4.
 TEST(scenario, parity_logging_checks_load_and_refuse_what_does_not_fit) {
     const std::string pq = "controller:\n  layout: parity_logging\n  parity_logging:\n    log_stripes: 1\n"
                            "    checks: 2\n";
@@ -448,8 +449,18 @@ TEST(scenario, parity_logging_checks_load_and_refuse_what_does_not_fit) {
                      "least 5 disks"),
               std::string::npos)
         << m;
-    m = error_of(minimal() + "controller:\n  layout: parity_logging\n  parity_logging:\n    checks: 3\n");
-    EXPECT_NE(m.find("key 'controller.parity_logging.checks': 3 is out of range"), std::string::npos) << m;
+    const std::string pqr = "controller:\n  layout: parity_logging\n  parity_logging:\n    log_stripes: 2\n"
+                            "    checks: 3\n";
+    EXPECT_EQ(load_scenario(write_temp("r.yaml", minimal() + "  count: 10\n" + pqr))
+                  .controller.config.firmware.parity_logging.checks,
+              3);
+    m = error_of(minimal() + "  count: 9\n" + pqr);
+    EXPECT_NE(m.find("key 'controller.parity_logging.checks': parity_logging with 3 checks and 2 sublogs needs at "
+                     "least 10 disks"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: parity_logging\n  parity_logging:\n    checks: 4\n");
+    EXPECT_NE(m.find("key 'controller.parity_logging.checks': 4 is out of range"), std::string::npos) << m;
     m = error_of(minimal() + "controller:\n  layout: raid5\n  parity_logging:\n    checks: 2\n");
     EXPECT_NE(m.find("key 'controller.parity_logging.checks': set while controller.layout is raid5"),
               std::string::npos)

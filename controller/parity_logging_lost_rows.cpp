@@ -1,0 +1,167 @@
+// Parity logging over P+Q or P+Q+R (controller.parity_logging.checks 2, 3) with more than one
+// disk lost, up to `checks` of them (check_failure refuses more). The first loss applied every
+// log and no region logs since, so a row's live checks are current and the row is a plain
+// C-check row: its lost data columns X solve |X| of its live checks' equations
+//   sum_{x in X} g^(k x) D_x = C_k + sum_{j not in X} g^(k j) D_j
+// (check k = sum g^(k j) D_j, pq_parity.h's check_coefficient; the square submatrices of
+// g^(k j) over distinct k < 3 and distinct columns are nonsingular, pq_parity.h), inverted here
+// in GF(2^8), so each lost column is one multiply-accumulate command of the GF engine over the
+// surviving members. A read of a lost column rebuilds it; a write reads the row's surviving data
+// and the checks it needs, rebuilds the other lost columns, lays the new data over and
+// recomputes every live check, as raid6's degraded writes do; it writes the live checks and, when
+// its disk is live, the new data. Under the stripe lock.
+#include "controller/parity_logging_firmware.h"
+
+#include "controller/pq_parity.h"
+#include "rtl_models/gf256.h"
+
+namespace raidtlm::controller {
+
+namespace {
+
+namespace gf = rtl_models::gf256;
+
+// A row's members at the offset of a piece: data columns 0..D-1, then checks D + k.
+struct lost_row {
+    std::vector<region_extent> members;
+    std::vector<bool> lost;
+    int columns = 0;
+    int column = 0;          // the piece's own data column
+    std::vector<int> lost_columns;
+    std::vector<int> use;    // the live checks that rebuild them, one per lost column
+    // coefficients[i][m]: lost_columns[i] = sum over members m of coefficient x member.
+    std::vector<std::vector<uint8_t>> coefficients;
+};
+
+// The inverse of A[i][x] = g^(use[i] lost[x]) (Gauss-Jordan), turned into coefficients over the
+// surviving members; false when there are more lost columns than live checks.
+bool solve(lost_row &r, int checks) {
+    for (int k = 0; k < checks && r.use.size() < r.lost_columns.size(); ++k)
+        if (!r.lost[size_t(r.columns + k)]) r.use.push_back(k);
+    const size_t u = r.lost_columns.size();
+    if (r.use.size() < u) return false;
+    std::vector<std::vector<uint8_t>> a(u, std::vector<uint8_t>(2 * u, 0));
+    for (size_t i = 0; i < u; ++i) {
+        for (size_t x = 0; x < u; ++x) a[i][x] = pq::check_coefficient(r.use[i], r.lost_columns[x]);
+        a[i][u + i] = 1;
+    }
+    for (size_t c = 0; c < u; ++c) {
+        size_t pivot = c;
+        while (pivot < u && a[pivot][c] == 0) ++pivot;
+        if (pivot == u) return false;
+        std::swap(a[c], a[pivot]);
+        const uint8_t scale = gf::inv(a[c][c]);
+        for (uint8_t &v : a[c]) v = gf::mul(v, scale);
+        for (size_t i = 0; i < u; ++i) {
+            const uint8_t f = a[i][c];
+            if (i == c || f == 0) continue;
+            for (size_t v = 0; v < 2 * u; ++v) a[i][v] ^= gf::mul(f, a[c][v]);
+        }
+    }
+    // D_x = sum_i inv[x][i] (C_use[i] + sum_{j live} g^(use[i] j) D_j).
+    r.coefficients.assign(u, std::vector<uint8_t>(r.members.size(), 0));
+    for (size_t x = 0; x < u; ++x)
+        for (size_t i = 0; i < u; ++i) {
+            const uint8_t w = a[x][u + i];
+            r.coefficients[x][size_t(r.columns + r.use[i])] ^= w;
+            for (int j = 0; j < r.columns; ++j)
+                if (!r.lost[size_t(j)])
+                    r.coefficients[x][size_t(j)] ^= gf::mul(w, pq::check_coefficient(r.use[i], j));
+        }
+    return true;
+}
+
+// The row of logical sector lbn, its members at lbn's offset, and which of them are lost.
+template <class Lost>
+lost_row row_of(const parity_logging_layout &l, int64_t lbn, Lost lost) {
+    lost_row r;
+    r.columns = l.data_columns();
+    r.column = l.parity_of(lbn).column;
+    const int64_t u = l.unit_sectors();
+    for (int j = 0; j < r.columns; ++j) r.members.push_back(l.data_location(lbn + int64_t(j - r.column) * u));
+    for (int k = 0; k < l.checks(); ++k) {
+        const parity_location c = l.check_of(lbn, k);
+        r.members.push_back({c.disk, c.drive_lbn, 1});
+    }
+    for (size_t m = 0; m < r.members.size(); ++m) {
+        r.lost.push_back(lost(r.members[m].disk));
+        if (int(m) < r.columns && r.lost.back()) r.lost_columns.push_back(int(m));
+    }
+    return r;
+}
+
+}  // namespace
+
+bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    lost_row r = row_of(m_layout, p.lbn, [&](int d) { return is_lost(d); });
+    if (!solve(r, m_layout.checks())) return false;
+    const size_t target = size_t(std::find(r.lost_columns.begin(), r.lost_columns.end(), r.column) - r.lost_columns.begin());
+    if (target == r.lost_columns.size()) return false;  // not a lost column's piece
+    const bool data = !buffer->tokens.empty();
+    const uint64_t n = uint64_t(p.sectors), slots = r.members.size();
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, data ? slots * n : 0);
+    m_platform.check_power();
+    const std::vector<uint8_t> &c = r.coefficients[target];
+    bool ok = m_kit.parallel(size_t(slots), [&](size_t m) {
+        if (c[m] == 0) return true;  // not needed (or lost)
+        return m_kit.disk_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        for (uint64_t m = 0; m < slots; ++m) inputs.push_back({work, m * n});
+        m_kit.gf_blocks(inputs, c, {buffer, p.offset}, n, affinity);
+    }
+    m_platform.free_buffer(work);
+    return ok;
+}
+
+bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    lost_row r = row_of(m_layout, p.lbn, [&](int d) { return is_lost(d); });
+    const int D = r.columns, C = m_layout.checks();
+    // Lost columns other than the piece's own are rebuilt first (with the piece's old data).
+    const bool rebuild = std::any_of(r.lost_columns.begin(), r.lost_columns.end(), [&](int x) { return x != r.column; });
+    if (rebuild && !solve(r, C)) return false;
+    const bool data = !buffer->tokens.empty();
+    const uint64_t n = uint64_t(p.sectors), slots = uint64_t(D + 2 * C);
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    ++m_stats.degraded_writes;
+    m_kit.locks.lock(stripe);
+    // Slots: data column j at j, check k read at D + k, check k new at D + C + k.
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, data ? slots * n : 0);
+    m_platform.check_power();
+    auto needed = [&](size_t m) {
+        if (r.lost[m]) return false;
+        if (m < size_t(D)) return int(m) != r.column || rebuild;
+        return rebuild && std::find(r.use.begin(), r.use.end(), int(m) - D) != r.use.end();
+    };
+    bool ok = m_kit.parallel(size_t(D + C), [&](size_t m) {
+        if (!needed(m)) return true;
+        return m_kit.disk_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> read, row;
+        for (uint64_t m = 0; m < uint64_t(D + C); ++m) read.push_back({work, m * n});
+        for (size_t i = 0; i < r.lost_columns.size(); ++i)
+            if (r.lost_columns[i] != r.column)
+                m_kit.gf_blocks(read, r.coefficients[i], {work, uint64_t(r.lost_columns[i]) * n}, n, affinity);
+        std::vector<int> columns;
+        for (int j = 0; j < D; ++j) {
+            row.push_back(j == r.column ? protocol::buffer_ref{buffer, p.offset} : protocol::buffer_ref{work, uint64_t(j) * n});
+            columns.push_back(j);
+        }
+        make_checks(row, columns, C, {work, uint64_t(D + C) * n}, n, affinity,
+                    [&](int k) { return !r.lost[size_t(D + k)]; });
+        ok = m_kit.parallel(size_t(1 + C), [&](size_t i) {
+            const size_t m = i == 0 ? size_t(r.column) : size_t(D) + i - 1;
+            if (r.lost[m]) return true;
+            if (i == 0) return m_kit.disk_io(true, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), buffer, p.offset);
+            return m_kit.disk_io(true, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work,
+                                 uint64_t(D + C) * n + (i - 1) * n);
+        });
+    }
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+}  // namespace raidtlm::controller
