@@ -14,6 +14,7 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
+#include "check_array_bench.h"
 #include "pq_rows.h"
 #include "controller/controller_top.h"
 #include "controller/raid6_firmware.h"
@@ -23,67 +24,22 @@ using namespace raidtlm;
 
 namespace {
 
-constexpr uint64_t unit = 16;
+constexpr uint64_t unit = component_test::check_array_unit;
 constexpr int array_disks = 7;
 
-struct triple_bench : component_test::controller_bench {
+struct triple_bench : component_test::check_array_bench {
     explicit triple_bench(const controller::controller_config &config, uint64_t blocks = 0)
-        : controller_bench(array_disks, config, component_test::cheetah(), blocks) {}
-    const controller::raid6_layout &layout() const {
-        return dynamic_cast<const controller::raid6_layout &>(*ctl->array_layout());
-    }
-    const controller::raid6_firmware &firmware() const { return *ctl->firmware_as<controller::raid6_firmware>(); }
-    // Rows of stripe s whose stored P, Q or R differ from those of its stored data, read raw;
-    // `lost`: a disk whose unit is taken from `expect` (the host's data) instead.
-    int bad_rows(int64_t s, int lost = -1, const std::map<uint64_t, uint64_t> *expect = nullptr) {
-        return component_test::pq_bad_rows(*ctl, layout(), s, unit, [](int, uint64_t lbn) { return lbn; }, lost,
-                                           expect);
-    }
-    uint64_t drive_count(bool reads) const {
-        uint64_t n = 0;
-        for (const auto &d : drives) n += reads ? d->statistics().reads : d->statistics().writes;
-        return n;
-    }
+        : check_array_bench(array_disks, config, blocks) {}
 };
 
 controller::controller_config triple_config(bool read_rotate_write = false) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.stripe_unit_sectors = unit;
-    c.firmware.array = controller::array_kind::raid6;
-    c.firmware.raid6_checks = 3;
-    c.firmware.parity_writes.read_rotate_write = read_rotate_write;
-    return c;
+    return component_test::check_array_config(3, read_rotate_write);
 }
 
 using writer = component_test::host_writer<triple_bench>;
-
-// Writes of every path over stripes 0..7 (64 data sectors per stripe).
-void write_every_path(writer &w) {
-    w.write(5, 3);      // stripe 0, one unit: read-modify-write
-    w.write(16, 40);    // stripe 0 units 1-3: reconstruct-write
-    w.write(128, 64);   // stripe 2 whole: full-stripe
-    w.write(200, 250);  // stripes 3-7: partial, full ..., partial
-    w.write(6, 20);     // over earlier data
-    w.write(70, 2);     // stripe 1: read-modify-write of unwritten rows
-}
-
-// A fresh drive in a slot: every token of its first `blocks` sectors 0 (debug transport).
-void wipe(triple_bench &b, int disk, uint64_t blocks) {
-    std::vector<uint64_t> zeros(blocks, 0);
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(0);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(zeros.data()));
-    gp.set_data_length(uint32_t(blocks * protocol::token_bytes));
-    gp.set_streaming_width(uint32_t(blocks * protocol::token_bytes));
-    b.drives[size_t(disk)]->target.get_base_interface().transport_dbg(gp);
-}
-
-void wait_until_optimal(triple_bench &b, int disk) {
-    while (b.ctl->member_state_of(disk) != controller::member_state::optimal)
-        sc_core::wait(sc_core::sc_time(10, sc_core::SC_MS));
-}
+using component_test::wait_until_optimal;
+using component_test::wipe;
+using component_test::write_every_path;
 
 }  // namespace
 
