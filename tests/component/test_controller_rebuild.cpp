@@ -289,6 +289,71 @@ TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_n
     EXPECT_EQ(lost_sectors, expected);
 }
 
+namespace {
+
+// What a power loss during a rebuild left: a RAID 5 member (1 of 4) rebuilt under 32 writing
+// clients, the power lost at 30% of it, restored 200 ms later; after the rebuild every sector
+// read with each other member lost in turn.
+struct power_loss_during_rebuild {
+    size_t resynced = 0;
+    uint64_t reads = 0, failed_reads = 0;
+    std::vector<uint64_t> failed_lbns;
+    double progress_at_loss = 0;
+    uint64_t reads_checked = 0, integrity_errors = 0;
+    nlohmann::json firmware;
+
+    explicit power_loss_during_rebuild(rtl_models::cpu_model cpu) {
+        controller::controller_config config = array_of(controller::array_kind::raid5);
+        config.cpu.model = cpu;
+        config.firmware.rebuild.share = 0.2;
+        controller_bench b(4, config, component_test::cheetah(), member_blocks);
+        host_writer<controller_bench> w{b, {}};
+        const uint64_t capacity = b.ctl->capacity_sectors();
+        foreground load{b, w, capacity};
+        load.clients = 32;
+        component_test::run_clean(b, [&] {
+            for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+            b.ctl->fail_member(1);
+            b.drives[1]->replace_media();
+            ASSERT_TRUE(b.ctl->replace_member(1));
+            load.start();
+            // The power fails, comes back and the array is read from threads that sent nothing
+            // before the loss (a thread whose request the loss took never runs again).
+            bool checked = false;
+            b.host.spawn([&] {
+                while (b.ctl->members().progress(1) < 0.3) pause_ms(1);
+                progress_at_loss = b.ctl->members().progress(1);
+                b.ctl->power_fail();
+                load.stop = true;  // the clients' requests in flight are gone with the power
+                pause_ms(200);
+                b.host.spawn([&] {
+                    resynced = b.ctl->power_restore_and_recover();
+                    wait_for_state(b, 1, member_state::optimal, 60000);
+                    for (int other = 0; other < 4; ++other) {
+                        if (other != 1) b.ctl->set_failed_disk(other);
+                        for (uint64_t lbn = 0; lbn < capacity; lbn += 8) {
+                            std::vector<uint64_t> r(8);
+                            ++reads;
+                            if (b.host.send(true, lbn, 8, r.data()) != tlm::TLM_OK_RESPONSE) {
+                                ++failed_reads;
+                                failed_lbns.push_back(lbn);
+                            }
+                        }
+                    }
+                    b.ctl->set_failed_disk(-1);
+                    checked = true;
+                });
+            });
+            while (!checked) pause_ms(10);
+        });
+        reads_checked = b.ctl->integrity().reads_checked();
+        integrity_errors = b.ctl->integrity().integrity_errors();
+        b.ctl->report_firmware(firmware);
+    }
+};
+
+}  // namespace
+
 // RAID 5: the power fails while a member is being rebuilt and 32 clients' writes are in flight.
 // The recovery resynchronises the parity of the stripes the writes' intent records name (those
 // above the cursor too, whose degraded writes also wrote the new drive; raid_rebuild.cpp), the
@@ -297,121 +362,36 @@ TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_n
 // rebuilding member as lost in the stripes it had not reached, which looks safer, gave 32
 // integrity errors here: those stripes kept their torn parity and the rebuild copied it.)
 TEST(rebuild, raid5_power_loss_during_a_rebuild_under_writes_loses_and_corrupts_nothing) {
-    controller::controller_config config = array_of(controller::array_kind::raid5);
-    config.firmware.rebuild.share = 0.2;
-    controller_bench b(4, config, component_test::cheetah(), member_blocks);
-    host_writer<controller_bench> w{b, {}};
-    const uint64_t capacity = b.ctl->capacity_sectors();
-    foreground load{b, w, capacity};
-    load.clients = 32;
-    size_t resynced = 0;
-    uint64_t failed_reads = 0, reads = 0;
-    component_test::run_clean(b, [&] {
-        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
-        b.ctl->fail_member(1);
-        b.drives[1]->replace_media();
-        ASSERT_TRUE(b.ctl->replace_member(1));
-        load.start();
-        // The power fails, comes back and the array is read from threads that sent nothing
-        // before the loss (a thread whose request the loss took never runs again).
-        bool checked = false;
-        b.host.spawn([&] {
-            while (b.ctl->members().progress(1) < 0.3) pause_ms(1);
-            b.ctl->power_fail();
-            load.stop = true;  // the clients' requests in flight are gone with the power
-            pause_ms(200);
-            b.host.spawn([&] {
-                resynced = b.ctl->power_restore_and_recover();
-                wait_for_state(b, 1, member_state::optimal, 60000);
-                for (int other = 0; other < 4; ++other) {
-                    if (other != 1) b.ctl->set_failed_disk(other);
-                    for (uint64_t lbn = 0; lbn < capacity; lbn += 8) {
-                        std::vector<uint64_t> r(8);
-                        ++reads;
-                        if (b.host.send(true, lbn, 8, r.data()) != tlm::TLM_OK_RESPONSE) ++failed_reads;
-                    }
-                }
-                b.ctl->set_failed_disk(-1);
-                checked = true;
-            });
-        });
-        while (!checked) pause_ms(10);
-    });
-    EXPECT_GT(resynced, 0u) << "no write was in flight at the loss: the test shows nothing";
-    EXPECT_GT(b.ctl->integrity().reads_checked(), reads);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
-    EXPECT_EQ(failed_reads, 0u);
+    const power_loss_during_rebuild r(rtl_models::cpu_model::cost_table);
+    EXPECT_GT(r.resynced, 0u) << "no write was in flight at the loss: the test shows nothing";
+    EXPECT_GT(r.reads_checked, r.reads);
+    EXPECT_EQ(r.integrity_errors, 0u);
+    EXPECT_EQ(r.failed_reads, 0u);
 }
 
 #ifdef RAIDTLM_HAVE_ISS
-// The C firmware: the power fails while it rebuilds a member under 32 clients' writes. At boot it
-// resynchronises the torn stripes below its NVRAM checkpoint (the new drive holds its data
-// there), records lost the new drive's data units in torn stripes above it (they lived only in
-// the torn parity; its writes there do not write the new drive), takes the rebuild again from the
-// checkpoint and finishes. Then every sector is read with each other member lost in turn: nothing
-// wrong, and every read that fails touches a range the firmware reported lost.
+// The C firmware: at boot it resynchronises the torn stripes below its NVRAM checkpoint (the new
+// drive holds its data there), records lost the new drive's data units in torn stripes above it
+// (they lived only in the torn parity; its writes there do not write the new drive), takes the
+// rebuild again from the checkpoint and finishes: nothing wrong, and every read that fails
+// touches a range the firmware reported lost.
 TEST(rebuild, the_c_firmware_resumes_a_rebuild_the_power_interrupted_and_corrupts_nothing) {
-    controller::controller_config config = array_of(controller::array_kind::raid5);
-    config.cpu.model = rtl_models::cpu_model::iss;
-    config.firmware.rebuild.share = 0.2;
-    controller_bench b(4, config, component_test::cheetah(), member_blocks);
-    host_writer<controller_bench> w{b, {}};
-    const uint64_t capacity = b.ctl->capacity_sectors();
-    foreground load{b, w, capacity};
-    load.clients = 32;
-    size_t resynced = 0;
-    uint64_t failed_reads = 0, reads = 0;
-    std::vector<uint64_t> failed_lbns;
-    double progress_at_loss = 0;
-    component_test::run_clean(b, [&] {
-        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
-        b.ctl->fail_member(1);
-        b.drives[1]->replace_media();
-        ASSERT_TRUE(b.ctl->replace_member(1));
-        load.start();
-        bool checked = false;
-        b.host.spawn([&] {
-            while (b.ctl->members().progress(1) < 0.3) pause_ms(1);
-            progress_at_loss = b.ctl->members().progress(1);
-            b.ctl->power_fail();
-            load.stop = true;
-            pause_ms(200);
-            b.host.spawn([&] {
-                resynced = b.ctl->power_restore_and_recover();
-                wait_for_state(b, 1, member_state::optimal, 60000);
-                for (int other = 0; other < 4; ++other) {
-                    if (other != 1) b.ctl->set_failed_disk(other);
-                    for (uint64_t lbn = 0; lbn < capacity; lbn += 8) {
-                        std::vector<uint64_t> r(8);
-                        ++reads;
-                        if (b.host.send(true, lbn, 8, r.data()) != tlm::TLM_OK_RESPONSE) {
-                            ++failed_reads;
-                            failed_lbns.push_back(lbn);
-                        }
-                    }
-                }
-                b.ctl->set_failed_disk(-1);
-                checked = true;
-            });
-        });
-        while (!checked) pause_ms(10);
-    });
-    EXPECT_GT(resynced, 0u) << "no torn stripe below the checkpoint: the test shows little";
-    EXPECT_GT(b.ctl->integrity().reads_checked(), reads / 2);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
-    nlohmann::json fw;
-    b.ctl->report_firmware(fw);
+    const power_loss_during_rebuild r(rtl_models::cpu_model::iss);
+    EXPECT_GT(r.resynced, 0u) << "no torn stripe below the checkpoint: the test shows little";
+    EXPECT_GT(r.reads_checked, r.reads / 2);
+    EXPECT_EQ(r.integrity_errors, 0u);
+    const nlohmann::json &fw = r.firmware;
     EXPECT_EQ(fw["rebuild"]["started"], 2) << fw["rebuild"].dump();  // before the loss and after it
     EXPECT_EQ(fw["rebuild"]["finished"], 1);
     // Resumed, not redone: fewer units rebuilt than two whole passes minus what was done before.
     const uint64_t stripes = member_blocks / unit_sectors;
-    EXPECT_LT(fw["rebuild"]["units_rebuilt"].get<uint64_t>(), uint64_t(double(stripes) * (2 - progress_at_loss)) + 1);
-    for (uint64_t lbn : failed_lbns) {
+    EXPECT_LT(fw["rebuild"]["units_rebuilt"].get<uint64_t>(), uint64_t(double(stripes) * (2 - r.progress_at_loss)) + 1);
+    for (uint64_t lbn : r.failed_lbns) {
         bool listed = false;
-        for (const auto &r : fw["lost_ranges"])
-            listed |= r[0].get<uint64_t>() < lbn + 8 && lbn < r[0].get<uint64_t>() + r[1].get<uint64_t>();
+        for (const auto &range : fw["lost_ranges"])
+            listed |= range[0].get<uint64_t>() < lbn + 8 && lbn < range[0].get<uint64_t>() + range[1].get<uint64_t>();
         EXPECT_TRUE(listed) << "read at " << lbn << " failed outside every lost range";
     }
-    EXPECT_LE(failed_reads, reads / 10);
+    EXPECT_LE(r.failed_reads, r.reads / 10);
 }
 #endif
