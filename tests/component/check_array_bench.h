@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include "component_support.h"
 #include "controller_bench.h"
 #include "pq_rows.h"
 #include "controller/controller_top.h"
@@ -63,6 +64,18 @@ void write_every_path(host_writer<Bench> &w) {
     w.write(200, 250);  // stripes 3-7: partial, full ..., partial
     w.write(6, 20);     // over earlier data
     w.write(70, 2);     // stripe 1: read-modify-write of unwritten rows
+}
+
+// Writes of every path over stripes 0..7, everything read back (the scoreboard and the host's
+// expectation), and every row's checks right on the drives.
+template <class Bench>
+void every_path_reads_back_with_its_checks(Bench &b) {
+    run_clean(b, [&] {
+        host_writer<Bench> w{b, {}};
+        write_every_path(w);
+        w.check(0, 500);
+        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
+    });
 }
 
 // A fresh drive in a slot: every token of its first `blocks` sectors 0 (debug transport).

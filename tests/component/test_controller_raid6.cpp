@@ -47,12 +47,7 @@ using component_test::write_every_path;
 
 TEST(controller_raid6, writes_of_every_path_read_back_and_keep_p_and_q) {
     raid6_bench b(raid6_config());
-    run_clean(b, [&] {
-        writer w{b, {}};
-        write_every_path(w);
-        w.check(0, 500);
-        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
-    });
+    component_test::every_path_reads_back_with_its_checks(b);
     const auto &sw = b.firmware().statistics().stripe_writes;
     EXPECT_GT(sw[size_t(controller::write_path::full_stripe)], 0u);
     EXPECT_GT(sw[size_t(controller::write_path::reconstruct_write)], 0u);
@@ -80,12 +75,7 @@ TEST(controller_raid6, a_small_write_reads_and_writes_data_p_and_q) {
 
 TEST(controller_raid6, read_rotate_write_keeps_p_and_q) {
     raid6_bench b(raid6_config(true));
-    run_clean(b, [&] {
-        writer w{b, {}};
-        write_every_path(w);
-        w.check(0, 500);
-        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
-    });
+    component_test::every_path_reads_back_with_its_checks(b);
     EXPECT_GT(b.firmware().kit().queues.statistics().read_rotate_writes, 0u);
 }
 
@@ -139,12 +129,7 @@ TEST(controller_raid6, read_rotate_write_with_cached_old_data_keeps_p_and_q) {
     controller::controller_config c = raid6_config(true);
     c.firmware.old_data_cached = true;
     raid6_bench b(c);
-    run_clean(b, [&] {
-        writer w{b, {}};
-        write_every_path(w);
-        w.check(0, 500);
-        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
-    });
+    component_test::every_path_reads_back_with_its_checks(b);
     EXPECT_GT(b.firmware().kit().queues.statistics().read_rotate_writes, 0u);
 }
 

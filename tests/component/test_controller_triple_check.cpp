@@ -56,12 +56,7 @@ TEST(controller_triple_check, the_layout_rotates_p_q_and_r_and_the_firmware_sees
 
 TEST(controller_triple_check, writes_of_every_path_read_back_and_keep_p_q_and_r) {
     triple_bench b(triple_config());
-    run_clean(b, [&] {
-        writer w{b, {}};
-        write_every_path(w);
-        w.check(0, 500);
-        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
-    });
+    component_test::every_path_reads_back_with_its_checks(b);
     const auto &sw = b.firmware().statistics().stripe_writes;
     EXPECT_GT(sw[size_t(controller::write_path::full_stripe)], 0u);
     EXPECT_GT(sw[size_t(controller::write_path::reconstruct_write)], 0u);
@@ -105,12 +100,7 @@ void read_rotate_write_keeps_the_checks(bool cached) {
     c.firmware.old_data_cached = cached;
     c.firmware.rrw_parity_after_data = !cached;
     triple_bench b(c);
-    run_clean(b, [&] {
-        writer w{b, {}};
-        write_every_path(w);
-        w.check(0, 500);
-        for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s), 0) << "stripe " << s;
-    });
+    component_test::every_path_reads_back_with_its_checks(b);
     EXPECT_GT(b.firmware().kit().queues.statistics().read_rotate_writes, 0u);
 }
 

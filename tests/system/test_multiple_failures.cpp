@@ -42,6 +42,21 @@ uint64_t drive_writes(const nlohmann::json &st) {
 
 }  // namespace
 
+namespace {
+
+// Floating data and check: `units` units floated (moved or rewritten in place) per small write's
+// read-modify-write stripe. A stripe write is counted when it starts, its moves when it ends: at
+// most the 12 outstanding requests' writes are still under way when the statistics are taken.
+void expect_units_floated_per_write(const nlohmann::json &fw, int units) {
+    const int rmw = fw["stripe_writes"]["read-modify-write"].get<int>();
+    EXPECT_GT(rmw, 500);
+    const int floated = fw["floating"]["moves"].get<int>() + fw["floating"]["in_place"].get<int>();
+    EXPECT_LE(floated, units * rmw);
+    EXPECT_GE(floated, units * (rmw - 12));
+}
+
+}  // namespace
+
 TEST(multiple_failures, three_copy_mirroring_writes_three_copies_and_reads_back_every_write) {
     const scratch_dir dir;
     const nlohmann::json st = run_scenario(
@@ -103,15 +118,8 @@ TEST(multiple_failures, floating_data_and_check_at_two_failures_floats_data_p_an
     for (const auto &[st, units] : {std::pair{&blind, 3}, std::pair{&cached, 2}}) {
         EXPECT_EQ((*st)["controller"]["integrity_errors"].get<int>(), 0);
         EXPECT_GT((*st)["controller"]["reads_checked"].get<int>(), 1000);
-        const auto &fw = (*st)["controller"]["firmware"];
-        const int rmw = fw["stripe_writes"]["read-modify-write"].get<int>();
-        EXPECT_GT(rmw, 500);
-        // A stripe write is counted when it starts, its moves when it ends: at most the 12
-        // outstanding requests' writes are still under way when the statistics are taken.
-        const int floated = fw["floating"]["moves"].get<int>() + fw["floating"]["in_place"].get<int>();
-        EXPECT_LE(floated, units * rmw);
-        EXPECT_GE(floated, units * (rmw - 12));
-        EXPECT_GT(fw["raid6"]["gf_commands"].get<int>(), 0);  // Q' on the engine's GF mode
+        expect_units_floated_per_write((*st)["controller"]["firmware"], units);
+        EXPECT_GT((*st)["controller"]["firmware"]["raid6"]["gf_commands"].get<int>(), 0);  // Q' on the engine's GF mode
     }
 }
 
@@ -142,12 +150,6 @@ TEST(multiple_failures, three_checks_raid_and_floating_read_back_every_write) {
         ASSERT_GT(rmw, 500);
         EXPECT_NEAR(fw["read_rotate_writes"].get<double>() / rmw, per, 0.05);
     }
-    for (const auto &[st, units] : {std::pair{&fblind, 4}, std::pair{&fcached, 3}}) {
-        const auto &fw = (*st)["controller"]["firmware"];
-        const int rmw = fw["stripe_writes"]["read-modify-write"].get<int>();
-        EXPECT_GT(rmw, 500);
-        const int floated = fw["floating"]["moves"].get<int>() + fw["floating"]["in_place"].get<int>();
-        EXPECT_LE(floated, units * rmw);
-        EXPECT_GE(floated, units * (rmw - 12));
-    }
+    for (const auto &[st, units] : {std::pair{&fblind, 4}, std::pair{&fcached, 3}})
+        expect_units_floated_per_write((*st)["controller"]["firmware"], units);
 }
