@@ -512,8 +512,10 @@ void controller_top::trace(sc_core::sc_trace_file *tf, const std::string &prefix
         labels[c][m_config.initiator_id] = "ctrl";
         m_buses[c]->trace(tf, fmt::format("{}.ch{}", prefix, c), labels[c]);
     }
-    // The family's own signals (parity logging's, the delayed-write table beside the NVRAM).
-    if (groups.has("parity_logging") || groups.has("nvram")) m_firmware->trace(tf, prefix);
+    // The family's own signals (parity logging's, the delayed-write table beside the NVRAM, the
+    // ISS core's beside the CPU: the cpu group's view lists them, so they must be in the file).
+    const bool iss = m_config.cpu.model == rtl_models::cpu_model::iss;
+    if (groups.has("parity_logging") || groups.has("nvram") || (iss && groups.has("cpu"))) m_firmware->trace(tf, prefix);
     if (groups.has("queues")) m_firmware->trace_queues(tf, prefix + ".fw");
 }
 

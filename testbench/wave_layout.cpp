@@ -129,12 +129,15 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
             for (int k = 0; k < rtl_models::cpu_task_kinds; ++k) tasks[k] = rtl_models::to_string(rtl_models::cpu_task(k));
             const std::string task_filter = named("cpu_task", tasks);
             gtkw_group cpu{"cpu", {}};
-            for (int c = 0; c < ctl->cpu().config().cores; ++c) {
+            const bool iss = ctl->config().cpu.model == rtl_models::cpu_model::iss;
+            // With the ISS the firmware runs on its core, not on the cost table's cores (idle
+            // throughout: left in the VCD, out of the view).
+            for (int c = 0; c < ctl->cpu().config().cores && !iss; ++c) {
                 cpu.signals.push_back(flag(fmt::format("cpu.core{}_busy", c)));
                 cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
             }
-            cpu.signals.push_back(sig("cpu.run_queue"));
-            if (ctl->config().cpu.model == rtl_models::cpu_model::iss) {
+            if (!iss) cpu.signals.push_back(sig("cpu.run_queue"));
+            if (iss) {
                 // The firmware's core: the function it is in (named from the image's symbols, which the
                 // firmware's report lists), asleep in WFI, and the interrupt lines.
                 nlohmann::json fw;
