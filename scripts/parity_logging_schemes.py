@@ -62,8 +62,8 @@ TOLERANT_SCHEMES = {
     "raid5_cached": ("  layout: raid5\n  rmw: read_rotate_write\n  old_data: cached\n", [], "raid5"),
     "floating_cached": ("  layout: floating\n  old_data: cached\n", [], "floating"),
     # Section 9's double-failure RAID 5: P+Q, a small write as the data disk's and the two check
-    # disks' read-rotate-writes, the check disks' after the data disk's. Needs a build with the
-    # raid6 layout (branch raid6) and read-rotate-write for it; until then refused ("not simulated").
+    # disks' read-rotate-writes, the check disks' after the data disk's (a build without the raid6
+    # layout refuses it: "not simulated").
     "pq": ("  layout: raid6\n  rmw: read_rotate_write\n  rrw_order: parity_after_data\n", [], "parity"),
     "pq_cached": ("  layout: raid6\n  rmw: read_rotate_write\n  old_data: cached\n", [], "parity"),
     # Section 9's floating data and check at f = 2: floating over P+Q, a blind small write three
