@@ -243,6 +243,9 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
                 firmware_error(fmt::format("lost range [{}, +{}) outside the array", m_lost_lbn, value));
             m_lost_ranges.emplace_back(int64_t(m_lost_lbn), int32_t(value));
             return;
+        case RT_SYS_REPAIRED:
+            m_media_repaired_sectors += value;
+            return;
         case RT_SYS_REBUILD_DISK:
             if (value != RT_NO_DISK) ++m_rebuild.started;
             m_rebuild_request = -1;
@@ -462,7 +465,9 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d, c
         m_platform.run_background([this, q, tag, r, now_us, at] {
             sc_core::wait(at);
             const drive_completion c = m_platform.drive_command(r);
-            post(q, {tag, c.ok ? RT_STATUS_OK : RT_STATUS_ERROR, 0, now_us()});
+            // The sense key reaches the firmware: a MEDIUM ERROR is the drive's own unreadable
+            // sectors, any other failure a drive that stopped answering.
+            post(q, {tag, c.ok ? RT_STATUS_OK : c.medium_error ? RT_STATUS_MEDIUM_ERROR : RT_STATUS_ERROR, 0, now_us()});
         });
         return;
     }
@@ -492,6 +497,7 @@ void iss_device::report(nlohmann::json &out) const {
 }
 
 void iss_device::report_rebuild(nlohmann::json &out) const {
+    out["media_repaired_sectors"] = m_media_repaired_sectors;
     if (m_rebuild.started == 0) return;
     const double unit_mb = double(m_facts.stripe_unit_sectors) * double(protocol::sector_bytes) / 1e6;
     out["rebuild"] = {{"started", m_rebuild.started},

@@ -79,7 +79,8 @@ public:
 
     void reset_statistics();
     void report(nlohmann::json &out) const;
-    // The firmware's rebuilds as the registers saw them (none: nothing written).
+    // The firmware's rebuilds as the registers saw them (none: nothing written), and its repairs
+    // of MEDIUM ERRORs.
     void report_rebuild(nlohmann::json &out) const;
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
     const std::string &console() const { return m_console; }
@@ -147,6 +148,7 @@ private:
     struct {
         uint64_t started = 0, finished = 0, units_rebuilt = 0;
     } m_rebuild;
+    uint64_t m_media_repaired_sectors = 0;  // REPAIRED: rewritten after a MEDIUM ERROR
 };
 
 }  // namespace raidtlm::controller

@@ -89,6 +89,8 @@ void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t
     dispatch(disk);
 }
 
+uint32_t elevator_disk(uint32_t tag) { return tag < MAX_OPS ? ops[tag].disk : 0xFFFFFFFFu; }
+
 uint32_t elevator_completed(uint32_t tag) {
     if (tag >= MAX_OPS) hw_panic(0x101);
     struct disk_op *o = &ops[tag];

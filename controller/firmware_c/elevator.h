@@ -10,4 +10,6 @@ void elevator_init(uint32_t disks, uint32_t tags_per_disk, const uint8_t *channe
 void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t sectors, uint32_t buffer_address);
 /* A SCSI completion: frees its command, sends the disk's next, returns the command's job. */
 uint32_t elevator_completed(uint32_t tag);
+/* The disk of a command not yet completed. */
+uint32_t elevator_disk(uint32_t tag);
 #endif

@@ -7,13 +7,15 @@
 #include "hw.h"
 
 #define MAX_JOBS 64u
-#define TMP_BUFFER 0x100u /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
+#define TMP_BUFFER 0x100u    /* buffer tag bit: the RAID 5 scratch buffer, not the host data's */
+#define REPAIR_BUFFER 0x200u /* buffer tag bit: a stripe repair's scratch (media.c) */
 
 #define REBUILD_JOB MAX_JOBS /* the rebuild's job, after the host slots' */
 #define ALL_JOBS (MAX_JOBS + 1u)
 
 enum state { IDLE, R_ORDER, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ORDER, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC,
-             W5_READ, W5_XOR, W5_WRITE, W_ACK, RB_ALLOC, RB_LOCK, RB_READ, RB_XOR, RB_WRITE, RB_PAUSE };
+             W5_READ, W5_XOR, W5_WRITE, W_ACK, RB_ALLOC, RB_LOCK, RB_READ, RB_XOR, RB_WRITE, RB_PAUSE, R_REPAIR,
+             W5_REPAIR_ALLOC, W5_REPAIR_READ, W5_REPAIR_XOR, W5_REPAIR_WRITE };
 
 struct job {
     uint8_t state, write, holds_lock, full;
@@ -34,6 +36,11 @@ struct job {
      * member being rebuilt, lost only in the stripes the rebuild has not reached (rebuild.h). */
     uint32_t lost;
     uint8_t partial;
+    /* A MEDIUM ERROR (media.h): the drive that answered it in this phase, RT_NO_DISK none; while
+     * `repairing`, the job serves that drive as lost and then rewrites what it rebuilt. */
+    uint32_t media_disk;
+    uint8_t repairing, repair_failed;
+    uint32_t repair_buf;  /* a stripe repair's scratch buffer; a read's: sectors rewritten */
     uint8_t reconstructs;  /* read: some piece is on the lost drive */
     uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
     uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
@@ -44,6 +51,14 @@ enum { LOST_NONE, LOST_PARITY, LOST_DATA, LOST_REBUILD };
 
 extern struct job jobs[ALL_JOBS];
 extern const struct array_map *map;
+
+void allocate(struct job *j, uint32_t sectors, uint32_t which);
+void release(uint32_t handle);
+/* The host DMA of the job's buffer (in for a write, out for a read). */
+void host_dma(struct job *j);
+/* A RAID 5 write's stripe: planned (under its lock) and written; done: lock released, next. */
+void stripe_begin(struct job *j);
+void stripe_done(struct job *j);
 
 /* Takes the lock of the job's stripes [lock_first, lock_last], or waits for it in
  * `waiting_state` (W5_LOCK, R_LOCK, RB_LOCK: older waiters first); the job goes on when it has it. */

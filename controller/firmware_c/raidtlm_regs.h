@@ -38,6 +38,7 @@
 #define RT_SYS_REBUILD_DONE 0x4Cu      /* write the member: rebuilt, the controller marks it optimal */
 #define RT_SYS_REBUILD_SHARE 0x50u     /* read: the rebuild's share of its own time busy, per mille */
 #define RT_SYS_REBUILD_RATE 0x54u      /* read: the rebuild's cap, kB (10^3 bytes) per second; 0: none */
+#define RT_SYS_REPAIRED 0x58u          /* write: sectors rewritten after a MEDIUM ERROR (statistics) */
 #define RT_SYS_CHANNEL_OF 0x100u       /* + 4*disk: the disk's SCSI channel */
 #define RT_ID_VALUE 0x4D4C5452u        /* "RTLM" */
 #define RT_LAYOUT_RAID0 0u
@@ -95,6 +96,7 @@
 #define RT_HOST_WRITE 1u
 #define RT_STATUS_OK 0u
 #define RT_STATUS_ERROR 1u
+#define RT_STATUS_MEDIUM_ERROR 2u /* SCSI: CHECK CONDITION, sense key MEDIUM ERROR (the sectors are unreadable) */
 
 /* A buffer address: the buffer handle in the high 16 bits, a sector offset in the low 16. */
 #define RT_BUFFER_ADDRESS(handle, sector) (((unsigned)(handle) << 16) | ((unsigned)(sector) & 0xFFFFu))

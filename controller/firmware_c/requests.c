@@ -5,6 +5,7 @@
 #include "rebuild.h"
 #include "host_order.h"
 #include "lost_ranges.h"
+#include "media.h"
 #include "recovery.h"
 
 struct job jobs[ALL_JOBS];
@@ -17,13 +18,13 @@ void requests_init(const struct array_map *m, uint32_t host_slots, uint32_t nvra
     if (nvram_bytes < host_slots * INTENT_BYTES) hw_panic(0x201);
 }
 
-static void allocate(struct job *j, uint32_t sectors, uint32_t which) {
+void allocate(struct job *j, uint32_t sectors, uint32_t which) {
     hw_submit(RT_Q_BUFFER, RT_OP_BUF_ALLOC, (uint32_t)(j - jobs) | which, sectors, 0, 0, 0, 0, 0);
 }
 
-static void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, handle, 0, 0, 0, 0, 0); }
+void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, handle, 0, 0, 0, 0, 0); }
 
-static void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
+void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
 
 static void start(struct job *j);
 
@@ -190,8 +191,6 @@ static int stripe_free_for(const struct job *me) {
     return 1;
 }
 
-static void stripe_begin(struct job *j);
-static void stripe_done(struct job *j);
 static void read_locked(struct job *j);
 
 void lock_stripes(struct job *j, uint8_t waiting_state) {
@@ -244,7 +243,7 @@ static void stripe_enter(struct job *j, uint32_t stripe) {
     lock_stripes(j, W5_LOCK);
 }
 
-static void stripe_begin(struct job *j) {
+void stripe_begin(struct job *j) {
     if (j->full) {
         j->row0 = 0;
         j->row1 = map->unit;
@@ -378,7 +377,11 @@ static void intent(const struct job *j, int valid) {
     nvram_write_word(at, valid ? INTENT_VALID : 0);  /* the record counts once this word is set */
 }
 
-static void stripe_done(struct job *j) {
+void stripe_done(struct job *j) {
+    if (j->repairing) {  /* written around a MEDIUM ERROR: the drive's rows first (media.h) */
+        media_repair_stripe(j);
+        return;
+    }
     release(j->tmp);
     j->holds_lock = 0;
     const uint32_t stripe = j->stripe;
@@ -406,6 +409,8 @@ void on_host_command(const struct completion *c) {
     j->status = RT_STATUS_OK;
     j->holds_lock = 0;
     j->drive_lost = 0;
+    j->media_disk = RT_NO_DISK;
+    j->repairing = 0;
     j->stripe = 0xFFFFFFFFu;
     j->lock_first = j->lock_last = 0xFFFFFFFFu;
     order_arrive(j->slot, j->write, j->lbn, j->sectors, j->seq);
@@ -442,6 +447,10 @@ void on_buffer(const struct completion *c) {
     struct job *j = &jobs[c->tag & 0xFF];
     if (j == &jobs[REBUILD_JOB]) {
         rebuild_on_buffer(c->result);
+        return;
+    }
+    if (c->tag & REPAIR_BUFFER) {
+        media_on_buffer(j, c->result);
         return;
     }
     if (c->tag & TMP_BUFFER) {
@@ -502,10 +511,14 @@ void on_xor(const struct completion *c) {
         return;
     }
     if (j->state == R_XOR) {
-        if (!read_xor(j)) {
+        if (!read_xor(j) && !(j->repairing && media_rewrite_pieces(j))) {
             j->state = R_DMA;
             host_dma(j);
         }
+        return;
+    }
+    if (j->state == W5_REPAIR_XOR) {
+        media_on_xor(j);
         return;
     }
     if (!stripe_xor(j)) stripe_writes(j);
@@ -518,6 +531,7 @@ void on_xor(const struct completion *c) {
  * is not needed). */
 static void continue_degraded(struct job *j) {
     j->drive_lost = 0;
+    j->media_disk = RT_NO_DISK;
     j->lost = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
     j->partial = 0;
     switch (j->state) {
@@ -536,6 +550,7 @@ static void continue_degraded(struct job *j) {
 }
 
 void on_scsi(const struct completion *c) {
+    const uint32_t disk = elevator_disk(c->tag);
     struct job *j = &jobs[elevator_completed(c->tag)];
     if (j == &jobs[REBUILD_JOB]) {
         rebuild_on_scsi(c->status);
@@ -547,12 +562,16 @@ void on_scsi(const struct completion *c) {
         const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
         if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
             j->drive_lost = 1;
-        else
+        else if (!media_error_taken(j, disk, c->status))
             j->status = c->status;
     }
     if (--j->pending) return;
     if (j->drive_lost) {
         continue_degraded(j);
+        return;
+    }
+    if (j->media_disk != RT_NO_DISK) {
+        media_error_continue(j);
         return;
     }
     switch (j->state) {
@@ -572,6 +591,9 @@ void on_scsi(const struct completion *c) {
         stripe_xor(j);
         break;
     case W5_WRITE: stripe_done(j); break;
+    case R_REPAIR:
+    case W5_REPAIR_READ:
+    case W5_REPAIR_WRITE: media_on_scsi_done(j); break;
     default: hw_panic(0x203);
     }
 }

@@ -191,6 +191,29 @@ TEST(iss_firmware, both_firmwares_serve_overlapping_requests_of_mixed_sizes_in_t
     }
 }
 
+TEST(iss_firmware, medium_errors_are_rebuilt_from_the_stripe_and_rewritten_so_a_later_disk_loss_reads_right) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // 8-sector requests over stripes 0-1; MEDIUM ERRORs on stripe 0's parity (disk 5) and on a
+    // data unit (disk 2), then disk 3 lost, so its reads are rebuilt through that parity. Reads
+    // rebuild the unreadable pieces and rewrite them; a write whose reads meet one is done around
+    // the drive and then rewrites the drive's rows from the stripe. Without that last step (the
+    // write skipping a parity it could not read): 24 integrity errors and 5 failed requests.
+    const nlohmann::json s = run_json(
+        "scenarios/iss_raid5.yaml --set workload.requests=6000 --set workload.warmup_requests=0 --set output.waves=false "
+        "--set workload.address=hot_cold --set workload.hot_space_fraction=0.000003 --set workload.hot_access_fraction=1 "
+        "--set workload.size_distribution=constant --set workload.request_sectors=8 --set workload.alignment_sectors=8 "
+        "--set workload.seed=1 --set 'faults=[{kind: media_error, at_request: 1000, disk: 5, lbn: 0, sectors: 32}, "
+        "{kind: media_error, at_request: 1200, disk: 2, lbn: 8, sectors: 8}, {kind: disk_loss, at_request: 4000, disk: 3}]'",
+        dir, "medium_errors");
+    ASSERT_FALSE(s.is_null());
+    EXPECT_EQ(s["requests"]["errors"], 0);
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0);
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 20000);
+    EXPECT_GE(s["controller"]["firmware"]["media_repaired_sectors"].get<int>(), 8);
+    for (int f = 0; f < 2; ++f) EXPECT_EQ(s["faults"][f]["still_unreadable"], 0) << f;
+}
+
 TEST(iss_firmware, a_power_loss_with_a_data_drive_lost_reports_the_torn_units_lost_and_never_serves_them) {
     SKIP_WITHOUT_ISS();
     const scratch_dir dir;
