@@ -12,10 +12,19 @@
 #define RECOVERY_JOB 0u /* the elevator's job number for recovery commands (no host job exists yet) */
 
 static uint32_t done_count, failures, buffer_handle;
+/* The drive of the last MEDIUM ERROR and how many there were (one unreadable data unit can be
+ * punctured; two cannot be told apart from the parity). */
+static uint32_t medium_disk, medium_errors;
 
 static void on_scsi_done(const struct completion *c) {
+    const uint32_t disk = elevator_disk(c->tag);
     elevator_completed(c->tag);
-    if (c->status != RT_STATUS_OK) ++failures;
+    if (c->status == RT_STATUS_MEDIUM_ERROR) {
+        medium_disk = disk;
+        ++medium_errors;
+    } else if (c->status != RT_STATUS_OK) {
+        ++failures;
+    }
     ++done_count;
 }
 
@@ -35,10 +44,13 @@ static uint32_t data_disk(const struct array_map *map, uint32_t stripe, uint32_t
     return (array_parity_disk(map, stripe) + 1 + unit) % map->disks;
 }
 
-/* The stripe's parity from its data units; 0 when a command failed (the parity stays as it was). */
+/* The stripe's parity from its data units; 0 when a command failed (the parity stays as it was).
+ * A data unit that answers MEDIUM ERROR lived only in the torn parity: it is lost (recorded),
+ * written as zeros (the drive reallocates the sectors) and the parity made from the rest, so the
+ * stripe is consistent again and its other units stay safe (a "punctured" stripe). */
 static int resync_stripe(const struct array_map *map, uint32_t stripe, uint32_t channels, uint32_t lines) {
     const uint32_t unit = map->unit, data = map->data_disks;
-    done_count = failures = 0;
+    done_count = failures = medium_errors = 0;
     hw_submit(RT_Q_BUFFER, RT_OP_BUF_ALLOC, 0, (data + 1) * unit, 0, 0, 0, 0, 0);
     await(1, channels, lines);
     const uint32_t tmp = buffer_handle;
@@ -46,7 +58,20 @@ static int resync_stripe(const struct array_map *map, uint32_t stripe, uint32_t 
     for (uint32_t u = 0; u < data; ++u)
         elevator_add(RECOVERY_JOB, data_disk(map, stripe, u), 0, stripe * unit, unit, RT_BUFFER_ADDRESS(tmp, u * unit));
     await(data, channels, lines);
-    int ok = failures == 0;
+    int ok = failures == 0 && medium_errors <= 1;
+    if (ok && medium_errors == 1) {
+        uint32_t u = 0;
+        while (data_disk(map, stripe, u) != medium_disk) ++u;
+        lost_add(stripe * data * unit + u * unit, unit);
+        const uint32_t zeros = RT_BUFFER_ADDRESS(tmp, u * unit);
+        done_count = 0;
+        hw_submit(RT_Q_XOR, RT_OP_XOR, 0, unit, zeros, zeros, zeros, 0, 0);  /* x ^ x */
+        await(1, channels, lines);
+        done_count = 0;
+        elevator_add(RECOVERY_JOB, medium_disk, 1, stripe * unit, unit, zeros);
+        await(1, channels, lines);
+        ok = failures == 0;
+    }
     const uint32_t parity = RT_BUFFER_ADDRESS(tmp, data * unit);
     /* parity = d0 ^ d1 ^ d2 ^ d3, then parity ^= the next three units, ... */
     for (uint32_t first = 0; ok && first < data;) {

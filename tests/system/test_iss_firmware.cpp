@@ -214,6 +214,31 @@ TEST(iss_firmware, medium_errors_are_rebuilt_from_the_stripe_and_rewritten_so_a_
     for (int f = 0; f < 2; ++f) EXPECT_EQ(s["faults"][f]["still_unreadable"], 0) << f;
 }
 
+TEST(iss_firmware, a_medium_error_in_a_torn_stripe_at_boot_punctures_that_unit_and_keeps_the_rest) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // Writes in flight over stripe 0 when a MEDIUM ERROR on a data unit and the power loss come
+    // together: the replay cannot read that unit, whose data lived only in the torn parity. It
+    // is recorded lost, written as zeros and the parity made from the rest (before: panic 0x402,
+    // the run stopped with a firmware error).
+    const fs::path out = dir / "punctured";
+    const result r = raidtlm(
+        "run scenarios/iss_raid5.yaml --quiet --set workload.requests=3000 --set output.waves=false --set workload.seed=1 "
+        "--set workload.address=hot_cold --set workload.hot_space_fraction=0.000002 --set workload.hot_access_fraction=1 "
+        "--set workload.size_distribution=constant --set workload.request_sectors=8 --set workload.alignment_sectors=8 "
+        "--set workload.read_fraction=0.2 --set 'faults=[{kind: media_error, at_request: 1000, disk: 1, lbn: 0, "
+        "sectors: 32}, {kind: power_loss, at_request: 1000, restore_after_ms: 50}]' --out '" + out.string() + "'",
+        dir);
+    EXPECT_EQ(r.err.find("panicked"), std::string::npos) << r.err;
+    const nlohmann::json s = nlohmann::json::parse(read_file(out / "stats.json"));
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0);
+    const nlohmann::json &fw = s["controller"]["firmware"];
+    ASSERT_EQ(fw["lost_ranges"].size(), 1u) << fw["lost_ranges"].dump();
+    EXPECT_EQ(fw["lost_ranges"][0][1], 32);  // one whole stripe unit
+    EXPECT_EQ(s["faults"][0]["still_unreadable"], 0);  // rewritten
+    EXPECT_GT(s["faults"][1]["recovered"].get<int>(), 0);
+}
+
 TEST(iss_firmware, a_power_loss_with_a_data_drive_lost_reports_the_torn_units_lost_and_never_serves_them) {
     SKIP_WITHOUT_ISS();
     const scratch_dir dir;
