@@ -26,6 +26,9 @@ parity_logging_firmware::parity_logging_firmware(firmware_platform &platform, st
                                                  const parity_logging_config &config)
     : kit_firmware(platform),
       m_platform(platform),
+      m_rebuild(
+          platform, [this](int disk, uint64_t unit) { return rebuild_unit(disk, unit); },
+          [this](int disk, uint64_t unit) { return rebuild_unit_bytes(disk, unit); }),
       m_owned_layout(std::move(owned)),
       m_layout(dynamic_cast<const parity_logging_layout &>(*m_owned_layout)),
       m_config(config),
@@ -80,7 +83,7 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
             const active_request active{this};
             ok = attempt();
         }
-        const std::vector<int> failed = m_platform.failed_disks();
+        const std::vector<int> failed = unavailable_disks();
         if (ok || failed.empty() || failed == known) return ok;
         ++m_stats.served_again_after_loss;
     }
@@ -285,8 +288,9 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     if (m_first_reintegration_s < 0) m_first_reintegration_s = t0;
     const bool claimed_here = !r.reintegrating;
     if (claimed_here) wait_region_idle(region);
-    // A lost member's check run is neither read nor written.
-    auto gone = [&](int d) { return m_platform.member_state_of(d) == member_state::failed; };
+    // A lost member's check run is neither read nor written (nor a rebuilding one's: it holds
+    // the member's rows only where its rebuild passed, and its regions do not log meanwhile).
+    auto gone = [&](int d) { return m_platform.member_state_of(d) != member_state::optimal; };
     const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
     r.buffered.clear();
     m_pool.take_unwritten(region);
@@ -446,13 +450,28 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 // ---- failures -----------------------------------------------------------------------------------
 
 bool parity_logging_firmware::check_failure(int affinity) {
+    if (!catch_up(affinity)) return false;
+    ++m_active;
+    return true;
+}
+
+bool parity_logging_firmware::catch_up(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
-    const std::vector<int> failed = m_platform.failed_disks();
+    // A rebuilding member stays among the lost until it is rebuilt (its rows the rebuild has not
+    // reached are lost: absent()).
+    const std::vector<int> failed = unavailable_disks();
     if (failed != m_lost) {
         const bool fewer = std::includes(m_lost.begin(), m_lost.end(), failed.begin(), failed.end());
-        if (fewer) {  // disks marked live again: with none lost logging resumes (what they missed is not rebuilt)
+        if (fewer) {
+            // Members rebuilt (or marked live again: what they missed is not rebuilt). The writes
+            // in flight finish first, then with none lost logging resumes: every log is empty
+            // (applied at the first loss, nothing logged since, parity_logging_rebuild.cpp).
+            m_recovering = true;
+            while (m_active > 0) sc_core::wait(m_drained);
             m_lost = failed;
             m_known_failed = failed.empty() ? -1 : failed.front();
+            m_recovering = false;
+            m_recovered.notify(sc_core::SC_ZERO_TIME);
         } else if (int(failed.size()) > m_layout.checks()) {
             SC_REPORT_ERROR(msg_type, fmt::format("{} disks lost: parity logging with {} check{} tolerates {}",
                                                   failed.size(), m_layout.checks(), m_layout.checks() > 1 ? "s" : "",
@@ -475,7 +494,6 @@ bool parity_logging_firmware::check_failure(int affinity) {
             if (!handle_failure(affinity)) return false;
         }
     }
-    ++m_active;
     return true;
 }
 
@@ -485,7 +503,7 @@ void parity_logging_firmware::done() {
 
 bool parity_logging_firmware::handle_failure(int affinity) {
     m_recovering = true;
-    const int d = m_platform.failed_disk();
+    const int d = unavailable_disks().front();  // failed, or already rebuilding (replaced before a request came)
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
@@ -513,56 +531,6 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     m_lost = {d};  // any other lost meanwhile: check_failure at the next request
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
-    return ok;
-}
-
-// A unit piece written with a disk lost: the parity updated directly (RAID 5).
-bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
-    if (m_layout.checks() > 1) return degraded_write_checks(p, buffer, affinity);
-    const bool data = !buffer->tokens.empty();
-    const region_extent dl = m_layout.data_location(p.lbn);
-    const parity_location pl = m_layout.parity_of(p.lbn);
-    const uint64_t n = uint64_t(p.sectors);
-    const int64_t stripe = m_layout.stripe_of(p.lbn);
-    ++m_stats.degraded_writes;
-    m_kit.locks.lock(stripe);
-    bool ok;
-    if (pl.disk == m_known_failed) {
-        ok = m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
-    } else if (dl.disk == m_known_failed) {
-        // Reconstruct-write: the row's other data and the new data make the parity.
-        const std::vector<region_extent> partners = m_layout.row_partners(p.lbn);
-        const uint64_t k = partners.size();
-        protocol::buffer_block *work = m_platform.allocate_buffer((k + 1) * n * protocol::sector_bytes, data ? (k + 1) * n : 0);
-        m_platform.check_power();
-        ok = m_kit.parallel(k, [&](size_t i) {
-            return m_kit.disk_io(false, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n);
-        });
-        if (ok) {
-            std::vector<protocol::buffer_ref> inputs{{buffer, p.offset}};
-            for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
-            m_kit.xor_blocks(inputs, {work, k * n}, n, affinity);
-            ok = m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n);
-        }
-        m_platform.free_buffer(work);
-    } else {
-        // Read-modify-write: slots 0 old data, 1 old parity, 2 new parity.
-        protocol::buffer_block *work = m_platform.allocate_buffer(3 * n * protocol::sector_bytes, data ? 3 * n : 0);
-        m_platform.check_power();
-        ok = m_kit.parallel(2, [&](size_t i) {
-            return i == 0 ? m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0)
-                          : m_kit.disk_io(false, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n);
-        });
-        if (ok) {
-            m_kit.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 2 * n}, n, affinity);
-            ok = m_kit.parallel(2, [&](size_t i) {
-                return i == 0 ? m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset)
-                              : m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n);
-            });
-        }
-        m_platform.free_buffer(work);
-    }
-    m_kit.locks.unlock(stripe);
     return ok;
 }
 

@@ -38,6 +38,10 @@
 //     (none is kept once a disk is lost): a row's lost data are rebuilt from its surviving data
 //     and checks, a write recomputes its live checks from the row's data
 //     (parity_logging_lost_rows.cpp); one more is refused with an error, as a second at C = 1.
+//   rebuild (parity_logging_rebuild.cpp): a replaced member is rebuilt big row by big row by the
+//     shared rebuild_runner (paced, checkpointed in NVRAM), each step under the stripe locks of
+//     its rows; rows it has not reached count as lost, rows it passed as present; no region logs
+//     until every lost member is back, then logging resumes with empty logs.
 //   controller state lost (lose_controller_state): buffered records and logs gone; parity of every
 //     region written since its last reintegration rebuilt from the data (the others' parity is
 //     already current, so the result equals rebuilding all of it; the time does not).
@@ -47,7 +51,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +65,7 @@
 #include "controller/log_buffer_pool.h"
 #include "controller/parity_log_records.h"
 #include "controller/parity_logging_layout.h"
+#include "controller/rebuild_runner.h"
 #include "controller/reintegration_plan.h"
 #include "controller/worker_pool.h"
 #include "controller/write_intent_log.h"
@@ -100,6 +107,10 @@ public:
     // torn log writes and reintegrations repaired, every log reintegrated from the sublogs, the
     // stripes of the writes in flight resynchronised. Returns the regions and stripes recovered.
     size_t restart_after_power_loss() override;
+    // A fresh drive in lost member `disk`'s slot: rebuilt by the rebuild_runner
+    // (parity_logging_rebuild.cpp); false with more members unavailable than checks.
+    bool start_rebuild(int disk) override;
+    const rebuild_runner &rebuild() const { return m_rebuild; }
     void report(nlohmann::json &out) const override;
 
     // Host requests (the calling SC_THREAD blocks); `buffer` holds the request's sectors.
@@ -180,6 +191,21 @@ private:
     bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool is_lost(int disk) const { return std::find(m_lost.begin(), m_lost.end(), disk) != m_lost.end(); }
+    // Rebuild (parity_logging_rebuild.cpp). A handled lost disk's rows at drive_lbn (in `region`)
+    // are absent unless the disk is being rebuilt (or rebuilt) and its rebuild passed them; every
+    // other disk's are present.
+    bool absent(int disk, int region, int64_t drive_lbn) const;
+    // Members not optimal (failed, or rebuilding), ascending: what m_lost follows.
+    std::vector<int> unavailable_disks() const;
+    // Rebuild unit `unit` (region * M + slot) of member `disk`: the slot's P tracks (one big
+    // row) from the row's other members, under the stripe locks of its logical stripes.
+    bool rebuild_unit(int disk, uint64_t unit);
+    uint64_t rebuild_unit_bytes(int disk, uint64_t unit) const;
+    // The member `member` (data column j < D, or check D + k) of the rows of `n` sectors from
+    // logical sector lbn's (offset 0 of its big row) into slot `member` of `work` (D + C slots
+    // of n), from the surviving members (`lost` says which are not; parity_logging_lost_rows.cpp).
+    bool rebuild_row_member(int64_t lbn, uint64_t n, int member,
+                            const std::function<bool(const region_extent &)> &lost, protocol::buffer_block *work);
     // MEDIUM ERROR (parity_logging_media.cpp): the row's other data and parity into `buffer` at
     // p.offset (stripe lock held); a piece rebuilt after the region's log is applied, and
     // rewritten; a host read's piece, repaired when its drive cannot read it; a logical
@@ -193,6 +219,9 @@ private:
     // Before a host request: handles a newly marked disk (after the requests in flight drain) and
     // counts the request active; done() when it returns.
     bool check_failure(int affinity);
+    // check_failure's part that brings m_lost up to the members' states (a loss handled, a
+    // rebuilt member taken back), without counting a request; the rebuild's steps call it too.
+    bool catch_up(int affinity);
     // Whether the region logs: no disk lost, or the lost disk is one of its L > 1 log disks (a new
     // empty log on the other sublogs); else its writes update the parity directly.
     bool logging(int region) const;
@@ -212,6 +241,9 @@ private:
     void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);
 
     firmware_platform &m_platform;
+    rebuild_runner m_rebuild;  // paced background rebuilds of replaced members (rebuild_runner.h)
+    // Units of a rebuilding member done above its cursor (several in flight): present already.
+    std::map<int, std::set<uint64_t>> m_rebuilt_ahead;
     std::unique_ptr<layout> m_owned_layout;
     const parity_logging_layout &m_layout;
     parity_logging_config m_config;

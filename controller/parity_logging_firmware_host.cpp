@@ -54,6 +54,7 @@ void parity_logging_firmware::reset_statistics() {
 
 void parity_logging_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
+    m_rebuild.report(out);  // firmware.rebuild, once a rebuild started
     out["layout"] = m_layout.describe();
     const parity_logging_statistics &ps = m_stats;
     out["parity_logging"] = {

@@ -71,7 +71,8 @@ bool solve(lost_row &r, int checks) {
     return true;
 }
 
-// The row of logical sector lbn, its members at lbn's offset, and which of them are lost.
+// The row of logical sector lbn, its members at lbn's offset, and which of them are lost
+// (`lost` of the member's extent).
 template <class Lost>
 lost_row row_of(const parity_logging_layout &l, int64_t lbn, Lost lost) {
     lost_row r;
@@ -84,7 +85,7 @@ lost_row row_of(const parity_logging_layout &l, int64_t lbn, Lost lost) {
         r.members.push_back({c.disk, c.drive_lbn, 1});
     }
     for (size_t m = 0; m < r.members.size(); ++m) {
-        r.lost.push_back(lost(r.members[m].disk));
+        r.lost.push_back(lost(r.members[m]));
         if (int(m) < r.columns && r.lost.back()) r.lost_columns.push_back(int(m));
     }
     return r;
@@ -93,7 +94,8 @@ lost_row row_of(const parity_logging_layout &l, int64_t lbn, Lost lost) {
 }  // namespace
 
 bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity) {
-    lost_row r = row_of(m_layout, p.lbn, [&](int d) { return is_lost(d); });
+    const int region = m_layout.region_of(p.lbn);
+    lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) { return absent(e.disk, region, e.drive_lbn); });
     if (!solve(r, m_layout.checks())) return false;
     const size_t target = size_t(std::find(r.lost_columns.begin(), r.lost_columns.end(), r.column) - r.lost_columns.begin());
     if (target == r.lost_columns.size()) return false;  // not a lost column's piece
@@ -116,16 +118,20 @@ bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_blo
 }
 
 bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity) {
-    lost_row r = row_of(m_layout, p.lbn, [&](int d) { return is_lost(d); });
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    ++m_stats.degraded_writes;
+    m_kit.locks.lock(stripe);  // before the row's lost members: a rebuild step is done or not begun
+    const int region = m_layout.region_of(p.lbn);
+    lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) { return absent(e.disk, region, e.drive_lbn); });
     const int D = r.columns, C = m_layout.checks();
     // Lost columns other than the piece's own are rebuilt first (with the piece's old data).
     const bool rebuild = std::any_of(r.lost_columns.begin(), r.lost_columns.end(), [&](int x) { return x != r.column; });
-    if (rebuild && !solve(r, C)) return false;
+    if (rebuild && !solve(r, C)) {
+        m_kit.locks.unlock(stripe);
+        return false;
+    }
     const bool data = !buffer->tokens.empty();
     const uint64_t n = uint64_t(p.sectors), slots = uint64_t(D + 2 * C);
-    const int64_t stripe = m_layout.stripe_of(p.lbn);
-    ++m_stats.degraded_writes;
-    m_kit.locks.lock(stripe);
     // Slots: data column j at j, check k read at D + k, check k new at D + C + k.
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, data ? slots * n : 0);
     m_platform.check_power();
@@ -162,6 +168,55 @@ bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_bl
     m_platform.free_buffer(work);
     m_kit.locks.unlock(stripe);
     return ok;
+}
+
+// A rebuild step's member (parity_logging_rebuild.cpp): a data column solved from the live
+// checks and surviving data (one engine command: the XOR engine when every coefficient is 1, as
+// from P alone, else its GF mode), a check made from the row's data (its lost columns solved
+// first). The caller holds the rows' stripe locks.
+bool parity_logging_firmware::rebuild_row_member(int64_t lbn, uint64_t n, int member,
+                                                 const std::function<bool(const region_extent &)> &lost,
+                                                 protocol::buffer_block *work) {
+    lost_row r = row_of(m_layout, lbn, lost);
+    const int D = r.columns, C = m_layout.checks();
+    if (!solve(r, C)) return false;
+    const bool check = member >= D;
+    // The members each lost column it needs reads (every one for a check, only its own for a column).
+    auto wanted = [&](size_t i) { return check || r.lost_columns[i] == member; };
+    std::vector<bool> read(size_t(D + C), false);
+    for (size_t i = 0; i < r.lost_columns.size(); ++i)
+        if (wanted(i))
+            for (size_t m = 0; m < read.size(); ++m) read[m] = read[m] || r.coefficients[i][m] != 0;
+    if (check)
+        for (int j = 0; j < D; ++j) read[size_t(j)] = read[size_t(j)] || !r.lost[size_t(j)];
+    m_platform.check_power();
+    const bool ok = m_kit.parallel(read.size(), [&](size_t m) {
+        if (!read[m]) return true;
+        return m_kit.disk_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
+    });
+    if (!ok) return false;
+    std::vector<protocol::buffer_ref> all;
+    for (uint64_t m = 0; m < uint64_t(D + C); ++m) all.push_back({work, m * n});
+    for (size_t i = 0; i < r.lost_columns.size(); ++i) {
+        if (!wanted(i)) continue;
+        const std::vector<uint8_t> &c = r.coefficients[i];
+        const protocol::buffer_ref out{work, uint64_t(r.lost_columns[i]) * n};
+        if (std::all_of(c.begin(), c.end(), [](uint8_t v) { return v <= 1; })) {
+            std::vector<protocol::buffer_ref> inputs;
+            for (size_t m = 0; m < c.size(); ++m)
+                if (c[m] == 1) inputs.push_back(all[m]);
+            m_kit.xor_blocks(inputs, out, n, 0);
+        } else {
+            m_kit.gf_blocks(all, c, out, n, 0);
+        }
+    }
+    if (check) {
+        std::vector<int> columns;
+        for (int j = 0; j < D; ++j) columns.push_back(j);
+        make_checks(std::vector<protocol::buffer_ref>(all.begin(), all.begin() + D), columns, C, {work, uint64_t(D) * n},
+                    n, 0, [&](int k) { return k == member - D; });
+    }
+    return true;
 }
 
 }  // namespace raidtlm::controller

@@ -61,11 +61,12 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
 
 bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int disk = c.replicas[0].disk;
-    if (is_lost(disk)) return degraded_read(p, buffer, affinity);
     const disk_extent &e = c.replicas[0].extents[0];
+    if (absent(disk, m_layout.region_of(p.lbn), e.drive_lbn)) return degraded_read(p, buffer, affinity);
     if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
     // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.
-    if (m_platform.failed_disk() >= 0) return false;
+    // Not repaired while a member is rebuilt either (its row may be one the rebuild has not reached).
+    if (!unavailable_disks().empty()) return false;
     return repair_piece(p, buffer, affinity);
 }
 

@@ -6,6 +6,9 @@
 // of every check from the row's other data and the new data. Reads of the lost disk are rebuilt
 // from the other data and P (degraded_read: P is current, since nothing is logged any more).
 // Under the stripe lock. With more than one disk lost: write_lost_row (parity_logging_lost_rows.cpp).
+// One check: degraded_write, RAID 5's read-modify-write or reconstruct-write. A member being
+// rebuilt counts as lost in the rows its rebuild has not reached (absent()) and as any member in
+// the others, decided under the stripe lock (a rebuild step holds its rows' locks).
 #include "controller/parity_logging_firmware.h"
 
 #include "controller/pq_parity.h"
@@ -26,9 +29,10 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.degraded_writes;
     m_kit.locks.lock(stripe);
+    const int region = m_layout.region_of(p.lbn);
     bool ok;
     protocol::buffer_block *work;
-    if (dl.disk == m_known_failed) {
+    if (absent(dl.disk, region, dl.drive_lbn)) {
         // Reconstruct-write: the row's other columns read (slot j), every check of all columns
         // (slots D + k) written; the lost disk gets nothing.
         work = m_platform.allocate_buffer(uint64_t(columns + C) * n * protocol::sector_bytes,
@@ -60,7 +64,7 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
         // check is neither read nor written.
         work = m_platform.allocate_buffer((1 + 2 * c) * n * protocol::sector_bytes, data ? (1 + 2 * c) * n : 0);
         m_platform.check_power();
-        auto alive = [&](size_t k) { return cl[k].disk != m_known_failed; };
+        auto alive = [&](size_t k) { return !absent(cl[k].disk, region, cl[k].drive_lbn); };
         ok = m_kit.parallel(1 + c, [&](size_t i) {
             if (i == 0) return m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
             if (!alive(i - 1)) return true;
@@ -87,6 +91,57 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
         }
     }
     m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    return ok;
+}
+
+// A unit piece written with a disk lost: the parity updated directly (RAID 5).
+bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_block *buffer, int affinity) {
+    if (m_layout.checks() > 1) return degraded_write_checks(p, buffer, affinity);
+    const bool data = !buffer->tokens.empty();
+    const region_extent dl = m_layout.data_location(p.lbn);
+    const parity_location pl = m_layout.parity_of(p.lbn);
+    const uint64_t n = uint64_t(p.sectors);
+    const int64_t stripe = m_layout.stripe_of(p.lbn);
+    ++m_stats.degraded_writes;
+    m_kit.locks.lock(stripe);  // before absent(): a rebuild step of the row is done or not begun
+    const int region = m_layout.region_of(p.lbn);
+    bool ok;
+    if (absent(pl.disk, region, pl.drive_lbn)) {
+        ok = m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
+    } else if (absent(dl.disk, region, dl.drive_lbn)) {
+        // Reconstruct-write: the row's other data and the new data make the parity.
+        const std::vector<region_extent> partners = m_layout.row_partners(p.lbn);
+        const uint64_t k = partners.size();
+        protocol::buffer_block *work = m_platform.allocate_buffer((k + 1) * n * protocol::sector_bytes, data ? (k + 1) * n : 0);
+        m_platform.check_power();
+        ok = m_kit.parallel(k, [&](size_t i) {
+            return m_kit.disk_io(false, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n);
+        });
+        if (ok) {
+            std::vector<protocol::buffer_ref> inputs{{buffer, p.offset}};
+            for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
+            m_kit.xor_blocks(inputs, {work, k * n}, n, affinity);
+            ok = m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n);
+        }
+        m_platform.free_buffer(work);
+    } else {
+        // Read-modify-write: slots 0 old data, 1 old parity, 2 new parity.
+        protocol::buffer_block *work = m_platform.allocate_buffer(3 * n * protocol::sector_bytes, data ? 3 * n : 0);
+        m_platform.check_power();
+        ok = m_kit.parallel(2, [&](size_t i) {
+            return i == 0 ? m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0)
+                          : m_kit.disk_io(false, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n);
+        });
+        if (ok) {
+            m_kit.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 2 * n}, n, affinity);
+            ok = m_kit.parallel(2, [&](size_t i) {
+                return i == 0 ? m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset)
+                              : m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n);
+            });
+        }
+        m_platform.free_buffer(work);
+    }
     m_kit.locks.unlock(stripe);
     return ok;
 }

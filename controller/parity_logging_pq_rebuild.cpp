@@ -84,6 +84,13 @@ bool parity_logging_firmware::resync_stripe_checks(int64_t stripe, int affinity)
         const parity_location c = m_layout.check_of(first, k);
         checks.push_back({c.disk, c.drive_lbn, u});
     }
+    // A member being rebuilt that its rebuild has not reached here: its torn rows cannot be told
+    // (a lost member's reads fail below, as before).
+    const int region = m_layout.region_of(first);
+    for (const auto *v : {&data, &checks})
+        for (const region_extent &e : *v)
+            if (m_platform.member_state_of(e.disk) == member_state::rebuilding && absent(e.disk, region, e.drive_lbn))
+                return false;
     m_kit.locks.lock(stripe);
     const bool ok = write_checks_from_data(data, checks, uint64_t(u), affinity);
     m_kit.locks.unlock(stripe);

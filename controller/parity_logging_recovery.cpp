@@ -25,6 +25,7 @@ namespace raidtlm::controller {
 size_t parity_logging_firmware::restart_after_power_loss() {
     m_kit.restart();
     m_read_fence.clear();
+    m_rebuilt_ahead.clear();  // volatile: a rebuild's units done above its cursor are done again
     // The threads that ran before the loss are gone, and their claims with them.
     m_active = 0;
     m_recovering = true;
@@ -73,13 +74,17 @@ size_t parity_logging_firmware::restart_after_power_loss() {
     m_stats.resynced_stripes += stripes.size();
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
+    // The rebuilds go on from their NVRAM checkpoints; the units done above a cursor were in
+    // volatile memory, so they count as not rebuilt and are done again.
+    m_rebuild.restart_all();
     return recovered;
 }
 
 // The stripe's u parity sectors from its M - 1 data units (each unit contiguous on its disk, the
-// parity run contiguous on the parity member). A stripe with a lost member is left alone: with the
-// parity lost there is nothing to make consistent; with a data unit lost its torn rows cannot be
-// told (reported by the later reads, as RAID 5's write hole).
+// parity run contiguous on the parity member). A stripe with a lost member (or a rebuilding one
+// whose rebuild has not reached it) is left alone: with the parity lost there is nothing to make
+// consistent; with a data unit lost its torn rows cannot be told (reported by the later reads, as
+// RAID 5's write hole).
 bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
     if (m_layout.checks() > 1) return resync_stripe_checks(stripe, affinity);
     const int64_t u = m_layout.unit_sectors();
@@ -87,11 +92,12 @@ bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
     const int units = m_layout.members() - 1;
     const parity_location pl = m_layout.parity_of(first);
     const int lost = m_platform.failed_disk();
-    if (pl.disk == lost) return false;
+    auto missing = [&](const region_extent &e) { return e.disk == lost || absent(e.disk, pl.region, e.drive_lbn); };
+    if (missing({pl.disk, pl.drive_lbn, 1})) return false;
     std::vector<region_extent> data;
     for (int j = 0; j < units; ++j) {
         data.push_back(m_layout.data_location(first + int64_t(j) * u));
-        if (data.back().disk == lost) return false;
+        if (missing(data.back())) return false;
     }
     m_kit.locks.lock(stripe);
     const uint64_t n = uint64_t(u);

@@ -12,6 +12,7 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
+#include "rebuild_load.h"
 #include "controller/controller_top.h"
 #include "controller/firmware_families.h"
 #include "disks/disk_drive.h"
@@ -20,11 +21,12 @@ using namespace raidtlm;
 using component_test::controller_bench;
 using component_test::host_writer;
 using component_test::tokens;
+using component_test::foreground;
+using component_test::pause_ms;
+using component_test::wait_for_state;
 using controller::member_state;
 
 namespace {
-
-void pause_ms(double ms) { sc_core::wait(sc_core::sc_time(ms, sc_core::SC_MS)); }
 
 constexpr uint64_t unit_sectors = 16;
 constexpr uint64_t member_blocks = 96 * unit_sectors;  // 96 stripes: a whole rebuild in a test
@@ -38,53 +40,6 @@ controller::controller_config array_of(controller::array_kind kind) {
     return c;
 }
 
-// Foreground load during the rebuild: `clients` threads writing and reading random 8-sector
-// pieces of the array, the writes remembered in `w` (the host_writer's expectation).
-struct foreground {
-    controller_bench &b;
-    host_writer<controller_bench> &w;
-    uint64_t capacity;
-    int clients = 4;
-    bool stop = false;
-    int running = 0;
-    uint64_t requests = 0, failed = 0;
-    void start() {
-        for (int k = 0; k < clients; ++k) {
-            ++running;
-            b.host.spawn([this, k] {
-                uint64_t x = 1234567 + uint64_t(k) * 7919;
-                while (!stop) {
-                    x = x * 6364136223846793005ull + 1442695040888963407ull;
-                    // Each client its own pieces: the expectation follows the order of its writes.
-                    const uint64_t piece = ((x >> 20) % (capacity / 8 / uint64_t(clients))) * uint64_t(clients) + uint64_t(k);
-                    const uint64_t lbn = piece * 8;
-                    ++requests;
-                    if ((x >> 63) != 0) {
-                        std::vector<uint64_t> t = tokens(w.seed++, 8);
-                        // Remembered before it is sent: a later read of the range checks it.
-                        if (b.host.send(false, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
-                        for (uint32_t i = 0; i < 8; ++i) w.expect[lbn + i] = t[i];
-                    } else {
-                        std::vector<uint64_t> t(8);
-                        if (b.host.send(true, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
-                    }
-                }
-                --running;
-            });
-        }
-    }
-    void finish() {
-        stop = true;
-        while (running > 0) pause_ms(1);
-    }
-};
-
-void wait_for_state(controller_bench &b, int disk, member_state s, double limit_ms) {
-    const double until = sc_core::sc_time_stamp().to_seconds() * 1e3 + limit_ms;
-    while (b.ctl->members().state(disk) != s && sc_core::sc_time_stamp().to_seconds() * 1e3 < until) pause_ms(1);
-    ASSERT_EQ(b.ctl->members().state(disk), s) << "member " << disk << " after " << limit_ms << " ms";
-}
-
 // Writes the whole array, loses `lost`, replaces it, rebuilds under foreground load, then reads
 // everything with each other member failed in turn (the layout survives one loss).
 void rebuild_and_check(int disks, controller::array_kind kind, int lost, bool foreground_propagation = false,
@@ -96,7 +51,7 @@ void rebuild_and_check(int disks, controller::array_kind kind, int lost, bool fo
     controller_bench b(disks, config, component_test::cheetah(), member_blocks);
     host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
-    foreground load{b, w, capacity};
+    foreground<> load{b, w, capacity};
     uint64_t checked_members = 0;
     component_test::run_clean(b, [&] {
         for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
@@ -309,7 +264,7 @@ struct power_loss_during_rebuild {
         controller_bench b(4, config, component_test::cheetah(), member_blocks);
         host_writer<controller_bench> w{b, {}};
         const uint64_t capacity = b.ctl->capacity_sectors();
-        foreground load{b, w, capacity};
+        foreground<> load{b, w, capacity};
         load.clients = 32;
         component_test::run_clean(b, [&] {
             for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));

@@ -1,0 +1,66 @@
+// What the rebuild component tests share (test_controller_rebuild.cpp,
+// test_controller_parity_logging_rebuild.cpp): foreground load during a rebuild and waiting for a
+// member's state.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <systemc>
+
+#include "controller_bench.h"
+
+namespace component_test {
+
+inline void pause_ms(double ms) { sc_core::wait(sc_core::sc_time(ms, sc_core::SC_MS)); }
+
+// Foreground load during the rebuild: `clients` threads writing and reading random 8-sector
+// pieces of the array, the writes remembered in `w` (the host_writer's expectation).
+template <class Bench = controller_bench>
+struct foreground {
+    Bench &b;
+    host_writer<Bench> &w;
+    uint64_t capacity;
+    int clients = 4;
+    bool stop = false;
+    int running = 0;
+    uint64_t requests = 0, failed = 0;
+    void start() {
+        for (int k = 0; k < clients; ++k) {
+            ++running;
+            b.host.spawn([this, k] {
+                uint64_t x = 1234567 + uint64_t(k) * 7919;
+                while (!stop) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    // Each client its own pieces: the expectation follows the order of its writes.
+                    const uint64_t piece = ((x >> 20) % (capacity / 8 / uint64_t(clients))) * uint64_t(clients) + uint64_t(k);
+                    const uint64_t lbn = piece * 8;
+                    ++requests;
+                    if ((x >> 63) != 0) {
+                        std::vector<uint64_t> t = tokens(w.seed++, 8);
+                        // Remembered before it is sent: a later read of the range checks it.
+                        if (b.host.send(false, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
+                        for (uint32_t i = 0; i < 8; ++i) w.expect[lbn + i] = t[i];
+                    } else {
+                        std::vector<uint64_t> t(8);
+                        if (b.host.send(true, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
+                    }
+                }
+                --running;
+            });
+        }
+    }
+    void finish() {
+        stop = true;
+        while (running > 0) pause_ms(1);
+    }
+};
+
+inline void wait_for_state(controller_bench &b, int disk, raidtlm::controller::member_state s, double limit_ms) {
+    const double until = sc_core::sc_time_stamp().to_seconds() * 1e3 + limit_ms;
+    while (b.ctl->members().state(disk) != s && sc_core::sc_time_stamp().to_seconds() * 1e3 < until) pause_ms(1);
+    ASSERT_EQ(b.ctl->members().state(disk), s) << "member " << disk << " after " << limit_ms << " ms";
+}
+
+}  // namespace component_test
