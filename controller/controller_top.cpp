@@ -92,7 +92,7 @@ void controller_top::check_power() {
     if (!m_powered) sc_core::wait(m_never);  // never notified: the firmware thread is gone
     // A thread from before a power loss that woke after the power came back is gone too.
     const auto it = m_thread_epoch.find(sc_core::sc_get_current_process_handle().get_process_object());
-    if (it != m_thread_epoch.end() && it->second != m_epoch) sc_core::wait(m_never);
+    if (it != m_thread_epoch.end() && it->second.epoch != m_epoch) sc_core::wait(m_never);
 }
 
 void controller_top::check_power(uint64_t epoch) {
@@ -100,7 +100,8 @@ void controller_top::check_power(uint64_t epoch) {
 }
 
 void controller_top::join_epoch(uint64_t epoch) {
-    m_thread_epoch[sc_core::sc_get_current_process_handle().get_process_object()] = epoch;
+    const sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
+    m_thread_epoch[self.get_process_object()] = {self, epoch};
     check_power();
 }
 
@@ -464,6 +465,7 @@ void controller_top::power_fail() {
 size_t controller_top::power_restore_and_recover() {
     ++m_epoch;
     m_powered = true;
+    join_epoch(m_epoch);  // the thread that restores the power is of the new epoch
     m_dram->power_restore();
     for (auto &channel : m_channels) channel->abandon_all();
     m_outstanding = 0;

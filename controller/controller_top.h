@@ -262,7 +262,13 @@ private:
     bool m_recovering = false;  // power back, recovery running: host requests wait
     sc_core::sc_event m_recovered;
     uint64_t m_epoch = 0;  // power cycles: a thread from before the last power loss stops
-    std::unordered_map<const sc_core::sc_object *, uint64_t> m_thread_epoch;
+    // A thread's power epoch by its process object; the handle keeps an ended thread's object
+    // allocated, so a thread started later is never placed where it was and taken for it.
+    struct thread_epoch {
+        sc_core::sc_process_handle thread;
+        uint64_t epoch = 0;
+    };
+    std::unordered_map<const sc_core::sc_object *, thread_epoch> m_thread_epoch;
     sc_core::sc_event m_never;
     uint64_t m_sequence = 0;
     // For the waves: the host command (its sequence) each thread serves, so a drive command is

@@ -398,3 +398,39 @@ TEST(faults, parity_logging_requests_caught_by_a_disk_loss_are_served_again) {
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 TEST(faults, parity_logging_without_the_read_fence_returns_stale_reads) { expect_plog_reads_ordered(false, false); }
+
+// The power epochs know a thread by its process object. Threads that served requests before a
+// power loss and ended are freed, and a thread started after the loss may be allocated where one
+// of them was: it restores the power (the firmware's recovery checks the power on it) and must
+// not be taken for the old thread, which would stop it for good.
+TEST(faults, a_thread_started_after_a_power_loss_restores_it_wherever_it_is_allocated) {
+    controller_bench b(8, plog_on_one_channel(), ibm0661());  // its recovery checks the power
+    bool restored = false;
+    size_t served_after = 0;
+    component_test::run_clean(b, [&] {
+        for (uint64_t k = 0; k < 8; ++k) {
+            bool done = false;
+            b.host.spawn([&b, &done, k] {
+                std::vector<uint64_t> t = tokens(k + 1, 8);
+                b.host.send(false, k * 8, 8, t.data());
+                done = true;
+            });
+            while (!done) pause_ms(1);
+        }
+        pause_ms(1);  // the ended threads are freed
+        b.ctl->power_fail();
+        pause_ms(10);
+        b.host.spawn([&] {
+            b.ctl->power_restore_and_recover();
+            for (uint64_t k = 0; k < 8; ++k) {
+                std::vector<uint64_t> t(8);
+                served_after += b.host.send(true, k * 8, 8, t.data()) == tlm::TLM_OK_RESPONSE;
+            }
+            restored = true;
+        });
+        for (int i = 0; i < 2000 && !restored; ++i) pause_ms(1);
+    });
+    EXPECT_TRUE(restored) << "the restoring thread was stopped as a thread of before the loss";
+    EXPECT_EQ(served_after, 8u);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
