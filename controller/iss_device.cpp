@@ -496,7 +496,7 @@ void iss_device::report(nlohmann::json &out) const {
     out["register_access_ns"] = m_access.to_seconds() * 1e9;
 }
 
-void iss_device::report_rebuild(nlohmann::json &out) const {
+void iss_device::report_repairs(nlohmann::json &out) const {
     out["media_repaired_sectors"] = m_media_repaired_sectors;
     if (m_rebuild.started == 0) return;
     const double unit_mb = double(m_facts.stripe_unit_sectors) * double(protocol::sector_bytes) / 1e6;

@@ -79,9 +79,9 @@ public:
 
     void reset_statistics();
     void report(nlohmann::json &out) const;
-    // The firmware's rebuilds as the registers saw them (none: nothing written), and its repairs
-    // of MEDIUM ERRORs.
-    void report_rebuild(nlohmann::json &out) const;
+    // What the firmware did for the array's faults, as the registers saw it: sectors rewritten
+    // after MEDIUM ERRORs, and its rebuilds (none started: no "rebuild").
+    void report_repairs(nlohmann::json &out) const;
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
     const std::string &console() const { return m_console; }
 

@@ -92,7 +92,7 @@ public:
     void report(nlohmann::json &out) const override {
         out["family"] = "iss";
         report_lost_ranges(m_device.lost_ranges(), out);
-        m_device.report_rebuild(out);
+        m_device.report_repairs(out);
         nlohmann::json &cpu = out["iss"];
         m_cpu.report(cpu);
         m_device.report(cpu["register_block"]);

@@ -132,12 +132,13 @@ void write_wave_layout(const fs::path &out_dir, const run_bench &bench, const wa
             const bool iss = ctl->config().cpu.model == rtl_models::cpu_model::iss;
             // With the ISS the firmware runs on its core, not on the cost table's cores (idle
             // throughout: left in the VCD, out of the view).
-            for (int c = 0; c < ctl->cpu().config().cores && !iss; ++c) {
-                cpu.signals.push_back(flag(fmt::format("cpu.core{}_busy", c)));
-                cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
-            }
-            if (!iss) cpu.signals.push_back(sig("cpu.run_queue"));
-            if (iss) {
+            if (!iss) {
+                for (int c = 0; c < ctl->cpu().config().cores; ++c) {
+                    cpu.signals.push_back(flag(fmt::format("cpu.core{}_busy", c)));
+                    cpu.signals.push_back(sig(fmt::format("cpu.core{}_task", c), task_filter));
+                }
+                cpu.signals.push_back(sig("cpu.run_queue"));
+            } else {
                 // The firmware's core: the function it is in (named from the image's symbols, which the
                 // firmware's report lists), asleep in WFI, and the interrupt lines.
                 nlohmann::json fw;

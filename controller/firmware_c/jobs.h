@@ -40,7 +40,7 @@ struct job {
      * `repairing`, the job serves that drive as lost and then rewrites what it rebuilt. */
     uint32_t media_disk;
     uint8_t repairing, repair_failed;
-    uint32_t repair_buf;  /* a stripe repair's scratch buffer; a read's: sectors rewritten */
+    uint32_t repair_buf;  /* member_rows_* scratch (a stripe repair, the rebuild); a read repair: sectors rewritten */
     uint8_t reconstructs;  /* read: some piece is on the lost drive */
     uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
     uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
@@ -73,4 +73,10 @@ int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe);
  * when the chain has fewer steps. */
 int chain_xor(uint32_t tag, uint32_t step, uint32_t sectors, uint32_t out, uint32_t inputs,
               uint32_t (*input)(const struct job *, uint32_t), const struct job *j);
+/* Rows [row0, row1) of drive j->lost in stripe j->stripe rebuilt from every other member
+ * (member_rows.c), in three steps: the reads (into j->repair_buf), the XOR chain (step
+ * j->xor_step; 0 when done), the write. */
+void member_rows_read(struct job *j);
+int member_rows_xor(struct job *j);
+void member_rows_write(struct job *j);
 #endif

@@ -62,31 +62,16 @@ void media_repair_stripe(struct job *j) {
     allocate(j, map->disks * (j->row1 - j->row0), REPAIR_BUFFER);
 }
 
-static uint32_t repair_input(const struct job *j, uint32_t i) {
-    return RT_BUFFER_ADDRESS(j->repair_buf, i * (j->row1 - j->row0));
-}
-
 void media_on_buffer(struct job *j, uint32_t handle) {
     j->repair_buf = handle;
     j->state = W5_REPAIR_READ;
-    uint32_t k = 0;
-    for (uint32_t d = 0; d < map->disks; ++d) {
-        if (d == j->lost) continue;
-        ++j->pending;
-        elevator_add((uint32_t)(j - jobs), d, 0, j->stripe * map->unit + j->row0, j->row1 - j->row0,
-                     repair_input(j, k++));
-    }
+    member_rows_read(j);
 }
 
 void media_on_xor(struct job *j) {
-    const uint32_t rows = j->row1 - j->row0;
-    if (chain_xor((uint32_t)(j - jobs), j->xor_step++, rows, repair_input(j, map->disks - 1), map->disks - 1,
-                  repair_input, j))
-        return;
+    if (member_rows_xor(j)) return;
     j->state = W5_REPAIR_WRITE;
-    ++j->pending;
-    elevator_add((uint32_t)(j - jobs), j->lost, 1, j->stripe * map->unit + j->row0, rows,
-                 repair_input(j, map->disks - 1));
+    member_rows_write(j);
 }
 
 static void repair_over(struct job *j) {

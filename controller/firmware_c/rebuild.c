@@ -99,37 +99,23 @@ void rebuild_on_buffer(uint32_t handle) {
     lock_next();
 }
 
-static uint32_t member_slot(uint32_t d) { return d < rb.disk ? d : d - 1; } /* survivors in disk order */
-
 void rebuild_locked(struct job *j) {
     rb.started_us = now_us();
     j->state = RB_READ;
     j->pending = 0;
     j->status = RT_STATUS_OK;
-    for (uint32_t d = 0; d < map->disks; ++d) {
-        if (d == rb.disk) continue;
-        ++j->pending;
-        elevator_add(REBUILD_JOB, d, 0, j->stripe * map->unit, map->unit,
-                     RT_BUFFER_ADDRESS(rb.tmp, member_slot(d) * map->unit));
-    }
-}
-
-static uint32_t survivor(const struct job *j, uint32_t i) {
-    (void)j;
-    return RT_BUFFER_ADDRESS(rb.tmp, i * map->unit);
-}
-
-static int xor_step(void) {
-    return chain_xor(REBUILD_JOB, job->xor_step++, map->unit, RT_BUFFER_ADDRESS(rb.tmp, (map->disks - 1) * map->unit),
-                     map->disks - 1, survivor, job);
+    /* The whole unit of the member (jobs.h: member_rows_*). */
+    j->lost = rb.disk;
+    j->row0 = 0;
+    j->row1 = map->unit;
+    j->repair_buf = rb.tmp;
+    member_rows_read(j);
 }
 
 void rebuild_on_xor(void) {
-    if (xor_step()) return;
+    if (member_rows_xor(job)) return;
     job->state = RB_WRITE;
-    job->pending = 1;
-    elevator_add(REBUILD_JOB, rb.disk, 1, job->stripe * map->unit, map->unit,
-                 RT_BUFFER_ADDRESS(rb.tmp, (map->disks - 1) * map->unit));
+    member_rows_write(job);
 }
 
 /* The pacing (rebuild_pacing.h of the C++ firmwares): busy at most `share` of the time, and at
@@ -172,7 +158,7 @@ void rebuild_on_scsi(uint32_t status) {
         if (job->status == RT_STATUS_OK) {
             job->state = RB_XOR;
             job->xor_step = 0;
-            xor_step();
+            member_rows_xor(job);
             return;
         }
         if (REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == rb.disk) {
