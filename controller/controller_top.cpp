@@ -101,7 +101,9 @@ void controller_top::check_power(uint64_t epoch) {
 
 void controller_top::join_epoch(uint64_t epoch) {
     const sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
-    m_thread_epoch[self.get_process_object()] = {self, epoch};
+    thread_epoch &e = m_thread_epoch[self.get_process_object()];
+    if (!e.thread.valid()) e.thread = self;  // the entry's thread: no other can have its object
+    e.epoch = epoch;
     check_power();
 }
 
