@@ -59,8 +59,8 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
     // Slots of `unit` sectors: k the old unit of op k, n + k its new contents, 2n the stand-in the
     // commands carry (zeros).
     protocol::buffer_block *work = nullptr;
+    if (!lock_as_chosen(plan.stripe, {})) return false;  // a member lost meanwhile: chosen again
     ++m_stats.stripe_writes[size_t(plan.path)];
-    m_kit.locks.lock(plan.stripe);
     // controller.old_data cached: the old data is in the controller's cache, so a data unit is
     // simply rewritten where it is; only the parity (whose old value must be read) floats.
     const bool cached = m_platform.config().firmware.old_data_cached;

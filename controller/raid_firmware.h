@@ -81,6 +81,12 @@ protected:
     virtual bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool array_degraded() const { return !all_optimal(); }
+    // Takes the stripe's lock for a write path chosen when the stripe's absent members were
+    // `absent` (absent_in_stripe); false, with the lock released and nothing done, when they are
+    // not any more (a member lost, replaced or passed by its rebuild while the write waited):
+    // the caller chooses again.
+    bool lock_as_chosen(int64_t stripe, const std::vector<int> &absent);
+    bool absent_as_before(int64_t stripe, const std::vector<int> &before) const;
     // One check per stripe (RAID 4/5, AdaptRaid5): a stripe missing two members is lost, and
     // the RAID 4/5 rebuild (raid_rebuild.cpp) runs. RAID 6 says false and keeps its own.
     virtual bool single_parity() const { return true; }
@@ -107,11 +113,14 @@ private:
                       int *unreadable = nullptr);
     bool rrw_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
     // A stripe write with disk `lost` unreadable: rebuilt from the others; `write_lost`: the disk is
-    // there (a MEDIUM ERROR), so its rows are written too, which repairs them.
+    // there (a MEDIUM ERROR, or a new drive being rebuilt), so its rows are written too. `absent`:
+    // the stripe's absent members the path was chosen for (lock_as_chosen).
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
-                               int affinity, int lost, bool write_lost);
+                               int affinity, int lost, bool write_lost, const std::vector<int> &absent);
     // The lost disk's unit of a stripe whose rebuild failed (a second fault): into lost_ranges.
     void record_lost_stripe_rows(int64_t stripe, int lost);
+    // Rows [row, row + rows) of `disk`'s unit in `stripe` into lost_ranges when it holds data.
+    void note_lost_rows(int64_t stripe, int disk, uint64_t row, uint64_t rows);
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool read_repairing(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     // One chunk's data rebuilt from the rest of its stripe as if `lost` were lost; `rewrite`: the

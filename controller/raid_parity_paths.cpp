@@ -17,24 +17,56 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (!all_optimal()) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
+        // The stripe's absent members choose the path; each path takes the stripe's lock and
+        // gives up, before any command, when they are no longer what it was chosen for (the
+        // write waited for the lock while a member was lost, replaced or rebuilt there), and the
+        // write starts again on the members as they are now. Before, a write that chose the
+        // healthy path before a loss and got the lock after the fresh drive came read the fresh
+        // drive's rows as old data: its parity went wrong, and reads rebuilt from it returned
+        // wrong data (56 in 81,024 reads: 4 Cheetah 9LP, 256 outstanding, EXPERIMENTS 19.2).
+        stripe_write_plan plan = plans[i];
         std::vector<int> absent;
-        absent_in_stripe(plans[i].stripe, absent);
-        if (absent.size() > 1) {
-            lose_stripe(plans[i].stripe, absent);
-            return false;
+        absent_in_stripe(plan.stripe, absent);
+        for (;;) {
+            if (absent.size() > 1) {
+                lose_stripe(plan.stripe, absent);
+                return false;
+            }
+            int unreadable = -1;
+            bool ok;
+            if (absent.size() == 1) {
+                // A rebuilding member not yet rebuilt here is written too: its rows then hold the data.
+                ok = degraded_stripe_write(plan, lbn, buffer, affinity, absent[0],
+                                           m_platform.member_state_of(absent[0]) == member_state::rebuilding, absent);
+            } else {
+                ok = stripe_write(plan, lbn, buffer, affinity, &unreadable);
+                if (!ok && unreadable >= 0 && absent_as_before(plan.stripe, absent)) {
+                    // A read of the plan answered MEDIUM ERROR: that disk's rows rebuilt from the
+                    // others, the write done as if it were lost, and its rows written too (the
+                    // drive reallocates them).
+                    ++m_stats.media_repairs;
+                    ok = degraded_stripe_write(plan, lbn, buffer, affinity, unreadable, true, absent);
+                }
+            }
+            if (ok || absent_as_before(plan.stripe, absent)) return ok;
+            absent_in_stripe(plan.stripe, absent);
+            // A read-rotate-write plan (made with every member there) becomes separate reads and
+            // writes: degraded writes read the survivors.
+            if (!absent.empty() && plan.parity_write().kind == disk_op_kind::read_rotate_write) {
+                parity_write_policy separate = policy;
+                separate.read_rotate_write = false;
+                std::vector<stripe_write_plan> again;
+                plan_parity_write(*m_stripes, plan.lbn, plan.sectors, separate, again);
+                plan = again.front();
+            }
         }
-        // A rebuilding member not yet rebuilt here is written too: its rows then hold the data.
-        if (absent.size() == 1)
-            return degraded_stripe_write(plans[i], lbn, buffer, affinity, absent[0],
-                                         m_platform.member_state_of(absent[0]) == member_state::rebuilding);
-        int unreadable = -1;
-        if (stripe_write(plans[i], lbn, buffer, affinity, &unreadable)) return true;
-        if (unreadable < 0) return false;
-        // A read of the plan answered MEDIUM ERROR: that disk's rows rebuilt from the others, the
-        // write done as if it were lost, and its rows written too (the drive reallocates them).
-        ++m_stats.media_repairs;
-        return degraded_stripe_write(plans[i], lbn, buffer, affinity, unreadable, true);
     });
+}
+
+bool raid_firmware::absent_as_before(int64_t stripe, const std::vector<int> &before) const {
+    std::vector<int> now;
+    absent_in_stripe(stripe, now);
+    return now == before;
 }
 
 // A stripe write with a disk lost. A stripe without a unit on the lost disk (a narrower AdaptRaid5
@@ -44,7 +76,8 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
 // unit's slot, and a second XOR over the data slots gives the new parity; the lost disk is not
 // written unless `write_lost` (a MEDIUM ERROR, not a lost disk: its rows are rewritten too).
 bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                           protocol::buffer_block *buffer, int affinity, int lost, bool write_lost) {
+                                           protocol::buffer_block *buffer, int affinity, int lost, bool write_lost,
+                                           const std::vector<int> &absent) {
     const parity_stripe_layout &l = *m_stripes;
     if (l.unit_on_disk(plan.stripe, lost) == -2) return stripe_write(plan, host_lbn, buffer, affinity);
     const bool data = !buffer->tokens.empty();
@@ -88,8 +121,8 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
                            host_offset(op));
         });
     };
+    if (!lock_as_chosen(plan.stripe, absent)) return false;
     ++m_stats.degraded_stripe_writes;
-    m_kit.locks.lock(plan.stripe);
     bool ok;
     if (parity_disk == lost && !write_lost) {
         ok = write_all(nullptr);
@@ -166,8 +199,8 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     }
     const uint64_t slots = slot.size() + 1;
 
+    if (!lock_as_chosen(plan.stripe, {})) return false;
     ++m_stats.stripe_writes[size_t(plan.path)];
-    m_kit.locks.lock(plan.stripe);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
@@ -210,6 +243,13 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
 // from the returned old tokens (its time charged on the response path, as the engine would have
 // to produce the parity delta) and the result is installed on the parity drive untimed (TLM debug
 // transport). Timing-only runs skip the tokens but charge the same XOR.
+bool raid_firmware::lock_as_chosen(int64_t stripe, const std::vector<int> &absent) {
+    m_kit.locks.lock(stripe);
+    if (absent_as_before(stripe, absent)) return true;
+    m_kit.locks.unlock(stripe);
+    return false;
+}
+
 bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                       int affinity) {
     const stripe_rows r(*m_stripes, plan, host_lbn);
@@ -218,8 +258,8 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
     const size_t n = plan.ops.size();  // the data ops, then the parity op last
     // Slots of `r.rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
     const uint64_t slots = 1 + 2 * uint64_t(n);
+    if (!lock_as_chosen(plan.stripe, {})) return false;
     ++m_stats.stripe_writes[size_t(plan.path)];
-    m_kit.locks.lock(plan.stripe);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
     std::vector<std::vector<uint64_t>> old(n);
     const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
@@ -314,6 +354,12 @@ bool raid_firmware::overlaps_lost_sectors(uint64_t lbn, uint32_t sectors) const 
     if (m_lost_sectors.empty()) return false;
     const auto it = m_lost_sectors.lower_bound(int64_t(lbn));
     return it != m_lost_sectors.end() && *it < int64_t(lbn + sectors);
+}
+
+void raid_firmware::note_lost_rows(int64_t stripe, int disk, uint64_t row, uint64_t rows) {
+    const int j = m_stripes->unit_on_disk(stripe, disk);
+    if (j < 0) return;  // the parity, or no unit there: no data lost
+    note_lost_range(m_stripes->stripe_first_lbn(stripe) + j * m_stripes->unit_sectors() + int64_t(row), int32_t(rows));
 }
 
 void raid_firmware::record_lost_stripe_rows(int64_t stripe, int lost) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "controller/raid_firmware.h"
+#include "controller/unreadable_sectors.h"
 
 namespace raidtlm::controller {
 
@@ -90,19 +91,42 @@ bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
     absent_in_stripe(stripe, absent);
     bool ok = target && absent.size() == 1 && absent[0] == disk;
     if (!ok && absent.size() > 1) lose_stripe(stripe, absent);
+    bool whole = ok;  // every row of the unit rebuilt
     if (ok) {
         // With tokens always: the rebuild cannot know whether the host ever sent any.
         // Slot k the other unit k, the last slot the rebuilt unit.
         const uint64_t slots = others.size() + 1;
         protocol::buffer_block *work = m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit);
+        // A source that answers MEDIUM ERROR is read again in pieces (unreadable_sectors.h): its
+        // readable rows are rebuilt as usual, and only the rows it cannot give are lost.
+        std::vector<std::vector<sector_run>> unreadable(others.size());
         ok = m_kit.parallel(others.size(), [&](size_t k) {
-            return m_kit.disk_io(false, others[k]->disk, uint64_t(others[k]->drive_lbn), uint32_t(unit), work, k * unit);
+            const int d = others[k]->disk;
+            const uint64_t lbn = uint64_t(others[k]->drive_lbn);
+            if (m_kit.disk_io(false, d, lbn, uint32_t(unit), work, k * unit)) return true;
+            if (m_platform.member_state_of(d) == member_state::failed) return false;  // a second loss
+            unreadable[k] = narrow_unreadable(unit, [&](uint64_t at, uint64_t n) {
+                return m_kit.disk_io(false, d, lbn + at, uint32_t(n), work, k * unit + at);
+            });
+            return m_platform.member_state_of(d) != member_state::failed;
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k = 0; k < others.size(); ++k) inputs.push_back({work, k * unit});
             m_kit.xor_blocks(inputs, {work, others.size() * unit}, unit, 0);
             ok = m_kit.disk_io(true, disk, uint64_t(target->drive_lbn), uint32_t(unit), work, others.size() * unit);
+        }
+        if (ok) {
+            // A row a source could not give: the new drive's row (its data unknown) and the
+            // source's (its only other copy was the new drive's) are lost, sector by sector, and
+            // reads of them fail until the host writes them (the new drive's row holds what the
+            // XOR made of the rest; a later write of the stripe recomputes the parity).
+            for (size_t k = 0; k < others.size(); ++k)
+                for (const sector_run &r : unreadable[k]) {
+                    whole = false;
+                    note_lost_rows(stripe, disk, r.first, r.count);
+                    note_lost_rows(stripe, others[k]->disk, r.first, r.count);
+                }
         }
         m_platform.free_buffer(work);
     }
@@ -115,7 +139,7 @@ bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
         if (absent.size() > 1) lose_stripe(stripe, absent);
     }
     m_kit.locks.unlock(stripe);
-    return ok;
+    return ok && whole;
 }
 
 }  // namespace raidtlm::controller

@@ -129,6 +129,46 @@ TEST(rebuild, raid1_with_foreground_propagation_rebuilds_a_replaced_member_under
 
 TEST(rebuild, raid10_rebuilds_a_replaced_member_under_load) { rebuild_and_check(4, controller::array_kind::raid10, 2); }
 
+// Writes queued on a stripe's lock across a loss and the replacement at once (a deep queue: a
+// write waits for the lock longer than the gap between loss and replacement). 24 clients write
+// and read their own 8 sectors of the first 4 stripes, so each stripe's lock has a queue; member
+// 1 is lost and a fresh drive takes its slot at the same instant. A write that chose the healthy
+// path before the loss and got the lock after it read the fresh drive's rows as the old data and
+// wrote a wrong parity, which the rebuild then copied (before the fix: wrong reads of disk 1's
+// rows). Every sector is read back with each other member lost in turn.
+TEST(rebuild, raid5_writes_waiting_for_a_stripe_lock_across_a_loss_and_replacement_keep_the_parity_right) {
+    controller::controller_config config = array_of(controller::array_kind::raid5);
+    config.firmware.tags_per_disk = 8;
+    controller_bench b(4, config, component_test::cheetah(), member_blocks);
+    host_writer<controller_bench> w{b, {}};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    const uint64_t hot_sectors = 4 * 3 * unit_sectors;  // 4 stripes of 3 data units
+    foreground<> load{b, w, hot_sectors};
+    load.clients = int(hot_sectors / 8);  // one 8-sector piece each
+    uint64_t degraded_writes_at_loss = 0;
+    component_test::run_clean(b, [&] {
+        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+        load.start();
+        pause_ms(300);
+        degraded_writes_at_loss = b.ctl->firmware_as<controller::raid_firmware>()->statistics().degraded_stripe_writes;
+        b.ctl->fail_member(1);
+        b.drives[1]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(1));
+        wait_for_state(b, 1, member_state::optimal, 120000);
+        load.finish();
+        EXPECT_EQ(load.failed, 0u);
+        w.check_all();
+        for (int other : {0, 2, 3}) {
+            b.ctl->set_failed_disk(other);
+            w.check_all();
+        }
+        b.ctl->set_failed_disk(-1);
+    });
+    EXPECT_EQ(degraded_writes_at_loss, 0u);
+    EXPECT_GT(load.requests, 200u);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
+
 // RAID 1: lose disk 0, rebuild it, lose disk 1 midway: the units not yet copied have no copy
 // left (lost, requests to them fail); the copied ones are served from the new drive.
 TEST(rebuild, raid1_a_second_loss_during_the_rebuild_loses_exactly_the_units_not_yet_copied) {
