@@ -171,6 +171,89 @@ TEST(rebuild, raid5_writes_waiting_for_a_stripe_lock_across_a_loss_and_replaceme
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
+namespace {
+
+// What a RAID 5 rebuild whose source answers MEDIUM ERROR left: member 1 rebuilt while disk 2 has
+// 4 unreadable sectors in each of the first 4 stripes (every role: disk 1 or 2 the parity, or
+// both data). A row disk 2 cannot give cannot be rebuilt: the new drive's row and disk 2's are
+// lost where they hold data, and nothing else.
+struct source_media_error_during_rebuild {
+    int64_t expected_lost = 0, lost_sectors = -1;
+    uint64_t lost_reads = 0, lost_reads_failed = 0, integrity_errors = 0, unwritten_half_served = 0;
+    std::vector<std::pair<int64_t, int32_t>> ranges;
+
+    explicit source_media_error_during_rebuild(rtl_models::cpu_model cpu) {
+        controller::controller_config config = array_of(controller::array_kind::raid5);
+        config.cpu.model = cpu;
+        controller_bench b(4, config, component_test::cheetah(), member_blocks);
+        host_writer<controller_bench> w{b, {}};
+        const uint64_t capacity = b.ctl->capacity_sectors();
+        component_test::run_clean(b, [&] {
+            for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+            const auto *l = dynamic_cast<const controller::parity_stripe_layout *>(b.ctl->running_firmware().array_layout());
+            ASSERT_NE(l, nullptr);
+            for (int64_t s = 0; s < 4; ++s) {
+                b.drives[2]->inject_media_error(s * int64_t(unit_sectors) + 5, 4);
+                for (int d : {1, 2}) expected_lost += l->unit_on_disk(s, d) >= 0 ? 4 : 0;
+            }
+            b.ctl->fail_member(1);
+            b.drives[1]->replace_media();
+            ASSERT_TRUE(b.ctl->replace_member(1));
+            wait_for_state(b, 1, member_state::optimal, 60000);
+            nlohmann::json fw;
+            b.ctl->report_firmware(fw);
+            lost_sectors = fw.value("lost_sectors", int64_t(-1));
+            for (const auto &r : fw["lost_ranges"]) ranges.push_back({r[0].get<int64_t>(), r[1].get<int32_t>()});
+            // Every lost sector fails alone; everything else reads back right.
+            std::set<uint64_t> lost;
+            for (const auto &[lbn, n] : ranges)
+                for (int32_t i = 0; i < n; ++i) lost.insert(uint64_t(lbn + i));
+            for (uint64_t lbn = 0; lbn < 4 * 3 * unit_sectors; ++lbn) {
+                std::vector<uint64_t> t(1);
+                const bool ok = b.host.send(true, lbn, 1, t.data()) == tlm::TLM_OK_RESPONSE;
+                if (lost.count(lbn)) {
+                    ++lost_reads;
+                    lost_reads_failed += ok ? 0 : 1;
+                } else {
+                    EXPECT_TRUE(ok) << "lbn " << lbn;
+                }
+            }
+            // The host rewrites each lost range, first half then second half (a partial write of
+            // a stripe with lost rows keeps its parity right); then every sector reads back
+            // with each other member lost in turn.
+            for (const auto &[lbn, n] : ranges) {
+                const int32_t half = n / 2;
+                w.write(uint64_t(lbn), uint32_t(half));
+                std::vector<uint64_t> t(size_t(n - half));
+                if (n - half > 0 && b.host.send(true, uint64_t(lbn + half), uint32_t(n - half), t.data()) == tlm::TLM_OK_RESPONSE)
+                    ++unwritten_half_served;  // the half not yet rewritten must still fail
+                w.write(uint64_t(lbn + half), uint32_t(n - half));
+            }
+            w.check_all();
+            for (int other = 0; other < 4; ++other) {
+                b.ctl->set_failed_disk(other);
+                w.check_all();
+            }
+            b.ctl->set_failed_disk(-1);
+        });
+        integrity_errors = b.ctl->integrity().integrity_errors();
+    }
+};
+
+}  // namespace
+
+// Before: the rows disk 2 could not give were written as the XOR of the rest, the step counted
+// lost and nothing recorded: reads of them returned wrong data.
+TEST(rebuild, raid5_a_source_media_error_during_a_rebuild_loses_exactly_its_rows_until_rewritten) {
+    const source_media_error_during_rebuild r(rtl_models::cpu_model::cost_table);
+    EXPECT_GT(r.expected_lost, 0);
+    EXPECT_EQ(r.lost_sectors, r.expected_lost);
+    EXPECT_EQ(r.lost_reads, uint64_t(r.expected_lost));
+    EXPECT_EQ(r.lost_reads_failed, r.lost_reads);
+    EXPECT_EQ(r.unwritten_half_served, 0u);
+    EXPECT_EQ(r.integrity_errors, 0u);
+}
+
 // RAID 1: lose disk 0, rebuild it, lose disk 1 midway: the units not yet copied have no copy
 // left (lost, requests to them fail); the copied ones are served from the new drive.
 TEST(rebuild, raid1_a_second_loss_during_the_rebuild_loses_exactly_the_units_not_yet_copied) {

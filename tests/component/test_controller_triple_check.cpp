@@ -208,15 +208,15 @@ TEST(controller_triple_check, three_members_rebuilt_onto_new_drives_under_foregr
     EXPECT_EQ(out["lost_sectors"], 0);
 }
 
-// A stripe beyond its checks during a rebuild: R and D0 of stripe 2 lost, a MEDIUM ERROR on its
-// D1, and P's disk replaced. P cannot be rebuilt there (four members unreadable); the stripe's
-// unreadable data units are reported lost, so a read of D0 fails instead of being rebuilt from
+// A stripe beyond its checks during a rebuild: R and D0 of stripe 2 lost, a MEDIUM ERROR on 4
+// sectors of its D1, and P's disk replaced. P cannot be rebuilt on those 4 rows (four members
+// unreadable); the unreadable data units' sectors there are reported lost, and no more, so a read of D0 fails instead of being rebuilt from
 // the P the new drive holds (a fresh drive's: before the fix, wrong data, an integrity error). Every other
 // stripe is rebuilt and reads back.
 TEST(controller_triple_check, a_rebuild_step_beyond_the_checks_loses_the_data_not_serves_it_wrong) {
     const uint64_t blocks = 16 * unit;
     triple_bench b(triple_config(), blocks);
-    bool read_failed = false;
+    bool read_failed = false, d1_read_failed = false;
     run_to_end(b, [&] {
         writer w{b, {}};
         // Unit by unit, each with its own seed: one write of the whole array would give every
@@ -236,14 +236,21 @@ TEST(controller_triple_check, a_rebuild_step_beyond_the_checks_loses_the_data_no
         wait_until_optimal(b, 4);
         std::vector<uint64_t> r(8);
         read_failed = b.host.send(true, 128, 8, r.data()) != tlm::TLM_OK_RESPONSE;  // stripe 2's D0
-        w.check(0, 128);
+        // Only the rows of the MEDIUM ERROR are beyond the checks: D0's and D1's other rows read.
+        w.check(0, 128 + 3);
+        w.check(128 + 7, 16 - 7 + 3);
+        w.check(144 + 7, 256 - 144 - 7);
         w.check(256, 768);
+        std::vector<uint64_t> d1(4);
+        d1_read_failed = b.host.send(true, 144 + 3, 4, d1.data()) != tlm::TLM_OK_RESPONSE;
     });
     EXPECT_TRUE(read_failed);
+    EXPECT_TRUE(d1_read_failed);
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     nlohmann::json out;
     b.firmware().report(out);
-    EXPECT_GE(out["lost_sectors"].get<int64_t>(), int64_t(unit));
+    // Per sector: D0's and D1's 4 rows (before: the two whole units, 32 sectors).
+    EXPECT_EQ(out["lost_sectors"].get<int64_t>(), 8);
     EXPECT_EQ(out["rebuild"]["units_lost"], 1);
 }
 
