@@ -171,6 +171,40 @@ TEST(rebuild, raid5_writes_waiting_for_a_stripe_lock_across_a_loss_and_replaceme
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
+// RAID 6: member 1 being rebuilt (slowly), 32 clients on the first 4 stripes, then member 3 lost
+// and a fresh drive put in its slot at once. A read of a lost unit chose the members to rebuild
+// it from before the loss and got the stripe's lock after the replacement: it read the fresh
+// drive as member 3 (before the fix: wrong data returned, counted by the scoreboard).
+TEST(rebuild, raid6_reads_waiting_for_a_stripe_lock_across_a_loss_and_replacement_return_the_data) {
+    controller::controller_config config = array_of(controller::array_kind::raid6);
+    config.firmware.tags_per_disk = 8;
+    config.firmware.rebuild.share = 0.01;  // member 1 stays above the hot stripes for a while
+    controller_bench b(6, config, component_test::cheetah(), member_blocks);
+    host_writer<controller_bench> w{b, {}};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    const uint64_t hot_sectors = 4 * 4 * unit_sectors;  // 4 stripes of 4 data units
+    foreground<> load{b, w, hot_sectors};
+    load.clients = int(hot_sectors / 8);
+    component_test::run_clean(b, [&] {
+        for (uint64_t lbn = 0; lbn < capacity; lbn += unit_sectors) w.write(lbn, uint32_t(unit_sectors));
+        b.ctl->fail_member(1);
+        b.drives[1]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(1));
+        load.start();
+        pause_ms(300);
+        b.ctl->fail_member(3);
+        b.drives[3]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(3));
+        load.finish();
+        wait_for_state(b, 1, member_state::optimal, 600000);
+        wait_for_state(b, 3, member_state::optimal, 600000);
+        EXPECT_EQ(load.failed, 0u);
+        w.check_all();
+    });
+    EXPECT_GT(load.requests, 100u);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
+
 namespace {
 
 // What a RAID 5 rebuild whose source answers MEDIUM ERROR left: member 1 rebuilt while disk 2 has
