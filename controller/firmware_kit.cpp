@@ -108,7 +108,17 @@ bool firmware_kit::disk_io(bool write, int d, uint64_t lbn, uint32_t sectors, pr
                            uint64_t first_sector, std::vector<uint64_t> *old_tokens,
                            const std::vector<placement> *choices, size_t *chosen, int64_t relocate_lbn, bool raw) {
     size_t pick = 0;
+    const member_state queued_for = platform.member_state_of(d);
     const uint64_t n = queues.acquire_tag(d, lbn, sectors, write, choices, &pick);
+    // A read queued for a member's drive that was lost while it waited, and whose slot now holds a
+    // fresh drive, fails as the commands to the lost drive did (the fresh drive holds none of its
+    // data; before, such reads returned its zeros: EXPERIMENTS 19.2). A plain write may go on:
+    // what it leaves on the fresh drive is rebuilt or rewritten before anything reads it.
+    if (queued_for != member_state::rebuilding && platform.member_state_of(d) == member_state::rebuilding &&
+        (!write || old_tokens)) {
+        queues.release_tag(d);
+        return false;
+    }
     if (choices) {
         lbn = uint64_t((*choices)[pick].extents.front().drive_lbn);
         sectors = uint32_t((*choices)[pick].extents.front().sectors);

@@ -89,8 +89,9 @@ bool raid_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (pieces.empty()) return false;
     if (m_kit.run_fragments(false, pieces, buffer)) return true;
     // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
-    if (m_platform.failed_disk() < 0) return read_repairing(lbn, sectors, buffer, affinity);
-    // A disk lost while the read was under way: read again around it.
+    if (all_optimal()) return read_repairing(lbn, sectors, buffer, affinity);
+    // A disk lost while the read was under way (its slot perhaps holding a fresh drive already):
+    // read again around it.
     return degraded_read(lbn, sectors, buffer, affinity);
 }
 
