@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# sweep.sh BINARY CONFIG SEEDS OUTSTANDING DELAYS  -> one line per run
+# The rebuild-race sweep of EXPERIMENTS 19.2: rebuild_race_sweep.sh BINARY CONFIG SEEDS OUTSTANDING DELAYS
+# (CONFIG: raid5 raid4 adaptraid5 floating raid6_one raid6_both; lists quoted), one line per run:
+# integrity errors, reads checked, failed requests, lost sectors, rebuilt units. Files under $WORK.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${WORK:-/tmp/rebuild_race_sweep}; mkdir -p "$work"
 bin=$1 cfg=$2 seeds=$3 outs=$4 delays=$5
 for seed in $seeds; do for q in $outs; do for delay in $delays; do
-  f=/tmp/rb/sweep/$cfg.$seed.$q.$delay.yaml
+  f=$work/$cfg.$seed.$q.$delay.yaml
   case $cfg in
-    raid5|raid4|adaptraid5) disks=4; spec=/work/shared/reference/disksim/validation/cheetah9LP.diskspecs; extra="" ;;
-    floating) disks=4; spec=/tmp/wtreb/scenarios/disks/ibm0661.diskspecs; extra="--set host.stripe_unit_sectors=4" ;;
-    raid6_one|raid6_both) disks=6; spec=/work/shared/reference/disksim/validation/cheetah9LP.diskspecs; extra="" ;;
+    raid5|raid4|adaptraid5) disks=4; spec=$root/../shared/reference/disksim/validation/cheetah9LP.diskspecs; extra="" ;;
+    floating) disks=4; spec=$root/scenarios/disks/ibm0661.diskspecs; extra="--set host.stripe_unit_sectors=4" ;;
+    raid6_one|raid6_both) disks=6; spec=$root/../shared/reference/disksim/validation/cheetah9LP.diskspecs; extra="" ;;
   esac
   layout=$cfg; case $cfg in raid6_*) layout=raid6 ;; esac
   second=""
@@ -36,7 +40,7 @@ faults:
   - {kind: disk_loss, at_request: 6000, disk: 1, replace_after_ms: $delay}
 $second
 Y
-  out=/tmp/rb/sweep/out.$cfg.$seed.$q.$delay
+  out=$work/out.$cfg.$seed.$q.$delay
   rm -rf $out
   $bin run $f --out $out --quiet $extra > /dev/null 2>$out.err
   python3 - $out/stats.json $cfg $seed $q $delay <<'PY'
