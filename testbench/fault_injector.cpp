@@ -45,6 +45,9 @@ void fault_injector::apply(size_t i) {
     case fault_kind::media_error:
         m_drives.at(size_t(f.disk))->inject_media_error(f.lbn, f.sectors);
         break;
+    case fault_kind::silent_corruption:
+        m_drives.at(size_t(f.disk))->corrupt_media(f.lbn, f.sectors);
+        break;
     case fault_kind::power_loss:
     case fault_kind::controller_loss:
         // From a thread of its own: the outage and the recovery take time. A controller lost and
@@ -87,6 +90,10 @@ nlohmann::json fault_injector::report() const {
             j["lbn"] = f.lbn;
             j["sectors"] = f.sectors;
             j["still_unreadable"] = m_drives.at(size_t(f.disk))->unreadable_blocks();
+        }
+        if (f.kind == fault_kind::silent_corruption) {
+            j["lbn"] = f.lbn;
+            j["sectors"] = f.sectors;
         }
         if (f.kind == fault_kind::disk_loss && f.replace_after_ms >= 0) {
             j["replace_after_ms"] = f.replace_after_ms;
