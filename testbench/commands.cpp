@@ -38,6 +38,7 @@
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
 #include "testbench/stats_report.h"
+#include "testbench/text_table.h"
 #include "testbench/wave_layout.h"
 #include "testbench/array_specs.h"
 #include <algorithm>
@@ -427,14 +428,16 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
     write_text(out_dir / "stats.json", out.dump(2) + "\n");
 
     std::string t = fmt::format("raidtlm run {} over {} seeds ({} .. {})\n\n", s.file, n, seeds.front(), seeds.back());
-    t += fmt::format("  {:<8}{:>10}{:>12}{:>12}{:>12}{:>10}\n", "seed", "measured", "mean_ms", "p90_ms", "iops", "CI%");
+    text_table per_seed({{"seed", text_table::align::left}, {"measured"}, {"mean_ms"}, {"p90_ms"}, {"iops"}, {"CI%"}});
     for (size_t i = 0; i < stats.size(); ++i) {
         const double ci = seed_metrics()[7].get(stats[i]);
-        t += fmt::format("  {:<8}{:>10}{:>12.3f}{:>12.3f}{:>12.1f}{:>10}\n", seeds[i],
-                         stats[i]["requests"]["measured"].get<uint64_t>(), seed_metrics()[0].get(stats[i]),
-                         seed_metrics()[1].get(stats[i]), seed_metrics()[5].get(stats[i]),
-                         std::isfinite(ci) ? fmt::format("{:.2f}", 100 * ci) : std::string("?"));
+        per_seed.add_row({std::to_string(seeds[i]), std::to_string(stats[i]["requests"]["measured"].get<uint64_t>()),
+                          fmt::format("{:.3f}", seed_metrics()[0].get(stats[i])),
+                          fmt::format("{:.3f}", seed_metrics()[1].get(stats[i])),
+                          fmt::format("{:.1f}", seed_metrics()[5].get(stats[i])),
+                          std::isfinite(ci) ? fmt::format("{:.2f}", 100 * ci) : std::string("?")});
     }
+    t += per_seed.render();
     auto across = [&](const char *label, const char *name, const char *unit) {
         const spread_summary &x = sums[name];
         t += fmt::format("  {:<22} {:.3f} {} +- {:.3f} (95% CI over seeds), sd {:.3f}, spread {:.2f}%\n", label, x.mean,

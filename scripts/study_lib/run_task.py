@@ -76,14 +76,24 @@ def run_one(bundle, overrides, binary_hint, timeout_s):
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s,
                               preexec_fn=_die_with_parent)
+        if proc.returncode == run_check.WRONG_DATA_EXIT:
+            # Its stats.json goes back with it (first_integrity_errors, to debug from), never as a result.
+            failed = dict(result, ok=False, error=run_check.last_error_line(proc.stderr, proc.returncode),
+                          wrong_data=True, out_dir=out_dir, elapsed_s=time.time() - started)
+            try:
+                with open(os.path.join(out_dir, "stats.json")) as f:
+                    failed["stats"] = json.load(f)
+            except (OSError, ValueError):
+                pass
+            return failed
         if proc.returncode != 0:
             return dict(result, ok=False, error=run_check.last_error_line(proc.stderr, proc.returncode),
-                        wrong_data=proc.returncode == run_check.WRONG_DATA_EXIT, elapsed_s=time.time() - started)
+                        elapsed_s=time.time() - started)
         with open(os.path.join(out_dir, "stats.json")) as f:
             stats = json.load(f)
         if run_check.integrity_errors(stats):
             return dict(result, ok=False, error=run_check.integrity_message(stats, "stats.json"), wrong_data=True,
-                        elapsed_s=time.time() - started)
+                        stats=stats, out_dir=out_dir, elapsed_s=time.time() - started)
         return dict(result, ok=True, stats=stats, elapsed_s=time.time() - started)
     except subprocess.TimeoutExpired:
         return dict(result, ok=False, error=f"run exceeded the study's timeout of {timeout_s} s",

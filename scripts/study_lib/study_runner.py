@@ -41,10 +41,14 @@ def _load_cached(run_dir):
 
 def _store(run_dir, record):
     os.makedirs(run_dir, exist_ok=True)
-    if record.get("ok"):
+    if record.get("stats") is not None:  # a result, or a run with wrong data kept to debug from
         with open(os.path.join(run_dir, "stats.json"), "w") as f:
             json.dump(record["stats"], f, indent=1)
-    meta = {k: v for k, v in record.items() if k != "stats"}
+        if record.get("wrong_data") and record.get("out_dir"):
+            # The error named the worker's scratch copy, gone by now: name the one kept here.
+            record["error"] = record["error"].replace(os.path.join(record["out_dir"], "stats.json"),
+                                                      os.path.join(run_dir, "stats.json"))
+    meta = {k: v for k, v in record.items() if k not in ("stats", "out_dir")}
     tmp = os.path.join(run_dir, "run.json.tmp")
     with open(tmp, "w") as f:  # run.json last and atomically: it marks the run as finished
         json.dump(meta, f, indent=1)

@@ -66,6 +66,9 @@ with open(os.path.join(out, "study.json")) as f:
 wrong = [x for x in sj["runs"] if x["wrong_data"]]
 if len(wrong) != 1 or wrong[0]["ok"] or wrong[0]["stats"] is not None:
     fail(f"study.json should list the run with wrong data as failed, with no stats: {sj['runs']}")
+kept = os.path.join(out, "runs", wrong[0]["key"], "stats.json")
+if kept not in wrong[0]["error"] or not os.path.exists(kept):
+    fail(f"the run with wrong data should keep its stats.json in {kept} and its error name it: {wrong[0]['error']}")
 if sj["points"][1]["metrics"]["throughput.iops"]["values"]:
     fail(f"the run with wrong data gave a value to the table: {sj['points'][1]}")
 # Run again: the wrong run is not reused as a result, and fails again.
