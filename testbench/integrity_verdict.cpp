@@ -9,7 +9,7 @@ namespace raidtlm::testbench {
 namespace {
 
 std::string headline(const integrity_counts &c) {
-    return fmt::format("DATA INTEGRITY FAILURE: {} of {} reads checked returned wrong data", c.errors,
+    return fmt::format("DATA INTEGRITY FAILURE: {} of {} sector reads checked returned wrong data", c.errors,
                        c.reads_checked);
 }
 

@@ -62,8 +62,8 @@ def integrity_message(stats, where):
     if first:
         f = first[0]
         detail = f" (first: logical sector {f['lbn']}: expected token {f['expected']:#x}, got {f['got']:#x})"
-    return (f"DATA INTEGRITY FAILURE: {where}: {c['integrity_errors']} of {c.get('reads_checked', '?')} reads "
-            f"checked returned wrong data{detail}; the run is not a data point; see its stats.json "
+    return (f"DATA INTEGRITY FAILURE: {where}: {c['integrity_errors']} of {c.get('reads_checked', '?')} sector "
+            f"reads checked returned wrong data{detail}; the run is not a data point; see its stats.json "
             f"controller.first_integrity_errors")
 
 

@@ -45,7 +45,7 @@ TEST(integrity_verdict, the_box_is_framed_and_names_the_count_the_first_reads_an
     ASSERT_GE(l.size(), 6u);
     for (const auto &line : l) EXPECT_EQ(line.size(), l.front().size()) << box;  // a closed frame
     EXPECT_EQ(l.front().find_first_not_of(' '), l.front().find('#'));
-    EXPECT_NE(box.find("DATA INTEGRITY FAILURE: 37 of 5012 reads checked returned wrong data"), std::string::npos);
+    EXPECT_NE(box.find("DATA INTEGRITY FAILURE: 37 of 5012 sector reads checked returned wrong data"), std::string::npos);
     EXPECT_NE(box.find("out/x/stats.json controller.first_integrity_errors"), std::string::npos) << box;
     EXPECT_NE(box.find("logical sector 1234: expected token 0x5, got 0x9"), std::string::npos) << box;
     EXPECT_NE(box.find("expected token 0x0 (never written), got 0x5a5a"), std::string::npos) << box;
