@@ -22,7 +22,9 @@ Exit status 0 when no case failed (or every failing case is listed in --known), 
 """
 import argparse
 import collections
+import json
 import os
+import resource
 import sys
 import tempfile
 import threading
@@ -69,13 +71,13 @@ class Explorer:
         case = draw.draw_workload(seed, index, self.args.families)
         pilot, verdict = self.run(case, "pilot", self.args.pilot_timeout)
         rec = {"case": case, "pilot": verdict, "verdict": verdict, "duration_ms": None,
-               "timeout_s": self.args.pilot_timeout}
+               "timeout_s": self.args.pilot_timeout, "wall_s": pilot.wall_s, "cpu_s": pilot.cpu_s}
         if not verdict.failed:
             rec["duration_ms"] = pilot.stats["simulation"]["end_ms"]
             case = draw.draw_faults(case, runner.pilot_facts(case, pilot, self.disk_sectors(case["keys"])))
-            rec["timeout_s"] = max(120.0, 30 * pilot.wall_s)
-            _, verdict = self.run(case, "faults", rec["timeout_s"])
-            rec.update(case=case, verdict=verdict)
+            rec["timeout_s"] = max(60.0, 30 * pilot.cpu_s)
+            out, verdict = self.run(case, "faults", rec["timeout_s"])
+            rec.update(case=case, verdict=verdict, wall_s=rec["wall_s"] + out.wall_s, cpu_s=rec["cpu_s"] + out.cpu_s)
         self.log(line_of(rec))
         return rec
 
@@ -99,7 +101,7 @@ def line_of(rec):
     beyond = " beyond" if v.excess else ""
     status = f"FAIL {v.failure}{' (' + where + ')' if where else ''}: {v.detail}" if v.failed else "pass"
     return (f"{c['id']:>8} {c['family']:<16} q={k['workload.outstanding']:<3} n={k['workload.requests']:<5} "
-            f"rf={k['workload.read_fraction']:<4} faults={kinds:<28}{beyond:<7} {status}")
+            f"rf={k['workload.read_fraction']:<4} faults={kinds:<28}{beyond:<7} {rec['cpu_s']:5.1f}s {status}")
 
 
 def header_of(case, verdict, command):
@@ -138,17 +140,24 @@ def read_known(path):
     return known
 
 
-def summarize(records, elapsed_s, runs):
+def summarize(records, elapsed_s, runs, work):
     fam = collections.Counter(r["case"]["family"] for r in records)
+    with open(os.path.join(work, "summary.json"), "w") as f:
+        json.dump([{"id": r["case"]["id"], "family": r["case"]["family"], "keys": r["case"]["keys"],
+                    "faults": r["case"]["faults"], "notes": r["case"].get("notes", []),
+                    "failure": r["verdict"].failure, "detail": r["verdict"].detail,
+                    "beyond": [e.text for e in r["verdict"].excess], "wall_s": r["wall_s"], "cpu_s": r["cpu_s"]} for r in records], f, indent=1)
     kinds, relations = collections.Counter(), collections.Counter()
     for r in records:
         for f, n in zip(r["case"]["faults"], r["case"].get("notes", [])):
             kinds[f["kind"]] += 1
             relations[n.split(":")[0] if ":" in n else "first fault"] += 1
     beyond = sum(1 for r in records if r["verdict"].excess)
-    print(f"\n{len(records)} cases, {runs} raidtlm runs, {elapsed_s:.0f} s wall "
-          f"({elapsed_s / max(1, len(records)):.1f} s a case)")
-    print("families: " + ", ".join(f"{k} {v}" for k, v in sorted(fam.items())))
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"\n{len(records)} cases, {runs} raidtlm runs, {elapsed_s:.0f} s wall, {cpu.ru_utime + cpu.ru_stime:.0f} s CPU "
+          f"in the runs ({(cpu.ru_utime + cpu.ru_stime) / max(1, len(records)):.1f} s a case)")
+    failed = collections.Counter(r["case"]["family"] for r in records if r["verdict"].failed)
+    print("families (cases/failed): " + ", ".join(f"{k} {v}/{failed[k]}" for k, v in sorted(fam.items())))
     print("faults: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
     print("relations: " + ", ".join(f"{k} {v}" for k, v in sorted(relations.items())))
     print(f"schedules beyond the promise (as the faults happened): {beyond} of {len(records)}")
@@ -167,7 +176,7 @@ def main(argv=None):
     ap.add_argument("--families", type=lambda s: s.split(), default=families.FAMILIES)
     ap.add_argument("--no-shrink", action="store_true", help="write failing cases as drawn")
     ap.add_argument("--shrink-budget", type=int, default=40, metavar="RUNS")
-    ap.add_argument("--pilot-timeout", type=float, default=600.0, metavar="S")
+    ap.add_argument("--pilot-timeout", type=float, default=600.0, metavar="S", help="CPU seconds a pilot run may use")
     ap.add_argument("--known", metavar="FILE", help="failing case ids known (one a line, '#' comments)")
     a = ap.parse_args(argv)
     if not 1 <= a.jobs <= MAX_JOBS:
@@ -197,7 +206,7 @@ def main(argv=None):
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         records = list(pool.map(lambda j: ex.explore_one(*j), jobs))
     failing = [r for r in records if r["verdict"].failed]
-    summarize(records, time.monotonic() - start, ex.runs)
+    summarize(records, time.monotonic() - start, ex.runs, ex.work)
     firsts = {}
     for r in failing:
         firsts.setdefault((r["verdict"].failure, r["case"]["family"]), r)

@@ -44,11 +44,12 @@ def draw_workload(seed, index, family_list):
         "controller.enabled": True, "workload.data_tokens": True, "workload.requests": requests,
         "workload.warmup_requests": 0, "measurement.ci_target": 0, "output.waves": False, "output.timeline": False,
         "workload.outstanding": int(round(log_uniform(rng, 1, 256))),
-        "workload.read_fraction": rng.choice([0.0, 0.25, 0.5, 0.5, 0.67, 0.75, 0.9, 1.0]),
+        "workload.read_fraction": rng.choice([0.1, 0.25, 0.5, 0.5, 0.67, 0.75, 0.9, 1.0]),
         "workload.address": "hot_cold", "workload.hot_space_fraction": round(log_uniform(rng, 0.0001, 0.005), 6),
         "workload.hot_access_fraction": rng.choice([0.8, 0.9, 0.99]), "workload.seed": rng.randrange(1, 1 << 30),
         "controller.rebuild_share": rng.choice([0.3, 0.3, 1.0]),
-        "controller.rebuild_units_in_flight": rng.choice([1, 1, 4]),
+        # The C firmware rebuilds one stripe at a time (raidtlm refuses more).
+        "controller.rebuild_units_in_flight": 1 if iss else rng.choice([1, 1, 4]),
     })
     size = rng.choice(["small", "small", "mixed", "large"])
     if size == "small":
@@ -64,7 +65,8 @@ def draw_workload(seed, index, family_list):
 
 def plog_geometry(layout_text):
     """Parity logging's region geometry from firmware.layout: (L sublogs, sublog tracks, parity tracks, track sectors)."""
-    m = re.search(r"L = (\d+) sublogs of (\d+) tracks, parity (\d+) tracks per member.*?(\d+)-sector track", layout_text or "")
+    m = re.search(r"L = (\d+) sublogs of (\d+) tracks.*?(?:parity|P, Q and R|P and Q) (\d+) tracks.*?(\d+)-sector track",
+                  layout_text or "")
     return tuple(int(x) for x in m.groups()) if m else None
 
 
@@ -161,6 +163,8 @@ class FaultDrawer:
         checks = int(self.keys.get("controller.parity_logging.checks", 1))
         log_disks = checks * sublogs
         members = self.disks - log_disks
+        if members < 2:
+            return None  # a layout text of another shape than the keys say: not guessed at
         if self.rng.random() < 0.5:  # a log disk of region 0: its sublog from LBN 0
             disk, first, length = self.rng.randrange(0, log_disks), 0, sublog_tracks * track
             what = "log"

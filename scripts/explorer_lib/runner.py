@@ -2,9 +2,11 @@
 
 Verdicts (the failure classes, worst first):
   crash          an exit status other than 0 or 1, or no stats.json (an exception, an abort, a signal)
-  timeout        the run took longer than its wall-clock limit (killed)
+  timeout        the run used more than its CPU limit (30 times the fault-free pilot's, at least 60 s;
+                 killed)
   wrong_data     stats.json controller.integrity_errors > 0: a read returned data never written there
-  stall          the run ended with fewer requests completed than asked (a request that never came back)
+  stall          the run ended with fewer requests completed than asked (a request that never came back;
+                 raidtlm says so and writes no stats.json: "the simulation ended after N of M requests")
   lost_within_promise  failed host requests (controller.failed_requests) or lost sectors
                  (firmware.lost_sectors) while the schedule stayed within the layout's promise
                  (promise.py, on the times the faults happened)
@@ -13,8 +15,12 @@ Requests lost with the controller's power are the fault's own outcome (faults[].
 never a failure; faults that never happened (the run ended first) are noted, not failed.
 """
 import json
+import math
 import os
+import resource
+import signal
 import subprocess
+import threading
 import time
 
 import yaml
@@ -96,12 +102,14 @@ def case_from_scenario(path):
 
 
 class Outcome:
-    def __init__(self, rc, stats, wall_s, stderr, timed_out):
-        self.rc, self.stats, self.wall_s, self.stderr, self.timed_out = rc, stats, wall_s, stderr, timed_out
+    def __init__(self, rc, stats, wall_s, cpu_s, stderr, timed_out):
+        self.rc, self.stats, self.wall_s, self.cpu_s, self.stderr, self.timed_out = rc, stats, wall_s, cpu_s, stderr, timed_out
 
 
-def run_case(case, binary, work_dir, timeout_s):
-    """One `raidtlm run` of `case` in `work_dir` (created); its Outcome."""
+def run_case(case, binary, work_dir, cpu_limit_s):
+    """One `raidtlm run` of `case` in `work_dir` (created); its Outcome. The run may use `cpu_limit_s`
+    of CPU (RLIMIT_CPU: the limit holds however loaded the machine is) and 20 times that of wall
+    clock (a run waiting on nothing); beyond either it is killed and counts as timed out."""
     os.makedirs(work_dir, exist_ok=True)
     path = os.path.join(work_dir, "scenario.yaml")
     with open(path, "w") as f:
@@ -110,20 +118,30 @@ def run_case(case, binary, work_dir, timeout_s):
     stats_path = os.path.join(out, "stats.json")
     if os.path.exists(stats_path):
         os.remove(stats_path)
+    limit = max(1, int(math.ceil(cpu_limit_s)))
+
+    def cpu_limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
     start = time.monotonic()
-    try:
-        p = subprocess.run([binary, "run", path, "--out", out, "--quiet"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True, env=ENV, timeout=timeout_s)
-        rc, err, timed_out = p.returncode, p.stderr, False
-    except subprocess.TimeoutExpired as e:
-        rc, timed_out = None, True
-        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+    with open(os.path.join(work_dir, "stderr"), "w+") as err:
+        p = subprocess.Popen([binary, "run", path, "--out", out, "--quiet"], stdout=subprocess.DEVNULL, stderr=err,
+                             env=ENV, preexec_fn=cpu_limit)
+        killed = []
+        timer = threading.Timer(20 * limit, lambda: (killed.append(True), p.kill()))
+        timer.start()
+        _, status, usage = os.wait4(p.pid, 0)
+        timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read()
     wall = time.monotonic() - start
+    cpu = usage.ru_utime + usage.ru_stime
+    timed_out = bool(killed) or p.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and cpu >= limit
     stats = None
-    if os.path.exists(stats_path):
+    if os.path.exists(stats_path) and not timed_out:
         with open(stats_path) as f:
             stats = json.load(f)
-    return Outcome(rc, stats, wall, err[-2000:], timed_out)
+    return Outcome(p.returncode, stats, wall, cpu, text[-2000:], timed_out)
 
 
 class Verdict:
@@ -139,11 +157,14 @@ def judge(case, outcome):
     """The Verdict on one run of `case`."""
     keys = case["keys"]
     if outcome.timed_out:
-        return Verdict("timeout", f"killed after {outcome.wall_s:.0f} s", [], [], {})
+        return Verdict("timeout", f"killed after {outcome.cpu_s:.0f} s of CPU ({outcome.wall_s:.0f} s wall)", [], [], {})
     if outcome.rc not in (0, 1) or outcome.stats is None:
-        last = outcome.stderr.strip().splitlines()[-1:] or ["(no stderr)"]
-        return Verdict("crash", f"exit status {outcome.rc}, {'no' if outcome.stats is None else 'a'} stats.json: "
-                       f"{last[0][:300]}", [], [], {})
+        last = (outcome.stderr.strip().splitlines()[-1:] or ["(no stderr)"])[0][:300]
+        # Without stats.json the promise is judged on the planned schedule (times as drawn).
+        planned = promise.excesses(families.promise_of(keys), case["faults"])
+        beyond = " (the planned schedule goes beyond the promise)" if planned else ""
+        failure = "stall" if outcome.rc == 1 and "the simulation ended after" in last else "crash"
+        return Verdict(failure, f"exit status {outcome.rc}, no stats.json{beyond}: {last}", planned, [], {})
     s = outcome.stats
     c = s["controller"]
     fw = c.get("firmware", {})
