@@ -174,8 +174,9 @@ def main(argv=None):
     ap.add_argument("--binary", default=os.path.join(runner.ROOT, "build", "release", "raidtlm"))
     ap.add_argument("--out", help="work folder (runs, cases); default a new folder under /tmp")
     ap.add_argument("--families", type=lambda s: s.split(), default=families.FAMILIES)
+    ap.add_argument("--cases-dir", metavar="DIR", help="where failing cases are written (default OUT/cases)")
     ap.add_argument("--no-shrink", action="store_true", help="write failing cases as drawn")
-    ap.add_argument("--shrink-budget", type=int, default=40, metavar="RUNS")
+    ap.add_argument("--shrink-budget", type=int, default=50, metavar="RUNS", help="runs a shrink may take")
     ap.add_argument("--pilot-timeout", type=float, default=600.0, metavar="S", help="CPU seconds a pilot run may use")
     ap.add_argument("--known", metavar="FILE", help="failing case ids known (one a line, '#' comments)")
     a = ap.parse_args(argv)
@@ -210,7 +211,7 @@ def main(argv=None):
     firsts = {}
     for r in failing:
         firsts.setdefault((r["verdict"].failure, r["case"]["family"]), r)
-    cases_dir = os.path.join(ex.work, "cases")
+    cases_dir = a.cases_dir or os.path.join(ex.work, "cases")
     os.makedirs(cases_dir, exist_ok=True)
 
     def finish(rec):

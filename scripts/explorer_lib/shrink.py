@@ -26,23 +26,27 @@ def _without_fault(case, i):
     return c
 
 
-def candidates(case, duration_ms=None):
-    """The smaller cases to try next, most reducing first."""
-    keys = case["keys"]
-    out = [_without_fault(case, i) for i in reversed(range(len(case["faults"])))]
-    requests = keys["workload.requests"]
+def fewer_faults(case, duration_ms=None):
+    return [_without_fault(case, i) for i in reversed(range(len(case["faults"])))]
+
+
+def fewer_requests(case, duration_ms=None):
+    requests = case["keys"]["workload.requests"]
     cuts = []
     if duration_ms and case["faults"]:
         last = max(f["at_ms"] + f.get("restore_after_ms", 0) + f.get("replace_after_ms", 0) for f in case["faults"])
         cuts.append(int(math.ceil(requests * min(1.0, last / duration_ms) * 1.2)) + 50)
     cuts += [requests // 2, requests * 3 // 4]
-    for n in cuts:
-        if 50 <= n < requests:
-            out.append(_with(case, **{"workload.requests": n}))
-    q = keys["workload.outstanding"]
-    for d in (1, q // 2):
-        if 1 <= d < q:
-            out.append(_with(case, **{"workload.outstanding": d}))
+    return [_with(case, **{"workload.requests": n}) for n in cuts if 50 <= n < requests]
+
+
+def smaller_depth(case, duration_ms=None):
+    q = case["keys"]["workload.outstanding"]
+    return [_with(case, **{"workload.outstanding": d}) for d in (1, q // 2) if 1 <= d < q]
+
+
+def smaller_faults(case, duration_ms=None):
+    out = []
     for i, f in enumerate(case["faults"]):
         smaller = dict(f)
         if f["kind"] == "media_error" and f["sectors"] > 1:
@@ -58,6 +62,14 @@ def candidates(case, duration_ms=None):
     return out
 
 
+STEPS = (fewer_faults, fewer_requests, smaller_depth, smaller_faults)
+
+
+def candidates(case, duration_ms=None):
+    """The smaller cases to try next, most reducing first."""
+    return [c for step in STEPS for c in step(case, duration_ms)]
+
+
 def size(case):
     """How big a case is, to compare: faults first, then requests, then depth."""
     k = case["keys"]
@@ -67,18 +79,24 @@ def size(case):
 
 
 def shrink(case, still_fails, budget=40, duration_ms=None):
-    """The smallest failing case found within `budget` runs, and the runs spent."""
+    """The smallest failing case found within `budget` runs, and the runs spent. Each step is
+    taken as long as it succeeds before the next is tried; the steps go round again while any
+    of them made the case smaller."""
     best, runs = case, 0
     progress = True
     while progress and runs < budget:
         progress = False
-        for c in candidates(best, duration_ms):
-            if runs >= budget:
-                break
-            if size(c) >= size(best):
-                continue
-            runs += 1
-            if still_fails(c):
-                best, progress = c, True
-                break
+        for step in STEPS:
+            taken = True
+            while taken and runs < budget:
+                taken = False
+                for c in step(best, duration_ms):
+                    if runs >= budget:
+                        break
+                    if size(c) >= size(best):
+                        continue
+                    runs += 1
+                    if still_fails(c):
+                        best, taken, progress = c, True, True
+                        break
     return best, runs
