@@ -81,6 +81,7 @@ class FaultDrawer:
         self.disk_sectors = pilot["disk_sectors"]
         self.layout_text = pilot.get("layout_text", "")
         self.within = rng.random() < 0.5
+        self.writes = self.keys["workload.read_fraction"] < 1.0
         self.faults, self.notes = [], []
         hot = self.keys["workload.hot_space_fraction"] * self.disk_sectors
         self.hot_span = max(64, int(hot * rng.choice([1, 1, 2, 4])))
@@ -102,7 +103,7 @@ class FaultDrawer:
         self.rng.shuffle(candidates)
         if self.within:
             for d in candidates:
-                if not promise.excesses(self.promise, self.faults + [dict(fault, disk=d)]):
+                if not promise.excesses(self.promise, self.faults + [dict(fault, disk=d)], writes=self.writes):
                     return d
         return candidates[0]
 
@@ -298,6 +299,6 @@ def draw_faults(case, pilot):
     seed, index = case["id"].split(":")
     drawer = FaultDrawer(case, pilot, case_rng(seed, index, "faults"))
     faults, notes = drawer.draw()
-    planned = promise.excesses(drawer.promise, faults)
+    planned = promise.excesses(drawer.promise, faults, writes=drawer.writes)
     return dict(case, faults=faults, notes=notes, steered_within=drawer.within,
                 planned_beyond=[e.text for e in planned])

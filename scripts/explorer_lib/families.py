@@ -76,6 +76,7 @@ class Promise:
     groups: tuple          # tuple of tuples of member numbers
     tolerance: int
     row_sectors: object    # int or None
+    computed_checks: bool = True  # stripes hold checks computed from the data (the write hole applies)
 
     def group_of(self, member):
         for g in self.groups:
@@ -99,12 +100,12 @@ def promise_of(keys):
         return tuple(tuple(range(c, c + size)) for c in range(0, disks, size))
 
     if layout == "raid0":
-        return Promise("raid0", everyone, 0, unit)
+        return Promise("raid0", everyone, 0, unit, False)
     if layout == "raid1":
-        return Promise(f"raid1 ({disks} copies)", everyone, disks - 1, unit)
+        return Promise(f"raid1 ({disks} copies)", everyone, disks - 1, unit, False)
     if layout == "raid10":
         copies = int(keys.get("controller.mirror_copies", 2))
-        return Promise(f"raid10 ({copies} copies)", columns(copies), copies - 1, unit)
+        return Promise(f"raid10 ({copies} copies)", columns(copies), copies - 1, unit, False)
     if layout in ("raid4", "raid5"):
         return Promise(layout, everyone, 1, unit)
     if layout == "raid6":
@@ -120,7 +121,7 @@ def promise_of(keys):
         return Promise(f"parity_logging ({checks} checks)", everyone, checks, None)
     if layout == "sr_array":
         dm = int(keys.get("controller.sr.dm", 1))
-        return Promise(f"sr_array (dm {dm})", columns(dm), dm - 1, None)
+        return Promise(f"sr_array (dm {dm})", columns(dm), dm - 1, None, False)
     raise ValueError(f"no promise known for layout '{layout}'")
 
 

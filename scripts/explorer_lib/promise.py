@@ -6,7 +6,14 @@ A fault makes a member missing for some rows over some time (a footprint):
   media_error  the member, the rows its sectors fall in, from the injection until a fresh drive takes
                the slot (the firmware may repair the sectors earlier, by a read or a write; when is not
                known from outside, so they count unreadable until then: the cautious reading);
-  power_loss, controller_loss  no member (NVRAM and the write-intent log are the layout's to use).
+  power_loss, controller_loss  on a layout with computed checks (parity, P+Q, parity logging) and a
+               workload with writes: the stripes being written when the controller stopped are torn
+               (some members hold the new data or check, some the old) until the recovery has
+               resynchronised them from the write-intent log (at_ms + restore_after_ms + recovery_ms;
+               planned: the restore). Which stripes is not known from outside, so every row of every
+               group counts one member short (TORN): a disk lost while the controller is off or before
+               its recovery ends is the degraded write hole, two faults in one stripe. Mirrors lose
+               nothing by it (either copy of an unacknowledged write is a right answer), so no member.
 The schedule exceeds the promise when at some moment some row of some group has more distinct
 members missing than the tolerance. Only then may requests fail or sectors be lost; wrong data
 never.
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 import math
 
 INF = math.inf
+TORN = -1  # the member a torn stripe is short of: counted in every group
 
 
 @dataclass(frozen=True)
@@ -49,10 +57,11 @@ def describe_fault(i, f):
     return f"fault #{i} {what} at {f.get('at_ms', 0):.1f} ms"
 
 
-def footprints(promise, schedule, end_ms=INF):
+def footprints(promise, schedule, end_ms=INF, writes=True):
     """Footprints of `schedule` (dicts: kind, at_ms, disk, lbn, sectors, and from a run replaced_at_ms,
-    rebuild_done_ms, happened). A planned replacement is at at_ms + replace_after_ms, its rebuild
-    taken as never ending (the drawer does not know how long it takes)."""
+    rebuild_done_ms, recovery_ms, happened). A planned replacement is at at_ms + replace_after_ms, its
+    rebuild taken as never ending (the drawer does not know how long it takes). `writes`: whether the
+    workload writes (torn stripes need a write in flight)."""
     out = []
     replaced = []  # (disk, at_ms) of each fresh drive
     for f in schedule:
@@ -63,10 +72,17 @@ def footprints(promise, schedule, end_ms=INF):
             if t is not None:
                 replaced.append((f["disk"], t))
     for i, f in enumerate(schedule):
-        if not f.get("happened", True) or f["kind"] not in ("disk_loss", "media_error"):
+        if not f.get("happened", True):
             continue
         start = f["at_ms"]
-        if f["kind"] == "disk_loss":
+        if f["kind"] in ("power_loss", "controller_loss"):
+            if promise.computed_checks and writes:
+                end = start + f["restore_after_ms"] + (f["recovery_ms"] if "recovery_ms" in f else 0)
+                if "happened" in f and "recovery_ms" not in f:
+                    end = end_ms  # never recovered
+                out.append(Footprint(TORN, None, start, end, i, describe_fault(i, f) +
+                                     " (the stripes written at that moment torn until its recovery ends)"))
+        elif f["kind"] == "disk_loss":
             end = f.get("rebuild_done_ms") if f.get("rebuild_done_ms") is not None else end_ms
             out.append(Footprint(f["disk"], None, start, end, i, describe_fault(i, f)))
         else:
@@ -107,17 +123,20 @@ def _most_missing(active, tip):
     return best, before
 
 
-def excesses(promise, schedule, end_ms=INF):
+def excesses(promise, schedule, end_ms=INF, writes=True):
     """Every fault that took the schedule beyond the promise (an empty list: within it)."""
-    fps = footprints(promise, schedule, end_ms)
+    fps = footprints(promise, schedule, end_ms, writes)
     found = []
     for tip in sorted(fps, key=lambda fp: (fp.start_ms, fp.fault)):
         t = tip.start_ms
-        group = promise.group_of(tip.member)
-        active = [fp for fp in fps if fp.start_ms <= t < fp.end_ms and fp.member in group]
-        if tip not in active:
+        if tip.start_ms >= tip.end_ms:
             continue  # over before it began (a fresh drive at the same moment)
-        missing, before = _most_missing(active, tip)
+        groups = promise.groups if tip.member == TORN else (promise.group_of(tip.member),)
+        for group in groups:
+            active = [fp for fp in fps if fp.start_ms <= t < fp.end_ms and (fp.member in group or fp.member == TORN)]
+            missing, before = _most_missing(active, tip)
+            if len(missing) > promise.tolerance >= before:
+                break
         if len(missing) > promise.tolerance >= before:
             missing[tip.member] = tip
             others = [fp for m, fp in sorted(missing.items()) if m != tip.member]

@@ -153,6 +153,10 @@ class Verdict:
         return self.failure is not None
 
 
+def writes_in(keys):
+    return float(keys.get("workload.read_fraction", 0.67)) < 1.0
+
+
 def judge(case, outcome):
     """The Verdict on one run of `case`."""
     keys = case["keys"]
@@ -161,7 +165,7 @@ def judge(case, outcome):
     if outcome.rc not in (0, 1) or outcome.stats is None:
         last = (outcome.stderr.strip().splitlines()[-1:] or ["(no stderr)"])[0][:300]
         # Without stats.json the promise is judged on the planned schedule (times as drawn).
-        planned = promise.excesses(families.promise_of(keys), case["faults"])
+        planned = promise.excesses(families.promise_of(keys), case["faults"], writes=writes_in(keys))
         beyond = " (the planned schedule goes beyond the promise)" if planned else ""
         failure = "stall" if outcome.rc == 1 and "the simulation ended after" in last else "crash"
         return Verdict(failure, f"exit status {outcome.rc}, no stats.json{beyond}: {last}", planned, [], {})
@@ -174,7 +178,7 @@ def judge(case, outcome):
     happened = s.get("faults", [])
     notes = [f"fault #{i} ({f['kind']}) never happened (the run ended first)"
              for i, f in enumerate(happened) if not f["happened"]]
-    excess = promise.excesses(families.promise_of(keys), happened, end_ms)
+    excess = promise.excesses(families.promise_of(keys), happened, end_ms, writes_in(keys))
     facts = {"failed": failed, "lost_sectors": lost, "integrity_errors": c["integrity_errors"],
              "reads_checked": c["reads_checked"], "end_ms": end_ms, "wall_s": outcome.wall_s,
              "medium_errors": c.get("medium_errors", 0), "completed": s["requests"]["completed_total"]}

@@ -85,10 +85,32 @@ class Excesses(unittest.TestCase):
         schedule = [dict(loss(10, 0), happened=True), dict(loss(20, 1), happened=False)]
         self.assertEqual(promise.excesses(self.raid5, schedule), [])
 
-    def test_outages_miss_no_member(self):
+    def test_outages_miss_no_member_of_a_mirror(self):
         schedule = [loss(10, 0), {"kind": "power_loss", "at_ms": 20, "restore_after_ms": 100},
                     {"kind": "controller_loss", "at_ms": 300, "restore_after_ms": 1000}]
-        self.assertEqual(promise.excesses(self.raid5, schedule), [])
+        self.assertEqual(promise.excesses(families.promise_of(keys("raid1", 2)), schedule), [])
+        self.assertEqual(promise.excesses(families.promise_of(keys("raid10", 4)), schedule), [])
+
+    def test_a_disk_lost_before_the_recovery_ends_meets_torn_stripes(self):
+        outage = {"kind": "power_loss", "at_ms": 20, "restore_after_ms": 100, "recovery_ms": 5, "happened": True}
+        during = [outage, dict(loss(60, 1), happened=True)]
+        found = promise.excesses(self.raid5, during)
+        self.assertEqual([e.fault for e in found], [1])
+        self.assertIn("torn", found[0].text)
+        in_recovery = [outage, dict(loss(123, 1), happened=True)]
+        self.assertEqual(len(promise.excesses(self.raid5, in_recovery)), 1)
+        after = [outage, dict(loss(126, 1), happened=True)]
+        self.assertEqual(promise.excesses(self.raid5, after), [])
+        self.assertEqual(promise.excesses(self.raid5, during, writes=False), [], "no write, nothing torn")
+        degraded = [dict(loss(5, 1), happened=True), outage]
+        self.assertEqual([e.fault for e in promise.excesses(self.raid5, degraded)], [1], "the degraded write hole")
+        raid6 = families.promise_of(keys("raid6", 6))
+        self.assertEqual(promise.excesses(raid6, during), [], "P+Q: a torn stripe and one lost member")
+        self.assertEqual(len(promise.excesses(raid6, during + [dict(loss(70, 2), happened=True)])), 1)
+
+    def test_an_outage_never_recovered_tears_to_the_end(self):
+        outage = {"kind": "controller_loss", "at_ms": 20, "restore_after_ms": 100, "happened": True}
+        self.assertEqual(len(promise.excesses(self.raid5, [outage, dict(loss(5000, 1), happened=True)], 9000)), 1)
 
     def test_raid6_two_losses_within_three_beyond(self):
         p = families.promise_of(keys("raid6", 6))
