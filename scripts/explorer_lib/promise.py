@@ -6,14 +6,17 @@ A fault makes a member missing for some rows over some time (a footprint):
   media_error  the member, the rows its sectors fall in, from the injection until a fresh drive takes
                the slot (the firmware may repair the sectors earlier, by a read or a write; when is not
                known from outside, so they count unreadable until then: the cautious reading);
-  power_loss, controller_loss  on a layout with computed checks (parity, P+Q, parity logging) and a
-               workload with writes: the stripes being written when the controller stopped are torn
-               (some members hold the new data or check, some the old) until the recovery has
-               resynchronised them from the write-intent log (at_ms + restore_after_ms + recovery_ms;
-               planned: the restore). Which stripes is not known from outside, so every row of every
-               group counts one member short (TORN): a disk lost while the controller is off or before
-               its recovery ends is the degraded write hole, two faults in one stripe. Mirrors lose
-               nothing by it (either copy of an unacknowledged write is a right answer), so no member.
+  power_loss, controller_loss  on a layout with computed checks (parity, P+Q, P+Q+R, parity logging)
+               and a workload with writes: the stripes being written when the controller stopped are
+               torn (some of the written members hold the new data or check, some the old) until the
+               recovery has resynchronised them from the write-intent log (at_ms + restore_after_ms +
+               recovery_ms; planned: the restore). A small write rewrites every check of its stripe,
+               so in a torn stripe no check can be trusted to rebuild another member: the torn stripe
+               uses up the whole tolerance (`tolerance` pseudo-members, TORN). Which stripes is not
+               known from outside, so every row counts: a member missing or unreadable while the
+               controller is off or before its recovery ends is the (degraded) write hole, beyond the
+               promise. Mirrors lose nothing by it (either copy of an unacknowledged write is a right
+               answer), so no member.
 The schedule exceeds the promise when at some moment some row of some group has more distinct
 members missing than the tolerance. Only then may requests fail or sectors be lost; wrong data
 never.
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 import math
 
 INF = math.inf
-TORN = -1  # the member a torn stripe is short of: counted in every group
+# Torn stripes are short of every check: pseudo-members -1 .. -tolerance, counted in every group.
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,9 @@ def footprints(promise, schedule, end_ms=INF, writes=True):
                 end = start + f["restore_after_ms"] + (f["recovery_ms"] if "recovery_ms" in f else 0)
                 if "happened" in f and "recovery_ms" not in f:
                     end = end_ms  # never recovered
-                out.append(Footprint(TORN, None, start, end, i, describe_fault(i, f) +
-                                     " (the stripes written at that moment torn until its recovery ends)"))
+                for k in range(promise.tolerance):
+                    out.append(Footprint(-1 - k, None, start, end, i, describe_fault(i, f) +
+                                         " (the stripes written at that moment torn until its recovery ends)"))
         elif f["kind"] == "disk_loss":
             end = f.get("rebuild_done_ms") if f.get("rebuild_done_ms") is not None else end_ms
             out.append(Footprint(f["disk"], None, start, end, i, describe_fault(i, f)))
@@ -127,20 +131,26 @@ def excesses(promise, schedule, end_ms=INF, writes=True):
     """Every fault that took the schedule beyond the promise (an empty list: within it)."""
     fps = footprints(promise, schedule, end_ms, writes)
     found = []
-    for tip in sorted(fps, key=lambda fp: (fp.start_ms, fp.fault)):
+    order = sorted(fps, key=lambda fp: (fp.start_ms, fp.fault))
+    for n, tip in enumerate(order):
         t = tip.start_ms
         if tip.start_ms >= tip.end_ms:
             continue  # over before it began (a fresh drive at the same moment)
-        groups = promise.groups if tip.member == TORN else (promise.group_of(tip.member),)
+        groups = promise.groups if tip.member < 0 else (promise.group_of(tip.member),)
+        started = order[:n + 1]  # footprints of one moment count one after another
         for group in groups:
-            active = [fp for fp in fps if fp.start_ms <= t < fp.end_ms and (fp.member in group or fp.member == TORN)]
+            active = [fp for fp in started if t < fp.end_ms and (fp.member in group or fp.member < 0)]
             missing, before = _most_missing(active, tip)
             if len(missing) > promise.tolerance >= before:
                 break
         if len(missing) > promise.tolerance >= before:
             missing[tip.member] = tip
-            others = [fp for m, fp in sorted(missing.items()) if m != tip.member]
-            text = (f"{tip.label} made {len(missing)} members missing in one stripe "
-                    f"(with {'; '.join(fp.label for fp in others)}), beyond {promise.describe()}")
-            found.append(Excess(t, tip.fault, tuple(sorted(missing)), tuple(missing.values()), text))
+            others = {fp.label for m, fp in missing.items() if fp.fault != tip.fault}
+            members = sorted(m for m in missing if m >= 0)
+            text = (f"{tip.label} left {len(missing)} members missing in one stripe, counting a torn stripe as short of "
+                    f"every check (with {'; '.join(sorted(others))}), beyond {promise.describe()}")
+            if not any(m < 0 for m in missing):
+                text = (f"{tip.label} made {len(missing)} members missing in one stripe "
+                        f"(with {'; '.join(sorted(others))}), beyond {promise.describe()}")
+            found.append(Excess(t, tip.fault, tuple(members), tuple(missing.values()), text))
     return found

@@ -105,8 +105,12 @@ class Excesses(unittest.TestCase):
         degraded = [dict(loss(5, 1), happened=True), outage]
         self.assertEqual([e.fault for e in promise.excesses(self.raid5, degraded)], [1], "the degraded write hole")
         raid6 = families.promise_of(keys("raid6", 6))
-        self.assertEqual(promise.excesses(raid6, during), [], "P+Q: a torn stripe and one lost member")
-        self.assertEqual(len(promise.excesses(raid6, during + [dict(loss(70, 2), happened=True)])), 1)
+        found = promise.excesses(raid6, during)
+        self.assertEqual([e.fault for e in found], [1], "P+Q: a small write rewrote P and Q, neither can be trusted")
+        self.assertEqual(found[0].members, (1,))
+        self.assertEqual(promise.excesses(raid6, [outage]), [], "torn stripes alone lose nothing")
+        triple = families.promise_of(keys("raid6", 7, raid6_checks=3))
+        self.assertEqual(len(promise.excesses(triple, [dict(media(1, 2, 0), happened=True), outage])), 1)
 
     def test_an_outage_never_recovered_tears_to_the_end(self):
         outage = {"kind": "controller_loss", "at_ms": 20, "restore_after_ms": 100, "happened": True}
