@@ -79,6 +79,9 @@ class Explorer:
             out, verdict = self.run(case, "faults", rec["timeout_s"])
             rec.update(case=case, verdict=verdict, wall_s=rec["wall_s"] + out.wall_s, cpu_s=rec["cpu_s"] + out.cpu_s)
         self.log(line_of(rec))
+        if rec["verdict"].failed:  # kept as drawn at once: an interrupted exploration loses nothing found
+            os.makedirs(os.path.join(self.work, "failing"), exist_ok=True)
+            write_case(os.path.join(self.work, "failing", case["id"].replace(":", "_") + ".yaml"), case, rec["verdict"])
         return rec
 
     def shrink_one(self, rec):
@@ -163,6 +166,31 @@ def summarize(records, elapsed_s, runs, work):
     print(f"schedules beyond the promise (as the faults happened): {beyond} of {len(records)}")
 
 
+def shrink_files(ex, a):
+    """--shrink: each file run once (its failure), shrunk, written into --cases-dir."""
+    cases_dir = a.cases_dir or os.path.join(ex.work, "cases")
+    os.makedirs(cases_dir, exist_ok=True)
+
+    def one(path):
+        case = runner.case_from_scenario(path)
+        out, verdict = ex.run(case, "as_drawn", a.pilot_timeout)
+        if not verdict.failed:
+            return path, None, None, 0
+        rec = {"case": case, "verdict": verdict, "pilot": None, "timeout_s": max(60.0, 2 * out.cpu_s),
+               "duration_ms": out.stats["simulation"]["end_ms"] if out.stats else None}
+        small, verdict, spent = ex.shrink_one(rec)
+        if not verdict.failed:
+            small, verdict = case, rec["verdict"]
+        name = f"{verdict.failure}_{case['family']}_{case['id'].replace(':', '_')}.yaml"
+        target = os.path.join(cases_dir, name)
+        return path, target, write_case(target, small, verdict), spent
+    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        done = list(pool.map(one, a.shrink))
+    for path, target, text, spent in done:
+        print(f"\n{path}: passes now" if target is None else f"\n{path}: shrunk in {spent} runs\n{target}\n{text}")
+    return 1 if any(t for _, t, _, _ in done) else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--explore", type=int, default=0, metavar="N")
@@ -170,6 +198,8 @@ def main(argv=None):
     ap.add_argument("--first", type=int, default=0, metavar="I", help="the first case index (cases I .. I+N-1)")
     ap.add_argument("--case", metavar="S:I", help="one case again")
     ap.add_argument("--check", metavar="FILE", help="run and judge a scenario file the explorer wrote")
+    ap.add_argument("--shrink", metavar="FILE", nargs="+", help="shrink failing scenario files the explorer wrote "
+                    "(into --cases-dir)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--binary", default=os.path.join(runner.ROOT, "build", "release", "raidtlm"))
     ap.add_argument("--out", help="work folder (runs, cases); default a new folder under /tmp")
@@ -185,8 +215,8 @@ def main(argv=None):
     unknown = [f for f in a.families if f not in families.FAMILIES]
     if unknown:
         ap.error(f"unknown families {unknown}; expected some of {' '.join(families.FAMILIES)}")
-    if not (a.explore or a.case or a.check):
-        ap.error("give --explore N, --case S:I or --check FILE")
+    if not (a.explore or a.case or a.check or a.shrink):
+        ap.error("give --explore N, --case S:I, --check FILE or --shrink FILE...")
     ex = Explorer(a)
     start = time.monotonic()
     if a.check:
@@ -198,6 +228,8 @@ def main(argv=None):
         for n in verdict.notes:
             print(f"  {n}")
         return 1 if verdict.failed else 0
+    if a.shrink:
+        return shrink_files(ex, a)
     if a.case:
         s, i = (int(x) for x in a.case.split(":"))
         jobs = [(s, i)]
