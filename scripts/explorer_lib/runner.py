@@ -1,7 +1,7 @@
 """A case as a scenario file, one `raidtlm run` of it, and the verdict on what it returned.
 
 Verdicts (the failure classes, worst first):
-  crash          an exit status other than 0 or 1, or no stats.json (an exception, an abort, a signal)
+  crash          an exit status other than 0, 1 or 3 (wrong data), or no stats.json (an exception, an abort, a signal)
   timeout        the run used more than its CPU limit (30 times the fault-free pilot's, at least 60 s;
                  killed)
   wrong_data     stats.json controller.integrity_errors > 0: a read returned data never written there
@@ -162,7 +162,8 @@ def judge(case, outcome):
     keys = case["keys"]
     if outcome.timed_out:
         return Verdict("timeout", f"killed after {outcome.cpu_s:.0f} s of CPU ({outcome.wall_s:.0f} s wall)", [], [], {})
-    if outcome.rc not in (0, 1) or outcome.stats is None:
+    # Exit status 3 is raidtlm's "a read returned wrong data" (stats.json is written): judged below.
+    if outcome.rc not in (0, 1, 3) or outcome.stats is None:
         last = (outcome.stderr.strip().splitlines()[-1:] or ["(no stderr)"])[0][:300]
         # Without stats.json the promise is judged on the planned schedule (times as drawn).
         planned = promise.excesses(families.promise_of(keys), case["faults"], writes=writes_in(keys))
@@ -185,6 +186,8 @@ def judge(case, outcome):
     if c["integrity_errors"] > 0:
         return Verdict("wrong_data", f"{c['integrity_errors']} integrity errors in {c['reads_checked']} reads checked",
                        excess, notes, facts)
+    if outcome.rc == 3:
+        return Verdict("crash", "exit status 3 (wrong data) with no integrity error in stats.json", excess, notes, facts)
     if s["requests"]["completed_total"] < keys["workload.requests"]:
         return Verdict("stall", f"{s['requests']['completed_total']} of {keys['workload.requests']} requests "
                        f"completed", excess, notes, facts)
