@@ -7,7 +7,8 @@ namespace raidtlm::controller {
 namespace {
 std::vector<uint64_t> capacities(const firmware_platform &p) {
     std::vector<uint64_t> c;
-    for (int d = 0; d < p.disk_count(); ++d) c.push_back(p.drive_info(d).capacity_blocks);
+    // Each member's last sectors hold its superblock (member_superblock.h).
+    for (int d = 0; d < p.disk_count(); ++d) c.push_back(member_data_sectors(p.drive_info(d).capacity_blocks));
     return c;
 }
 }  // namespace
