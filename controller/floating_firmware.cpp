@@ -59,9 +59,15 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
     const size_t n = plan.ops.size();  // the data ops, then the parity op (parity_write_plan)
     // Slots of `unit` sectors: k the old unit of op k, n + k its new contents, 2n the stand-in the
     // commands carry (zeros).
-    protocol::buffer_block *work = nullptr;
-    ++m_stats.stripe_writes[size_t(plan.path)];
     m_kit.locks.lock(plan.stripe);
+    protocol::buffer_block *work =
+        m_platform.allocate_buffer((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
+    if (!absent_as_planned(plan.stripe, -1)) {  // a member lost while the write waited
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(plan.stripe);
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     // controller.old_data cached: the old data is in the controller's cache, so a data unit is
     // simply rewritten where it is; only the parity (whose old value must be read) floats.
     const bool cached = m_platform.config().firmware.old_data_cached;
@@ -71,7 +77,6 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
         if (cached && !op.parity) continue;
         moves[k] = m_units.begin_move(op.disk, uint64_t(op.drive_lbn));
     }
-    work = m_platform.allocate_buffer((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
     std::vector<std::vector<uint64_t>> old(n);
     std::vector<char> done(n, 0);
     // Data op k's new unit in slot n + k: its old contents with the write's sectors laid over.

@@ -157,6 +157,15 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
     m_kit.locks.lock(stripe);  // not while a write of the stripe is half done
     protocol::buffer_block *work =
         m_platform.allocate_buffer(needed.size() * sectors * protocol::sector_bytes, data ? needed.size() * sectors : 0);
+    // A member this rebuild reads lost (perhaps replaced by a fresh, empty drive) while it waited
+    // for the lock: the caller plans again.
+    for (int m : needed)
+        if (disk_lost(stripe, member_place(stripe, m).disk)) {
+            *failed_read = member_place(stripe, m).disk;
+            m_platform.free_buffer(work);
+            m_kit.locks.unlock(stripe);
+            return false;
+        }
     bool ok = m_kit.parallel(needed.size(), [&](size_t k) {
         const unit_place u = member_place(stripe, needed[k]);
         if (m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + offset), uint32_t(sectors), work, k * sectors)) return true;

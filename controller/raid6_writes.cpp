@@ -68,13 +68,17 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 protocol::buffer_block *raid6_firmware::lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
                                                        const std::vector<int> &media_errors, int *failed_read) {
     m_kit.locks.lock(plan.stripe);
+    // Checked once the buffer is held too (the allocation may wait for DRAM): a member lost
+    // meanwhile, perhaps replaced by a fresh drive, must not be read as if it held its data.
+    protocol::buffer_block *work = m_platform.allocate_buffer(sectors * protocol::sector_bytes, data ? sectors : 0);
     if (!unreadable_members(plan.stripe, media_errors).empty()) {
+        m_platform.free_buffer(work);
         m_kit.locks.unlock(plan.stripe);
         *failed_read = stripe_changed;
         return nullptr;
     }
     ++m_stats.stripe_writes[size_t(plan.path)];
-    return m_platform.allocate_buffer(sectors * protocol::sector_bytes, data ? sectors : 0);
+    return work;
 }
 
 bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,

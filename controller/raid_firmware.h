@@ -93,6 +93,11 @@ protected:
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
     virtual bool resync_parity(int64_t stripe);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
+    // Whether the members absent from `stripe` now are at most `lost` (-1: none), as the plan made
+    // before the stripe's lock assumed: a member lost (perhaps replaced by a fresh, empty drive)
+    // while the plan waited for the lock must not be read as if it held its data. Checked once
+    // the lock and the work buffer are held; false: the caller gives both back and plans again.
+    bool absent_as_planned(int64_t stripe, int lost) const;
     host_read_fence m_order;  // host requests in flight by logical range: served and acknowledged in the order they began
 
     firmware_platform &m_platform;

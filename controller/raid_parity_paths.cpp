@@ -103,15 +103,21 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
                            host_offset(op));
         });
     };
-    ++m_stats.degraded_stripe_writes;
     m_kit.locks.lock(plan.stripe);
     bool ok;
     if (parity_disk == lost && !write_lost) {
+        ++m_stats.degraded_stripe_writes;
         ok = write_all(nullptr);
     } else {
         // Slots of `rows`: 0 the new parity, 1 + k unit k's rows (the lost unit's rebuilt).
         const uint64_t slots = uint64_t(units.size()) + 1;
         protocol::buffer_block *work = m_platform.allocate_buffer(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+        if (!absent_as_planned(plan.stripe, lost)) {
+            m_platform.free_buffer(work);
+            m_kit.locks.unlock(plan.stripe);
+            return false;
+        }
+        ++m_stats.degraded_stripe_writes;
         auto slot = [&](size_t k) { return protocol::buffer_ref{work, (uint64_t(k) + 1) * rows}; };
         std::vector<size_t> survivors;
         for (size_t k = 0; k < units.size(); ++k)
@@ -181,9 +187,14 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     }
     const uint64_t slots = slot.size() + 1;
 
-    ++m_stats.stripe_writes[size_t(plan.path)];
     m_kit.locks.lock(plan.stripe);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    if (!absent_as_planned(plan.stripe, -1)) {
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(plan.stripe);
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
@@ -237,9 +248,14 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
     const size_t n = plan.ops.size();  // the data ops, then the parity op last
     // Slots of `r.rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
     const uint64_t slots = 1 + 2 * uint64_t(n);
-    ++m_stats.stripe_writes[size_t(plan.path)];
     m_kit.locks.lock(plan.stripe);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    if (!absent_as_planned(plan.stripe, -1)) {
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(plan.stripe);
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     std::vector<std::vector<uint64_t>> old(n);
     std::vector<char> done(n, 0);
     const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
@@ -376,6 +392,11 @@ bool raid_firmware::rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer
     m_kit.locks.lock(stripe);  // not while a write of the stripe is half done
     protocol::buffer_block *work =
         m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
+    if (!absent_as_planned(stripe, lost)) {
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(stripe);
+        return false;
+    }
     bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
         return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
     });

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iostream>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -98,6 +99,9 @@ struct inflight_load {
         out.requests = done;
         out.integrity_errors = b.ctl->integrity().integrity_errors();
         out.reads_checked = b.ctl->integrity().reads_checked();
+        for (const auto &m : b.ctl->integrity().first_mismatches())
+            std::cout << "  wrong read: lbn " << m.lbn << " expected " << std::hex << m.expected << " got " << m.got
+                      << std::dec << "\n";
         return out;
     }
 };
