@@ -382,6 +382,7 @@ drive_completion controller_top::drive_command(const drive_request &request) {
         return gone;
     }
     const int channel = m_channel[size_t(d)];
+    const uint64_t losses_at_start = m_members.losses(d);
     tlm::tlm_generic_payload *gp = m_pool.acquire();
     gp->set_command(request.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp->set_address(request.lbn * protocol::sector_bytes);
@@ -421,9 +422,14 @@ drive_completion controller_top::drive_command(const drive_request &request) {
     }
 
     drive_completion done;
-    done.ok = gp->is_response_ok();
-    done.medium_error = cmd->medium_error;
-    if (cmd->medium_error) ++m_stats.medium_errors;
+    // The member was lost while the command was out: the drive that had it is gone (pulled, dead),
+    // so its status never reaches the controller, nor do data it read (the drive model carries on
+    // regardless, and a fresh drive may already sit in the slot with other contents).
+    const bool lost_in_flight = m_members.losses(d) != losses_at_start;
+    if (lost_in_flight) ++m_stats.commands_lost_in_flight;
+    done.ok = gp->is_response_ok() && !lost_in_flight;
+    done.medium_error = cmd->medium_error && !lost_in_flight;
+    if (done.medium_error) ++m_stats.medium_errors;
     cmd->medium_error = false;
     done.delivered_ms = cmd->delivered_at.to_seconds() * 1e3;
     done.status_ms = cmd->status_at.to_seconds() * 1e3;
@@ -548,6 +554,7 @@ void controller_top::reset_statistics() {
     fresh.failed_writes = m_stats.failed_writes;
     fresh.medium_errors = m_stats.medium_errors;
     fresh.commands_to_failed = m_stats.commands_to_failed;
+    fresh.commands_lost_in_flight = m_stats.commands_lost_in_flight;
     m_stats = fresh;
 }
 

@@ -60,6 +60,9 @@ struct controller_statistics {
     uint64_t failed_reads = 0, failed_writes = 0;
     uint64_t medium_errors = 0;  // drive commands that ended in CHECK CONDITION, MEDIUM ERROR
     uint64_t commands_to_failed = 0;  // drive commands to a failed member (failed at once)
+    // Drive commands at a drive when its member was lost: no completion comes from a drive that
+    // is gone (failed when the member is lost, whatever the drive did with them).
+    uint64_t commands_lost_in_flight = 0;
     // Host response times by the array's state when the request arrived (every member optimal,
     // some member failed and none rebuilding, some member rebuilding): ms summed and counted.
     double response_ms_sum[3] = {0, 0, 0};
@@ -107,6 +110,8 @@ public:
     void insert_drive(int d);
     const member_states &members() const { return m_members; }
     member_state member_state_of(int d) const override { return m_members.state(d); }
+    uint64_t member_losses(int d) const override { return m_members.losses(d); }
+    using firmware_platform::member_losses;
     using firmware_platform::failed_disk;
     using firmware_platform::failed_disks;
     // Maintenance access to one drive's sectors through the firmware's queue for it (timed,

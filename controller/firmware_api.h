@@ -127,6 +127,16 @@ public:
     // rebuilding (a fresh drive in the slot whose contents are not yet the member's: the
     // firmware said so in start_rebuild and tells the platform when it is done: member_rebuilt).
     virtual member_state member_state_of(int disk) const = 0;
+    // How many times member `disk` has been lost so far (the platform told the firmware each
+    // time). A drive command or a plan made before the count moved was about a drive that is gone:
+    // its data cannot be trusted, even if a fresh drive now sits in the slot.
+    virtual uint64_t member_losses(int disk) const = 0;
+    // The same over every member: whether any member was lost since.
+    uint64_t member_losses() const {
+        uint64_t n = 0;
+        for (int d = 0; d < disk_count(); ++d) n += member_losses(d);
+        return n;
+    }
     // Members in state failed, ascending (rebuilding members are not among them).
     std::vector<int> failed_disks() const {
         std::vector<int> out;

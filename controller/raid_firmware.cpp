@@ -90,14 +90,15 @@ bool raid_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (pieces.empty()) return false;
     if (m_kit.run_fragments(false, pieces, buffer)) return true;
     // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
-    if (m_platform.failed_disk() < 0) return read_repairing(lbn, sectors, buffer, affinity);
-    // A disk lost while the read was under way: read again around it.
+    if (all_optimal()) return read_repairing(lbn, sectors, buffer, affinity);
+    // A disk lost while the read was under way (failed, or already replaced and rebuilding: a
+    // fresh drive holds nothing of the stripes its rebuild has not reached): read again around it.
     return degraded_read(lbn, sectors, buffer, affinity);
 }
 
 bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                             protocol::buffer_block *buffer, int affinity) {
-    return rrw_stripe_write(plan, host_lbn, buffer, affinity);
+                                             protocol::buffer_block *buffer, int affinity, int *failed_disk) {
+    return rrw_stripe_write(plan, host_lbn, buffer, affinity, failed_disk);
 }
 
 void raid_firmware::reset_statistics() {

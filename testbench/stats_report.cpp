@@ -220,6 +220,7 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     j["failed_requests"] = {{"reads", fw.failed_reads}, {"writes", fw.failed_writes}};
     j["medium_errors"] = fw.medium_errors;
     j["commands_to_failed_members"] = fw.commands_to_failed;
+    j["commands_lost_in_flight"] = fw.commands_lost_in_flight;
     // Each member's state at the end and every change with its time (member_states.h).
     const controller::member_states &ms = c.members();
     nlohmann::json members = nlohmann::json::array(), history = nlohmann::json::array();
