@@ -132,7 +132,7 @@ given_values collect_values(const std::vector<key_info> &keys, const YAML::Node 
             node = YAML::Load(o.value);
         } catch (const YAML::ParserException &e) {
             throw one_line_error(
-                fmt::format("{}: key '{}': not a YAML value ({}); expected {}", where, o.key, e.msg, k->expected));
+                fmt::format("{}: key '{}': not a YAML value ({}); expected {}", where, o.key, yaml_problem(e), k->expected));
         }
         found[o.key] = value_ref{node, where, true, ""};
     }

@@ -6,12 +6,19 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include "config/shown_text.h"
 
 namespace raidtlm::config {
 
 namespace fs = std::filesystem;
+
+std::string yaml_problem(const YAML::ParserException &e) {
+    if (const auto *deep = dynamic_cast<const YAML::DeepRecursion *>(&e))
+        return fmt::format("lists and maps nested {} levels deep, the YAML parser's limit", deep->depth());
+    return e.msg;
+}
 
 std::string mark_str(const std::string &file, const YAML::Mark &m) {
     if (m.is_null()) return file + ":1:1";
@@ -100,14 +107,19 @@ std::string read_file_path(const std::string &given, const value_ref &v, const k
             if (!k.files->repo_root.empty()) tries.push_back(fs::path(k.files->repo_root) / p);
         }
     }
-    std::string tried;
+    std::string tried, directory;
     std::set<std::string> seen;
     for (const auto &t : tries) {
         std::error_code ec;
         const std::string norm = t.lexically_normal().string();
         if (fs::is_regular_file(t, ec)) return norm;
+        if (directory.empty() && fs::is_directory(t, ec)) directory = norm;
         if (seen.insert(norm).second) tried += (tried.empty() ? "" : ", ") + norm;
     }
+    // A directory where a file belongs is its own mistake, not a missing file.
+    if (!directory.empty())
+        fail(v, k, fmt::format("'{}' is a directory ({}), not a file", shown_text(given, 200),
+                               elided_middle(directory)));
     fail(v, k, fmt::format("file '{}' not found (tried {})", shown_text(given, 200), elided_middle(tried)));
 }
 

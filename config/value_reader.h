@@ -43,6 +43,12 @@ template <class E>
 using names = std::vector<std::pair<const char *, E>>;
 
 std::string mark_str(const std::string &file, const YAML::Mark &m);
+// What a YAML parse error says in words: yaml-cpp reports lists and maps nested beyond its
+// recursion limit as "bad file"; this says it is the nesting, and the limit.
+std::string yaml_problem(const YAML::ParserException &e);
+// The nesting a scenario needs at most, for the "expected" of a nesting error.
+constexpr const char *scenario_nesting_expected =
+    "a scenario nested a few levels deep (the deepest value, faults: [{at_ms: [FROM, TO]}], nests 4)";
 // "a map", "a list", "empty" or "a scalar".
 const char *kind_of(const YAML::Node &n);
 

@@ -62,6 +62,8 @@ public:
     ~brick_firmware() override;
 
     uint64_t capacity_sectors() const override { return m_capacity; }
+    // A brick is a single drive (its replicas are other bricks'): every sector is data, no superblock.
+    bool keeps_member_identity() const override { return false; }
     const layout *array_layout() const override { return nullptr; }
     // Bricks serve the network, not a host socket.
     bool serve(const host_command &cmd) override { return false; }

@@ -9,6 +9,7 @@
 #include "controller/floating_raid6_firmware.h"
 #include "controller/iss_firmware.h"
 #include "controller/make_layout.h"
+#include "controller/member_superblock.h"
 #include "controller/parity_logging_firmware.h"
 #include "controller/parity_logging_layout.h"
 #include "controller/plugins.h"
@@ -231,7 +232,10 @@ std::unique_ptr<layout> make_array_layout(const controller_config &c, const std:
     if (!f)
         throw layout_error("unknown layout '" + name + "'; expected one of " +
                            join_names(layout_registry::instance().names()));
-    return f->make(c, disks);
+    // Each member's last sectors hold its superblock (member_superblock.h): the array's data end before.
+    std::vector<disk_info> members = disks;
+    for (disk_info &d : members) d.capacity_blocks = member_data_sectors(d.capacity_blocks);
+    return f->make(c, members);
 }
 
 std::unique_ptr<layout> make_array_layout(const firmware_platform &platform) {

@@ -35,7 +35,8 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_traced_rebuild_pct(disks.size(), 0),
       m_config(config),
       m_disks(disks),
-      m_members(int(disks.size())) {
+      m_members(int(disks.size())),
+      m_drive_gone(disks.size(), false) {
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     host.register_b_transport(this, &controller_top::b_transport);
@@ -291,30 +292,76 @@ void controller_top::sync_traced_members() {
     }
 }
 
+void controller_top::members_changed() {
+    // Before the run the creation writes the states as they are; while the power is off nobody
+    // writes (the start-up check finds what changed).
+    if (!sc_core::sc_is_running() || !m_powered) return;
+    // During the start-up the firmware's queues are reset under it: recorded once it is done.
+    if (m_recovering) m_members_changed_during_recovery = true;
+    else m_firmware->members_changed();
+}
+
 void controller_top::set_failed_disk(int d) {
     m_members.set_only_failed(d, now_ms());
+    std::fill(m_drive_gone.begin(), m_drive_gone.end(), false);
+    if (d >= 0) m_drive_gone.at(size_t(d)) = true;
     sync_traced_members();
+    members_changed();
 }
 
 void controller_top::fail_member(int d) {
     m_members.set(d, member_state::failed, now_ms());
+    m_drive_gone.at(size_t(d)) = true;
     sync_traced_members();
+    members_changed();
 }
+
+void controller_top::pull_drive(int d) { m_drive_gone.at(size_t(d)) = true; }
+
+void controller_top::insert_drive(int d) { m_drive_gone.at(size_t(d)) = false; }
 
 void controller_top::member_rebuilt(int d) {
     m_members.set(d, member_state::optimal, now_ms());
     sync_traced_members();
+    members_changed();
 }
 
 bool controller_top::replace_member(int d) {
+    m_drive_gone.at(size_t(d)) = false;
+    // The firmware takes a new drive once its start-up is done (the recovery's reads and writes
+    // were planned with the members as they were).
+    while (m_recovering) sc_core::wait(m_recovered);
     if (m_members.state(d) != member_state::failed) return false;
     m_members.set(d, member_state::rebuilding, now_ms());
     sync_traced_members();
-    if (m_firmware->start_rebuild(d)) return true;
-    m_members.set(d, member_state::failed, now_ms());
-    sync_traced_members();
-    return false;
+    const bool started = m_firmware->start_rebuild(d);
+    if (!started) {
+        m_members.set(d, member_state::failed, now_ms());
+        sync_traced_members();
+    }
+    members_changed();
+    return started;
 }
+
+std::vector<int> controller_top::fail_members_not_current() {
+    const std::vector<member_verdict> verdicts = m_firmware->check_members();
+    std::vector<int> rebuild;
+    bool changed = false;
+    for (size_t d = 0; d < verdicts.size(); ++d) {
+        if (verdicts[d] == member_verdict::current) continue;
+        changed = true;
+        // Not the drive the firmware wrote (or none there): never served. A rebuilding member's
+        // rebuild starts again from its first unit onto whatever drive is there now.
+        if (m_members.state(int(d)) != member_state::failed) m_members.set(int(d), member_state::failed, now_ms());
+        if (verdicts[d] == member_verdict::absent) m_drive_gone[d] = true;
+        else rebuild.push_back(int(d));
+    }
+    sync_traced_members();
+    if (changed && rebuild.empty()) members_changed();
+    return rebuild;
+}
+
+void controller_top::start_of_simulation() { m_firmware->create_members_before_run(); }
 
 void controller_top::rebuild_progress(int d, double fraction) {
     m_members.set_progress(d, fraction);
@@ -325,7 +372,7 @@ void controller_top::rebuild_progress(int d, double fraction) {
 
 drive_completion controller_top::drive_command(const drive_request &request) {
     const int d = request.disk;
-    if (m_members.state(d) == member_state::failed) {
+    if (m_drive_gone[size_t(d)] || (m_members.state(d) == member_state::failed && !request.member_metadata)) {
         // The drive is gone: no selection, no data. Failed at once, not after a selection
         // timeout (SCSI-2's recommended 250 ms), which a firmware that knows the member is lost
         // never waits for.
@@ -335,6 +382,7 @@ drive_completion controller_top::drive_command(const drive_request &request) {
         return gone;
     }
     const int channel = m_channel[size_t(d)];
+    const uint64_t losses_at_start = m_members.losses(d);
     tlm::tlm_generic_payload *gp = m_pool.acquire();
     gp->set_command(request.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp->set_address(request.lbn * protocol::sector_bytes);
@@ -374,9 +422,14 @@ drive_completion controller_top::drive_command(const drive_request &request) {
     }
 
     drive_completion done;
-    done.ok = gp->is_response_ok();
-    done.medium_error = cmd->medium_error;
-    if (cmd->medium_error) ++m_stats.medium_errors;
+    // The member was lost while the command was out: the drive that had it is gone (pulled, dead),
+    // so its status never reaches the controller, nor do data it read (the drive model carries on
+    // regardless, and a fresh drive may already sit in the slot with other contents).
+    const bool lost_in_flight = m_members.losses(d) != losses_at_start;
+    if (lost_in_flight) ++m_stats.commands_lost_in_flight;
+    done.ok = gp->is_response_ok() && !lost_in_flight;
+    done.medium_error = cmd->medium_error && !lost_in_flight;
+    if (done.medium_error) ++m_stats.medium_errors;
     cmd->medium_error = false;
     done.delivered_ms = cmd->delivered_at.to_seconds() * 1e3;
     done.status_ms = cmd->status_at.to_seconds() * 1e3;
@@ -472,9 +525,18 @@ size_t controller_top::power_restore_and_recover() {
     for (auto &channel : m_channels) channel->abandon_all();
     m_outstanding = 0;
     m_recovering = true;
+    // Which drives are the members the firmware wrote, before anything is read from them.
+    const std::vector<int> rebuild = fail_members_not_current();
     const size_t recovered = m_firmware->restart_after_power_loss();
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
+    if (m_members_changed_during_recovery) {
+        m_members_changed_during_recovery = false;
+        members_changed();
+    }
+    // Hosts wait until the rebuilds are started (no wait in between: a host request cannot come
+    // between the recovery and the rebuild's start and find the new drive served).
+    for (int d : rebuild) replace_member(d);
     return recovered;
 }
 
@@ -492,6 +554,7 @@ void controller_top::reset_statistics() {
     fresh.failed_writes = m_stats.failed_writes;
     fresh.medium_errors = m_stats.medium_errors;
     fresh.commands_to_failed = m_stats.commands_to_failed;
+    fresh.commands_lost_in_flight = m_stats.commands_lost_in_flight;
     m_stats = fresh;
 }
 

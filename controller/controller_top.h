@@ -60,6 +60,9 @@ struct controller_statistics {
     uint64_t failed_reads = 0, failed_writes = 0;
     uint64_t medium_errors = 0;  // drive commands that ended in CHECK CONDITION, MEDIUM ERROR
     uint64_t commands_to_failed = 0;  // drive commands to a failed member (failed at once)
+    // Drive commands at a drive when its member was lost: no completion comes from a drive that
+    // is gone (failed when the member is lost, whatever the drive did with them).
+    uint64_t commands_lost_in_flight = 0;
     // Host response times by the array's state when the request arrived (every member optimal,
     // some member failed and none rebuilding, some member rebuilding): ms summed and counted.
     double response_ms_sum[3] = {0, 0, 0};
@@ -90,14 +93,25 @@ public:
     // Every member optimal, then disk `d` failed (-1: none): one loss at a time, for tests that
     // fail each disk in turn (marking a disk optimal again exposes what it missed).
     void set_failed_disk(int d);
-    // Disk `d` is lost (any other loss stays): its commands fail from now on.
+    // Disk `d` is lost (any other loss stays): the drive no longer answers, its commands fail
+    // from now on (at once: the controller noticed), and the firmware records the change on the
+    // other members (firmware::members_changed).
     void fail_member(int d);
     // A fresh drive is in failed member `d`'s slot (the caller replaced the drive's media): the
     // member is rebuilding when the firmware starts a rebuild onto it (firmware::start_rebuild),
-    // else it stays failed. Returns whether the rebuild started. From an SC_THREAD.
+    // else it stays failed. Returns whether the rebuild started. From an SC_THREAD; a
+    // replacement while the firmware recovers from a power loss is taken once it has recovered.
     bool replace_member(int d);
+    // While the controller is off (power_fail .. power_restore_and_recover) nobody is there to
+    // notice: drive `d` is pulled from its slot (its commands fail once the power is back), or a
+    // drive is put into the slot. The firmware finds out at start-up from what the drives answer
+    // and hold (firmware::check_members), not from these calls.
+    void pull_drive(int d);
+    void insert_drive(int d);
     const member_states &members() const { return m_members; }
     member_state member_state_of(int d) const override { return m_members.state(d); }
+    uint64_t member_losses(int d) const override { return m_members.losses(d); }
+    using firmware_platform::member_losses;
     using firmware_platform::failed_disk;
     using firmware_platform::failed_disks;
     // Maintenance access to one drive's sectors through the firmware's queue for it (timed,
@@ -157,7 +171,10 @@ public:
     int outstanding() const { return m_outstanding; }
     const controller_statistics &statistics() const { return m_stats; }
     // The firmware's statistics into stats.json's controller.firmware object.
-    void report_firmware(nlohmann::json &out) const { m_firmware->report(out); }
+    void report_firmware(nlohmann::json &out) const {
+        m_firmware->report(out);
+        m_firmware->report_member_identity(out);
+    }
     // Restarts every block's statistics and the firmware's (at the end of a warm-up).
     void reset_statistics();
     // Adds every block's signals under `prefix`: <prefix>.outstanding, <prefix>.cpu.*,
@@ -172,6 +189,12 @@ private:
     SC_HAS_PROCESS(controller_top);
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    // The array as created before the run: each member's superblock on its drive.
+    void start_of_simulation() override;
+    // At start-up: the firmware's verdict on every member; those not current are failed and, when a
+    // drive answers in the slot, rebuilt once the recovery is done. Returns those to rebuild.
+    std::vector<int> fail_members_not_current();
+    void members_changed();
     // One timed NVRAM read or write through the NVRAM socket.
     void nvram_access(tlm::tlm_command command, uint64_t address, void *data, unsigned bytes);
 
@@ -221,6 +244,7 @@ private:
     std::vector<int> m_channel, m_target;  // per disk
     uint64_t m_capacity = 0;
     member_states m_members;
+    std::vector<bool> m_drive_gone;  // per slot: no drive answers there (pulled, or lost)
     rtl_models::network_port *m_network = nullptr;
     scoreboard m_scoreboard;
     std::unique_ptr<rtl_models::controller_cpu> m_cpu;
@@ -260,6 +284,7 @@ private:
     worker_pool::group m_background;  // jobs nobody waits for
     bool m_powered = true;
     bool m_recovering = false;  // power back, recovery running: host requests wait
+    bool m_members_changed_during_recovery = false;
     sc_core::sc_event m_recovered;
     uint64_t m_epoch = 0;  // power cycles: a thread from before the last power loss stops
     // A thread's power epoch by its process object; the handle keeps an ended thread's object

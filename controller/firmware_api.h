@@ -50,6 +50,7 @@
 #include "controller/controller_config.h"
 #include "controller/layout.h"
 #include "controller/member_states.h"
+#include "controller/member_superblock.h"
 #include "disks/disk_spec.h"
 #include "rtl_models/controller_cpu.h"
 #include "rtl_models/network_interface.h"
@@ -97,6 +98,9 @@ struct drive_request {
     // estimate, for the platform's prediction probe (NaN: no prediction).
     double predicted_access_ms = std::nan("");
     double predicted_period_ms = 0;
+    // The firmware's own member metadata (member_superblock.h): sent to the drive in a slot even
+    // when the member is failed (the drive there may be a new one); fails only when no drive answers.
+    bool member_metadata = false;
 };
 
 struct drive_completion {
@@ -123,6 +127,16 @@ public:
     // rebuilding (a fresh drive in the slot whose contents are not yet the member's: the
     // firmware said so in start_rebuild and tells the platform when it is done: member_rebuilt).
     virtual member_state member_state_of(int disk) const = 0;
+    // How many times member `disk` has been lost so far (the platform told the firmware each
+    // time). A drive command or a plan made before the count moved was about a drive that is gone:
+    // its data cannot be trusted, even if a fresh drive now sits in the slot.
+    virtual uint64_t member_losses(int disk) const = 0;
+    // The same over every member: whether any member was lost since.
+    uint64_t member_losses() const {
+        uint64_t n = 0;
+        for (int d = 0; d < disk_count(); ++d) n += member_losses(d);
+        return n;
+    }
     // Members in state failed, ascending (rebuilding members are not among them).
     std::vector<int> failed_disks() const {
         std::vector<int> out;
@@ -233,6 +247,20 @@ public:
     // member_rebuilt when done) and returns true, or returns false when it cannot (no redundancy
     // for it, or no rebuild in this family): the member then stays failed.
     virtual bool start_rebuild(int /*disk*/) { return false; }
+    // ---- member identity on the drives (member_superblock.h); families without it keep the
+    // defaults (nothing on the drives, nothing checked).
+    // Before the simulation starts: the array as created before the run, each member's
+    // superblock in place (as the drives' zeros are taken as consistent parity).
+    virtual void create_members_before_run() {}
+    // The members' states changed (a loss, a replacement, a rebuild done): the firmware records
+    // the change on the members it still serves. From a SystemC thread.
+    virtual void members_changed() {}
+    // At start-up (the power back, a replacement controller), before restart_after_power_loss:
+    // every member's superblock read back and judged. Empty: every member current (or not
+    // checked). Blocks.
+    virtual std::vector<member_verdict> check_members() { return {}; }
+    // stats.json controller.firmware.member_identity (nothing when no member changed or was checked).
+    virtual void report_member_identity(nlohmann::json & /*out*/) const {}
     virtual void reset_statistics() = 0;
     // Its statistics into stats.json's controller.firmware object.
     virtual void report(nlohmann::json &out) const = 0;

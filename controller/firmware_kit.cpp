@@ -108,14 +108,15 @@ bool firmware_kit::disk_io(bool write, int d, uint64_t lbn, uint32_t sectors, pr
                            uint64_t first_sector, std::vector<uint64_t> *old_tokens,
                            const std::vector<placement> *choices, size_t *chosen, int64_t relocate_lbn, bool raw) {
     size_t pick = 0;
-    const member_state queued_for = platform.member_state_of(d);
+    // The command was decided now; the member may be lost while it waits for a tag or is out.
+    const uint64_t losses = platform.member_losses(d);
     const uint64_t n = queues.acquire_tag(d, lbn, sectors, write, choices, &pick);
-    // A read queued for a member's drive that was lost while it waited, and whose slot now holds a
-    // fresh drive, fails as the commands to the lost drive did (the fresh drive holds none of its
-    // data; before, such reads returned its zeros: EXPERIMENTS 19.2). A plain write may go on:
-    // what it leaves on the fresh drive is rebuilt or rewritten before anything reads it.
-    if (queued_for != member_state::rebuilding && platform.member_state_of(d) == member_state::rebuilding &&
-        (!write || old_tokens)) {
+    // A read queued for a member's drive that was lost while it waited (its slot perhaps holding a
+    // fresh drive already) fails before it is sent, as the commands to the lost drive did (the
+    // fresh drive holds none of its data; before, such reads returned its zeros: EXPERIMENTS
+    // 19.2). A plain write may go on: what it leaves on a fresh drive is rebuilt or rewritten
+    // before anything reads it.
+    if (platform.member_losses(d) != losses && (!write || old_tokens)) {
         queues.release_tag(d);
         return false;
     }
@@ -127,9 +128,14 @@ bool firmware_kit::disk_io(bool write, int d, uint64_t lbn, uint32_t sectors, pr
     const bool translated = translate_lbn && !raw;
     if (translated) lbn = translate_lbn(d, lbn, sectors);  // where the unit is now
     platform.check_power();
-    const bool ok = drive_command(write, d, n, lbn, sectors, buffer, first_sector, old_tokens, relocate_lbn);
+    bool ok = drive_command(write, d, n, lbn, sectors, buffer, first_sector, old_tokens, relocate_lbn);
     if (translated && translation_done) translation_done(d, lbn);
     queues.release_tag(d);
+    // Its member lost since the command was decided (and perhaps a fresh drive, not yet rebuilt,
+    // put in the slot, which answers with what it holds: nothing): what it read, or the old data a
+    // read-rotate-write returned, belongs to no drive of the array; the caller serves it another
+    // way. A plain write counts done, as below.
+    if (platform.member_losses(d) != losses) ok = write && !old_tokens;
     return ok;
 }
 
@@ -148,8 +154,9 @@ bool firmware_kit::drive_command(bool write, int disk, uint64_t n, uint64_t lbn,
     const bool ok = queues.drive_command(r, n);
     // A plain write to a member lost since it was planned: the member has left the array and
     // will be rebuilt from the others, so what it missed does not matter (a read-rotate-write
-    // needs the old data it did not return).
-    if (!ok && write && !old_tokens && platform.member_state_of(disk) == member_state::failed) return true;
+    // needs the old data it did not return). Lost while the command was out, the member may be
+    // rebuilding already when the failure is seen: its rebuild, too, comes from the others.
+    if (!ok && write && !old_tokens && platform.member_state_of(disk) != member_state::optimal) return true;
     return ok;
 }
 

@@ -12,6 +12,7 @@
 #include "controller/disk_queues.h"
 #include "controller/firmware_api.h"
 #include "controller/host_address_map.h"
+#include "controller/member_metadata.h"
 #include "controller/stripe_locks.h"
 #include "controller/write_intent_log.h"
 
@@ -90,7 +91,23 @@ void report_lost_ranges(const std::vector<std::pair<int64_t, int32_t>> &ranges, 
 // A firmware family built on a kit of these pieces: the kit, and maintenance access through it.
 class kit_firmware : public firmware {
 public:
-    explicit kit_firmware(firmware_platform &platform) : m_kit(platform) {}
+    explicit kit_firmware(firmware_platform &platform) : m_kit(platform), m_identity(platform, m_kit) {}
+    // Member identity on the drives (member_metadata.h); a family whose layout uses the drives'
+    // last sectors turns it off (keeps_member_identity false).
+    void create_members_before_run() override {
+        if (keeps_member_identity()) m_identity.create_before_run();
+    }
+    void members_changed() override {
+        if (keeps_member_identity()) m_identity.record_change();
+    }
+    std::vector<member_verdict> check_members() override {
+        return keeps_member_identity() ? m_identity.check() : std::vector<member_verdict>{};
+    }
+    void report_member_identity(nlohmann::json &out) const override {
+        if (m_identity.statistics().updates + m_identity.statistics().checks > 0) m_identity.report(out["member_identity"]);
+    }
+    virtual bool keeps_member_identity() const { return true; }
+    const member_metadata &identity() const { return m_identity; }
     bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
         return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);
     }
@@ -99,6 +116,7 @@ public:
 
 protected:
     firmware_kit m_kit;
+    member_metadata m_identity;
 };
 
 }  // namespace raidtlm::controller

@@ -35,6 +35,7 @@
 #include <algorithm>
 
 #include "controller/parity_layout.h"
+#include "controller/read_rotate_undo.h"
 
 namespace raidtlm::controller {
 
@@ -50,7 +51,7 @@ size_t floating_firmware::restart_after_power_loss() {
 }
 
 bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                           protocol::buffer_block *buffer, int affinity) {
+                                           protocol::buffer_block *buffer, int affinity, int *failed_disk) {
     const parity_layout &l = *m_parity;
     const uint64_t unit = uint64_t(l.unit_sectors());
     const int64_t row0 = plan.stripe * l.unit_sectors();
@@ -58,8 +59,14 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
     const size_t n = plan.ops.size();  // the data ops, then the parity op (parity_write_plan)
     // Slots of `unit` sectors: k the old unit of op k, n + k its new contents, 2n the stand-in the
     // commands carry (zeros).
-    protocol::buffer_block *work = nullptr;
-    if (!lock_as_chosen(plan.stripe, {})) return false;  // a member lost meanwhile: chosen again
+    m_kit.locks.lock(plan.stripe);
+    protocol::buffer_block *work =
+        m_platform.allocate_buffer((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
+    if (!absent_as_planned(plan.stripe, -1)) {  // a member lost while the write waited
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(plan.stripe);
+        return false;
+    }
     ++m_stats.stripe_writes[size_t(plan.path)];
     // controller.old_data cached: the old data is in the controller's cache, so a data unit is
     // simply rewritten where it is; only the parity (whose old value must be read) floats.
@@ -70,8 +77,8 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
         if (cached && !op.parity) continue;
         moves[k] = m_units.begin_move(op.disk, uint64_t(op.drive_lbn));
     }
-    work = m_platform.allocate_buffer((2 * n + 1) * unit * protocol::sector_bytes, data ? (2 * n + 1) * unit : 0);
     std::vector<std::vector<uint64_t>> old(n);
+    std::vector<char> done(n, 0);
     // Data op k's new unit in slot n + k: its old contents with the write's sectors laid over.
     auto compose_new_unit = [&](size_t k) {
         const disk_op &op = plan.ops[k];
@@ -81,7 +88,7 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
         std::copy(buffer->tokens.begin() + int64_t(from), buffer->tokens.begin() + int64_t(from) + op.sectors,
                   work->tokens.begin() + int64_t((n + k) * unit + uint64_t(op.drive_lbn) % unit));
     };
-    auto rrw = [&](size_t k) {
+    auto command = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         const uint64_t first = uint64_t(op.drive_lbn) / unit * unit;  // the whole unit moves
         if (cached && !op.parity) {
@@ -97,9 +104,25 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
         }
         return m_units.read_rotate_write(op.disk, first, moves[k], work, 2 * n * unit, &old[k]);
     };
+    auto rrw = [&](size_t k) {
+        done[k] = command(k);
+        if (!done[k] && failed_disk) *failed_disk = plan.ops[k].disk;
+        return bool(done[k]);
+    };
     // controller.rrw_order parity_after_data: the data disks' accesses, then the parity disk's.
     const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
     bool ok = parity_last ? m_kit.parallel(n - 1, rrw) && rrw(n - 1) : m_kit.parallel(n, rrw);
+    if (!ok) {
+        // A command failed (its member lost while it was out): a moved unit's old slot still holds
+        // it (the move is cancelled below), but a unit written where it is (no free slot in its
+        // cylinder: the stand-in; cached old data: the new unit) gets its old contents back, so the
+        // stripe is as before the write and the caller writes it the degraded way.
+        std::vector<overwritten_unit> torn;
+        for (size_t k = 0; k < n; ++k)
+            if (done[k] && !moves[k])
+                torn.push_back({plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn) / unit * unit, uint32_t(unit), &old[k]});
+        write_back_old_units(m_kit, torn);
+    }
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         size_t parity_k = n;

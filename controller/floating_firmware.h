@@ -21,7 +21,7 @@ public:
 protected:
     // A read-modify-write stripe as two relocating read-rotate-writes.
     bool read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                                  int affinity) override;
+                                  int affinity, int *failed_disk) override;
 
 private:
     floating_units m_units;  // the maps, translation, moves and their statistics

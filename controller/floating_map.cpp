@@ -10,7 +10,7 @@
 namespace raidtlm::controller {
 
 floating_map::floating_map(const disks::disk_layout &geometry, int unit_sectors, double head_switch_ms,
-                           double period_ms)
+                           double period_ms, int64_t usable_sectors)
     : m_geometry(geometry), m_unit_sectors(unit_sectors), m_head_switch_revolutions(head_switch_ms / period_ms) {
     if (unit_sectors <= 0 || period_ms <= 0) throw layout_error("floating: stripe unit and period must be positive");
     m_tracks = geometry.surfaces();
@@ -26,6 +26,8 @@ floating_map::floating_map(const disks::disk_layout &geometry, int unit_sectors,
                 throw layout_error("floating: cylinder " + std::to_string(c) + " head " + std::to_string(h) +
                                    " is not a full track of " + std::to_string(spt) +
                                    " sectors (floating needs one zone and no spares or slips)");
+    if (usable_sectors >= 0)
+        m_cylinders = int(std::min<int64_t>(m_cylinders, usable_sectors / (int64_t(spt) * m_tracks)));
     m_units_per_track = spt / unit_sectors;
     if (m_units_per_track * m_tracks > 65535) throw layout_error("floating: too many units per cylinder");
     m_units_per_cylinder = m_units_per_track * (m_tracks - 1);

@@ -26,7 +26,10 @@ public:
     // Every track must hold whole units (sectors per track a multiple of unit_sectors) with no
     // holes; throws layout_error naming what does not fit. head_switch_ms / period_ms is how far
     // the platter turns during a head switch.
-    floating_map(const disks::disk_layout &geometry, int unit_sectors, double head_switch_ms, double period_ms);
+    // `usable_sectors` >= 0: only whole cylinders below that drive LBN are used (the rest of the
+    // drive holds the member's superblock: member_superblock.h).
+    floating_map(const disks::disk_layout &geometry, int unit_sectors, double head_switch_ms, double period_ms,
+                 int64_t usable_sectors = -1);
 
     int units_per_track() const { return m_units_per_track; }
     int tracks_per_cylinder() const { return m_tracks; }

@@ -25,6 +25,8 @@
 
 #include <algorithm>
 
+#include "controller/read_rotate_undo.h"
+
 namespace raidtlm::controller {
 
 floating_raid6_firmware::floating_raid6_firmware(firmware_platform &platform)
@@ -59,6 +61,7 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
     for (size_t k = 0; k < n; ++k)
         if (!in_place(plan.ops[k])) moves[k] = m_units.begin_move(plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn));
     std::vector<std::vector<uint64_t>> old(n);
+    std::vector<char> completed(n, 0);
     auto unit_first = [&](const disk_op &op) { return uint64_t(op.drive_lbn) / unit * unit; };
     // Data op k's new unit in slot m + n + k: its old contents with the write's sectors laid over.
     auto compose_new_unit = [&](size_t k) {
@@ -87,6 +90,7 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
             done = m_units.read_rotate_write(op.disk, first, moves[k], work, standin * unit, &old[k]);
         }
         if (!done) *failed_read = op.disk;
+        completed[k] = done;
         return done;
     };
     // controller.rrw_order parity_after_data: the data disks' accesses, then the checks' (the
@@ -96,6 +100,17 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
     bool ok = checks_last ? m_kit.parallel(data_ops, rrw) &&
                                 m_kit.parallel(n - data_ops, [&](size_t k) { return rrw(data_ops + k); })
                           : m_kit.parallel(n, rrw);
+    if (!ok) {
+        // A command failed (its member lost while it was out): moved units still live in their old
+        // slots (the moves are cancelled below); a unit written where it is (no free slot in its
+        // cylinder: the stand-in; cached old data: the new unit) gets its old contents back, so
+        // the stripe is as before the write and the caller writes it the degraded way.
+        std::vector<overwritten_unit> torn;
+        for (size_t k = 0; k < n; ++k)
+            if (completed[k] && !moves[k])
+                torn.push_back({plan.ops[k].disk, unit_first(plan.ops[k]), uint32_t(unit), &old[k]});
+        write_back_old_units(m_kit, torn);
+    }
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         std::vector<std::vector<uint8_t>> check_coefficients(m);  // [c]: check c's, one per input

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "controller/member_superblock.h"
+
 namespace raidtlm::controller {
 
 namespace {
@@ -17,7 +19,9 @@ std::unique_ptr<disks::disk_layout> firmware_geometry(const disk_info &disk) {
 
 floating_map make_map(const disks::disk_layout &g, const disk_info &disk, int unit_sectors) {
     try {
-        return floating_map(g, unit_sectors, disk.geometry->mech.head_switch_ms, 60000.0 / disk.geometry->mech.rpm);
+        // `disk`'s capacity is the member's data sectors (its superblock after them): whole cylinders below.
+        return floating_map(g, unit_sectors, disk.geometry->mech.head_switch_ms, 60000.0 / disk.geometry->mech.rpm,
+                            int64_t(disk.capacity_blocks));
     } catch (const layout_error &e) {
         SC_REPORT_FATAL(msg_type, e.what());
         throw;
@@ -36,7 +40,9 @@ floating_units::floating_units(firmware_platform &platform, firmware_kit &kit) :
     for (int i = 0; i < platform.disk_count(); ++i) {
         if (platform.drive_info(i).geometry != platform.drive_info(0).geometry)
             SC_REPORT_FATAL(msg_type, "floating needs drives of one model");
-        m_maps.push_back(std::make_unique<floating_map>(make_map(*m_geometry, platform.drive_info(i), m_unit_sectors)));
+        disk_info member = platform.drive_info(i);
+        member.capacity_blocks = member_data_sectors(member.capacity_blocks);  // as make_array_layout gives it
+        m_maps.push_back(std::make_unique<floating_map>(make_map(*m_geometry, member, m_unit_sectors)));
         m_stats.table_bits += uint64_t(m_maps.back()->bitmask_bits() + m_maps.back()->location_table_bits());
     }
     // Every drive command of the array's map goes to where its unit is now; the slot is held

@@ -41,7 +41,8 @@ iss_array_facts facts_of(firmware_platform &p, const layout &array) {
     }
     if (smallest > UINT32_MAX || uint64_t(array.capacity_sectors()) > UINT32_MAX)
         throw std::invalid_argument("controller.cpu.model iss: the C firmware addresses 32-bit sector numbers (2 TiB)");
-    f.disk_sectors = uint32_t(smallest);
+    // The members' last sectors hold their superblocks (member_superblock.h): the array's data end before.
+    f.disk_sectors = uint32_t(member_data_sectors(smallest));
     f.tags_per_disk = uint32_t(fw.tags_per_disk > 0 ? fw.tags_per_disk : std::max(queue, 1));
     f.host_slots = 64;
     f.array_sectors = uint64_t(array.capacity_sectors());

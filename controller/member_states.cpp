@@ -16,7 +16,8 @@ const char *to_string(member_state s) {
 }
 
 member_states::member_states(int disks)
-    : m_state(size_t(std::max(disks, 0)), member_state::optimal), m_progress(size_t(std::max(disks, 0)), 0.0) {}
+    : m_state(size_t(std::max(disks, 0)), member_state::optimal), m_progress(size_t(std::max(disks, 0)), 0.0),
+      m_losses(size_t(std::max(disks, 0)), 0) {}
 
 void member_states::check(int disk) const {
     if (disk < 0 || disk >= count())
@@ -46,6 +47,7 @@ void member_states::set(int disk, member_state s, double now_ms) {
     check(disk);
     if (m_state[size_t(disk)] == s) return;
     m_state[size_t(disk)] = s;
+    if (s == member_state::failed) ++m_losses[size_t(disk)];
     if (s != member_state::rebuilding) m_progress[size_t(disk)] = 0.0;
     m_history.push_back({disk, s, now_ms});
 }

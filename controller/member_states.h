@@ -46,12 +46,16 @@ public:
     double progress(int disk) const { return m_progress.at(size_t(disk)); }
 
     const std::vector<member_change> &history() const { return m_history; }
+    // How many times `disk` has been lost (entered failed) so far: a command sent, or a plan made,
+    // before the count moved was about a drive that has gone since.
+    uint64_t losses(int disk) const { return m_losses.at(size_t(disk)); }
 
 private:
     void check(int disk) const;
     std::vector<member_state> m_state;
     std::vector<double> m_progress;
     std::vector<member_change> m_history;
+    std::vector<uint64_t> m_losses;
 };
 
 }  // namespace raidtlm::controller

@@ -96,9 +96,14 @@ lost_row row_of(const parity_logging_layout &l, int64_t lbn, Lost lost) {
 bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int region = m_layout.region_of(p.lbn);
     lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) { return absent(e.disk, region, e.drive_lbn); });
+    if (std::find(r.lost_columns.begin(), r.lost_columns.end(), r.column) == r.lost_columns.end()) {
+        // The piece's own member holds its rows now: a rebuild step passed the row while the read
+        // waited for the stripe lock (read_piece found it absent before). Read where it is.
+        const region_extent &e = r.members[size_t(r.column)];
+        return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+    }
     if (!solve(r, m_layout.checks())) return false;
     const size_t target = size_t(std::find(r.lost_columns.begin(), r.lost_columns.end(), r.column) - r.lost_columns.begin());
-    if (target == r.lost_columns.size()) return false;  // not a lost column's piece
     const bool data = !buffer->tokens.empty();
     const uint64_t n = uint64_t(p.sectors), slots = r.members.size();
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, data ? slots * n : 0);

@@ -108,10 +108,14 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
     // stripe's lock (stripe_changed): at most once per disk, beside the 4 turns of faults.
     int changes = 0;
     for (int attempt = 0; attempt < 4; ++attempt) {
+        // A member lost while this turn's reads were out failed them (firmware_kit::disk_io): the
+        // next turn takes the members absent by then.
+        const uint64_t losses = m_platform.member_losses();
+        auto lost_meanwhile = [&](int d) { return m_platform.member_losses() != losses || is_lost(d); };
         const bool lost = is_lost(disk);
         if (!lost && !repair) {
             if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer, at)) return true;
-            if (is_lost(disk)) continue;  // lost meanwhile: rebuilt on the next turn
+            if (lost_meanwhile(disk)) continue;  // rebuilt on the next turn
             ++m_stats.media_repairs;
             media_errors.push_back(disk);
             repair = true;
@@ -129,7 +133,7 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
             continue;
         }
         if (failed < 0) return false;
-        if (!is_lost(failed)) media_errors.push_back(failed);
+        if (!lost_meanwhile(failed)) media_errors.push_back(failed);
     }
     note_lost_range(c.lbn, c.sectors);
     return false;
@@ -169,6 +173,15 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
     }
     protocol::buffer_block *work =
         m_platform.allocate_buffer(needed.size() * sectors * protocol::sector_bytes, data ? needed.size() * sectors : 0);
+    // A member this rebuild reads lost (perhaps replaced by a fresh, empty drive) while it waited
+    // for the lock: the caller plans again.
+    for (int m : needed)
+        if (disk_lost(stripe, member_place(stripe, m).disk)) {
+            *failed_read = member_place(stripe, m).disk;
+            m_platform.free_buffer(work);
+            m_kit.locks.unlock(stripe);
+            return false;
+        }
     bool ok = m_kit.parallel(needed.size(), [&](size_t k) {
         const unit_place u = member_place(stripe, needed[k]);
         if (m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + offset), uint32_t(sectors), work, k * sectors)) return true;

@@ -6,6 +6,7 @@
 
 #include "controller/pq_parity.h"
 #include "controller/raid6_firmware.h"
+#include "controller/read_rotate_undo.h"
 #include "controller/stripe_rows.h"
 
 namespace raidtlm::controller {
@@ -21,11 +22,14 @@ bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buf
         int repair_disk = -1;
         // Each turn takes the disks lost by now and the MEDIUM ERRORs seen so far.
         for (int attempt = 0; attempt < 8; ++attempt) {
+            // A member lost while this turn's commands were out failed them, and the turn left the
+            // stripe as it was (nothing written, or its read-rotate-writes undone).
+            const uint64_t losses = m_platform.member_losses();
             int failed = -1;
             if (stripe_write(plans[i], lbn, buffer, affinity, media_errors, repair_disk, &failed)) return true;
             if (failed == stripe_changed) continue;
             if (failed < 0) return false;
-            if (disk_lost(plans[i].stripe, failed)) continue;  // lost meanwhile
+            if (m_platform.member_losses() != losses || disk_lost(plans[i].stripe, failed)) continue;  // lost meanwhile
             // A read answered MEDIUM ERROR: that disk's rows rebuilt from the others and written
             // too (the drive reallocates them).
             ++m_stats.media_repairs;
@@ -64,13 +68,17 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
 protocol::buffer_block *raid6_firmware::lock_for_write(const stripe_write_plan &plan, uint64_t sectors, bool data,
                                                        const std::vector<int> &media_errors, int *failed_read) {
     m_kit.locks.lock(plan.stripe);
+    // Checked once the buffer is held too (the allocation may wait for DRAM): a member lost
+    // meanwhile, perhaps replaced by a fresh drive, must not be read as if it held its data.
+    protocol::buffer_block *work = m_platform.allocate_buffer(sectors * protocol::sector_bytes, data ? sectors : 0);
     if (!unreadable_members(plan.stripe, media_errors).empty()) {
+        m_platform.free_buffer(work);
         m_kit.locks.unlock(plan.stripe);
         *failed_read = stripe_changed;
         return nullptr;
     }
     ++m_stats.stripe_writes[size_t(plan.path)];
-    return m_platform.allocate_buffer(sectors * protocol::sector_bytes, data ? sectors : 0);
+    return work;
 }
 
 bool raid6_firmware::healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
@@ -161,12 +169,13 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
     protocol::buffer_block *work = lock_for_write(plan, slots * r.rows, data, media_errors, failed_read);
     if (!work) return false;
     std::vector<std::vector<uint64_t>> old(ops);
+    std::vector<char> done(ops, 0);
     const bool cached = m_platform.config().firmware.old_data_cached;
     auto rrw = [&](size_t k) {
         const disk_op &op = plan.ops[k];
-        bool done;
+        bool completed;
         if (!op.data())  // a stand-in: the new check is installed below
-            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
+            completed = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), work,
                                  uint64_t(op.check()) * r.rows, &old[k]);
         else if (cached) {
             // controller.old_data cached: the old data as the cache holds it (the drive's tokens,
@@ -175,13 +184,14 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
                 old[k].resize(size_t(op.sectors));
                 m_platform.peek_untimed(op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), old[k].data());
             }
-            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+            completed = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                                  r.host_offset(op));
         } else
-            done = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
+            completed = m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                                  r.host_offset(op), &old[k]);
-        if (!done) *failed_read = op.disk;
-        return done;
+        if (!completed) *failed_read = op.disk;
+        done[k] = completed;
+        return completed;
     };
     // controller.rrw_order parity_after_data: the data disks' commands, then the checks'.
     const size_t data_ops = size_t(std::count_if(plan.ops.begin(), plan.ops.end(), [](const disk_op &o) { return o.data(); }));
@@ -189,6 +199,16 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
     bool ok = checks_last ? m_kit.parallel(data_ops, rrw) &&
                                 m_kit.parallel(ops - data_ops, [&](size_t k) { return rrw(data_ops + k); })
                           : m_kit.parallel(ops, rrw);
+    if (!ok) {
+        // A command failed (its member lost while it was out): the others' stand-ins and new data
+        // written back from the old tokens they returned, so the stripe is as before the write
+        // and the caller writes it the degraded way (read_rotate_undo.h).
+        std::vector<overwritten_unit> torn;
+        for (size_t k = 0; k < ops; ++k)
+            if (done[k])
+                torn.push_back({plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn), uint32_t(plan.ops[k].sectors), &old[k]});
+        write_back_old_units(m_kit, torn);
+    }
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         std::vector<std::vector<uint8_t>> check_coefficients(m_count);  // [c]: check c's, one per input

@@ -7,7 +7,8 @@ namespace raidtlm::controller {
 namespace {
 std::vector<uint64_t> capacities(const firmware_platform &p) {
     std::vector<uint64_t> c;
-    for (int d = 0; d < p.disk_count(); ++d) c.push_back(p.drive_info(d).capacity_blocks);
+    // Each member's last sectors hold its superblock (member_superblock.h).
+    for (int d = 0; d < p.disk_count(); ++d) c.push_back(member_data_sectors(p.drive_info(d).capacity_blocks));
     return c;
 }
 }  // namespace
@@ -90,14 +91,14 @@ bool raid_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (m_kit.run_fragments(false, pieces, buffer)) return true;
     // A drive could not read some sectors (MEDIUM ERROR): rebuilt from the stripe, rewritten.
     if (all_optimal()) return read_repairing(lbn, sectors, buffer, affinity);
-    // A disk lost while the read was under way (its slot perhaps holding a fresh drive already):
-    // read again around it.
+    // A disk lost while the read was under way (failed, or already replaced and rebuilding: a
+    // fresh drive holds nothing of the stripes its rebuild has not reached): read again around it.
     return degraded_read(lbn, sectors, buffer, affinity);
 }
 
 bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                             protocol::buffer_block *buffer, int affinity) {
-    return rrw_stripe_write(plan, host_lbn, buffer, affinity);
+                                             protocol::buffer_block *buffer, int affinity, int *failed_disk) {
+    return rrw_stripe_write(plan, host_lbn, buffer, affinity, failed_disk);
 }
 
 void raid_firmware::reset_statistics() {

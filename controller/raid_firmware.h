@@ -64,9 +64,11 @@ public:
     const raid_statistics &statistics() const { return m_stats; }
 
 protected:
-    // One stripe's read-modify-write when the plan asks for read-rotate-write commands.
+    // One stripe's read-modify-write when the plan asks for read-rotate-write commands. When one
+    // of them fails, the stripe is left as it was before the write and *failed_disk (when given)
+    // names the disk whose command failed.
     virtual bool read_rotate_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                          protocol::buffer_block *buffer, int affinity);
+                                          protocol::buffer_block *buffer, int affinity, int *failed_disk);
     // Read-modify-write as read-rotate-write whatever controller.rmw says (floating).
     bool m_always_read_rotate_write = false;
     // A write waits, before it is acknowledged, for every host read of its range that began
@@ -81,12 +83,6 @@ protected:
     virtual bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     virtual bool array_degraded() const { return !all_optimal(); }
-    // Takes the stripe's lock for a write path chosen when the stripe's absent members were
-    // `absent` (absent_in_stripe); false, with the lock released and nothing done, when they are
-    // not any more (a member lost, replaced or passed by its rebuild while the write waited):
-    // the caller chooses again.
-    bool lock_as_chosen(int64_t stripe, const std::vector<int> &absent);
-    bool absent_as_before(int64_t stripe, const std::vector<int> &before) const;
     // One check per stripe (RAID 4/5, AdaptRaid5): a stripe missing two members is lost, and
     // the RAID 4/5 rebuild (raid_rebuild.cpp) runs. RAID 6 says false and keeps its own.
     virtual bool single_parity() const { return true; }
@@ -97,6 +93,11 @@ protected:
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
     virtual bool resync_parity(int64_t stripe);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
+    // Whether the members absent from `stripe` now are at most `lost` (-1: none), as the plan made
+    // before the stripe's lock assumed: a member lost (perhaps replaced by a fresh, empty drive)
+    // while the plan waited for the lock must not be read as if it held its data. Checked once
+    // the lock and the work buffer are held; false: the caller gives both back and plans again.
+    bool absent_as_planned(int64_t stripe, int lost) const;
     host_read_fence m_order;  // host requests in flight by logical range: served and acknowledged in the order they began
 
     firmware_platform &m_platform;
@@ -111,12 +112,12 @@ private:
     // `unreadable` (set): the disk whose read answered MEDIUM ERROR, when one did.
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity,
                       int *unreadable = nullptr);
-    bool rrw_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity);
+    bool rrw_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity,
+                          int *failed_disk);
     // A stripe write with disk `lost` unreadable: rebuilt from the others; `write_lost`: the disk is
-    // there (a MEDIUM ERROR, or a new drive being rebuilt), so its rows are written too. `absent`:
-    // the stripe's absent members the path was chosen for (lock_as_chosen).
+    // there (a MEDIUM ERROR, or a new drive being rebuilt), so its rows are written too.
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
-                               int affinity, int lost, bool write_lost, const std::vector<int> &absent);
+                               int affinity, int lost, bool write_lost);
     // The lost disk's unit of a stripe whose rebuild failed (a second fault): into lost_ranges.
     void record_lost_stripe_rows(int64_t stripe, int lost);
     // Rows [row, row + rows) of `disk`'s unit in `stripe` into lost_ranges when it holds data.

@@ -1,6 +1,7 @@
 // RAID 4/5 and AdaptRaid5 writes and degraded reads (any parity_stripe_layout): stripe plans, XOR
 // engine, stripe locks.
 #include "controller/raid_firmware.h"
+#include "controller/read_rotate_undo.h"
 #include "controller/stripe_rows.h"
 
 #include <algorithm>
@@ -17,56 +18,37 @@ bool raid_firmware::parity_write(uint64_t lbn, uint32_t sectors, protocol::buffe
     if (!all_optimal()) policy.read_rotate_write = false;  // degraded writes read the survivors
     plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
-        // The stripe's absent members choose the path; each path takes the stripe's lock and
-        // gives up, before any command, when they are no longer what it was chosen for (the
-        // write waited for the lock while a member was lost, replaced or rebuilt there), and the
-        // write starts again on the members as they are now. Before, a write that chose the
-        // healthy path before a loss and got the lock after the fresh drive came read the fresh
-        // drive's rows as old data: its parity went wrong, and reads rebuilt from it returned
-        // wrong data (56 in 81,024 reads: 4 Cheetah 9LP, 256 outstanding, EXPERIMENTS 19.2).
-        stripe_write_plan plan = plans[i];
-        std::vector<int> absent;
-        absent_in_stripe(plan.stripe, absent);
-        for (;;) {
+        // Each turn takes the members absent by now: a member lost while a turn's commands were
+        // out failed them, and the turn left the stripe as it was (nothing written, or its
+        // read-rotate-writes undone), so the next turn writes it the degraded way.
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            const uint64_t losses = m_platform.member_losses();
+            std::vector<int> absent;
+            absent_in_stripe(plans[i].stripe, absent);
             if (absent.size() > 1) {
-                lose_stripe(plan.stripe, absent);
+                lose_stripe(plans[i].stripe, absent);
+                return false;
+            }
+            // A rebuilding member not yet rebuilt here is written too: its rows then hold the data.
+            if (absent.size() == 1) {
+                if (degraded_stripe_write(plans[i], lbn, buffer, affinity, absent[0],
+                                          m_platform.member_state_of(absent[0]) == member_state::rebuilding))
+                    return true;
+                if (m_platform.member_losses() != losses) continue;
                 return false;
             }
             int unreadable = -1;
-            bool ok;
-            if (absent.size() == 1) {
-                // A rebuilding member not yet rebuilt here is written too: its rows then hold the data.
-                ok = degraded_stripe_write(plan, lbn, buffer, affinity, absent[0],
-                                           m_platform.member_state_of(absent[0]) == member_state::rebuilding, absent);
-            } else {
-                ok = stripe_write(plan, lbn, buffer, affinity, &unreadable);
-                if (!ok && unreadable >= 0 && absent_as_before(plan.stripe, absent)) {
-                    // A read of the plan answered MEDIUM ERROR: that disk's rows rebuilt from the
-                    // others, the write done as if it were lost, and its rows written too (the
-                    // drive reallocates them).
-                    ++m_stats.media_repairs;
-                    ok = degraded_stripe_write(plan, lbn, buffer, affinity, unreadable, true, absent);
-                }
-            }
-            if (ok || absent_as_before(plan.stripe, absent)) return ok;
-            absent_in_stripe(plan.stripe, absent);
-            // A read-rotate-write plan (made with every member there) becomes separate reads and
-            // writes: degraded writes read the survivors.
-            if (!absent.empty() && plan.parity_write().kind == disk_op_kind::read_rotate_write) {
-                parity_write_policy separate = policy;
-                separate.read_rotate_write = false;
-                std::vector<stripe_write_plan> again;
-                plan_parity_write(*m_stripes, plan.lbn, plan.sectors, separate, again);
-                plan = again.front();
-            }
+            if (stripe_write(plans[i], lbn, buffer, affinity, &unreadable)) return true;
+            if (m_platform.member_losses() != losses) continue;
+            if (unreadable < 0) return false;
+            // A read of the plan answered MEDIUM ERROR: that disk's rows rebuilt from the others,
+            // the write done as if it were lost, and its rows written too (the drive reallocates
+            // them).
+            ++m_stats.media_repairs;
+            return degraded_stripe_write(plans[i], lbn, buffer, affinity, unreadable, true);
         }
+        return false;
     });
-}
-
-bool raid_firmware::absent_as_before(int64_t stripe, const std::vector<int> &before) const {
-    std::vector<int> now;
-    absent_in_stripe(stripe, now);
-    return now == before;
 }
 
 // A stripe write with a disk lost. A stripe without a unit on the lost disk (a narrower AdaptRaid5
@@ -76,8 +58,7 @@ bool raid_firmware::absent_as_before(int64_t stripe, const std::vector<int> &bef
 // unit's slot, and a second XOR over the data slots gives the new parity; the lost disk is not
 // written unless `write_lost` (a MEDIUM ERROR, not a lost disk: its rows are rewritten too).
 bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
-                                           protocol::buffer_block *buffer, int affinity, int lost, bool write_lost,
-                                           const std::vector<int> &absent) {
+                                           protocol::buffer_block *buffer, int affinity, int lost, bool write_lost) {
     const parity_stripe_layout &l = *m_stripes;
     if (l.unit_on_disk(plan.stripe, lost) == -2) return stripe_write(plan, host_lbn, buffer, affinity);
     const bool data = !buffer->tokens.empty();
@@ -97,8 +78,9 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
     };
     std::vector<const disk_op *> writes;
     bool lost_written = false;
+    // (A read-rotate-write plan's ops are writes too: a stripe written again after a loss.)
     for (const disk_op &op : plan.ops)
-        if (op.kind == disk_op_kind::write && !op.parity && (op.disk != lost || write_lost)) {
+        if (op.kind != disk_op_kind::read && !op.parity && (op.disk != lost || write_lost)) {
             writes.push_back(&op);
             lost_written = lost_written || op.disk == lost;
         }
@@ -121,15 +103,21 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
                            host_offset(op));
         });
     };
-    if (!lock_as_chosen(plan.stripe, absent)) return false;
-    ++m_stats.degraded_stripe_writes;
+    m_kit.locks.lock(plan.stripe);
     bool ok;
     if (parity_disk == lost && !write_lost) {
+        ++m_stats.degraded_stripe_writes;
         ok = write_all(nullptr);
     } else {
         // Slots of `rows`: 0 the new parity, 1 + k unit k's rows (the lost unit's rebuilt).
         const uint64_t slots = uint64_t(units.size()) + 1;
         protocol::buffer_block *work = m_platform.allocate_buffer(slots * rows * protocol::sector_bytes, data ? slots * rows : 0);
+        if (!absent_as_planned(plan.stripe, lost)) {
+            m_platform.free_buffer(work);
+            m_kit.locks.unlock(plan.stripe);
+            return false;
+        }
+        ++m_stats.degraded_stripe_writes;
         auto slot = [&](size_t k) { return protocol::buffer_ref{work, (uint64_t(k) + 1) * rows}; };
         std::vector<size_t> survivors;
         for (size_t k = 0; k < units.size(); ++k)
@@ -146,7 +134,7 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
             m_kit.xor_blocks(inputs, slot(unit_index(lost)), rows, affinity);  // the lost unit's old rows
             if (data)
                 for (const disk_op &op : plan.ops) {
-                    if (op.kind != disk_op_kind::write || op.parity) continue;
+                    if (op.kind == disk_op_kind::read || op.parity) continue;
                     const uint64_t *from = buffer->tokens.data() + host_offset(op);
                     const int64_t at = int64_t(slot(unit_index(op.disk)).first_sector) + l.offset_in_unit(op.drive_lbn) - lo;
                     std::copy(from, from + op.sectors, work->tokens.begin() + at);
@@ -178,7 +166,7 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     const disk_op &pw = plan.parity_write();
     const bool full = plan.path == write_path::full_stripe;
     if (plan.path == write_path::read_modify_write && pw.kind == disk_op_kind::read_rotate_write)
-        return read_rotate_stripe_write(plan, host_lbn, buffer, affinity);
+        return read_rotate_stripe_write(plan, host_lbn, buffer, affinity, unreadable);
     const int new_role = plan.path == write_path::read_modify_write ? 1 : 0;
     std::map<std::pair<int, int>, uint64_t> slot;  // (disk, role) -> slot; role 0: read, 1: new data
     auto slot_of = [&](int disk, int role) {
@@ -199,9 +187,14 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
     }
     const uint64_t slots = slot.size() + 1;
 
-    if (!lock_as_chosen(plan.stripe, {})) return false;
-    ++m_stats.stripe_writes[size_t(plan.path)];
+    m_kit.locks.lock(plan.stripe);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    if (!absent_as_planned(plan.stripe, -1)) {
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(plan.stripe);
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     for (const auto &[key, k] : slot) inputs.push_back({work, k * r.rows});
     bool ok = m_kit.parallel(reads.size(), [&](size_t i) {
         const disk_op &op = *reads[i];
@@ -243,28 +236,31 @@ bool raid_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lb
 // from the returned old tokens (its time charged on the response path, as the engine would have
 // to produce the parity delta) and the result is installed on the parity drive untimed (TLM debug
 // transport). Timing-only runs skip the tokens but charge the same XOR.
-bool raid_firmware::lock_as_chosen(int64_t stripe, const std::vector<int> &absent) {
-    m_kit.locks.lock(stripe);
-    if (absent_as_before(stripe, absent)) return true;
-    m_kit.locks.unlock(stripe);
-    return false;
-}
-
+//
+// A command that fails (its member lost while it was out, or a MEDIUM ERROR) leaves the others'
+// writes torn: they are written back from the old tokens they returned (read_rotate_undo.h) and
+// *failed_disk says whose command failed, for the caller to write the stripe the degraded way.
 bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                                      int affinity) {
+                                      int affinity, int *failed_disk) {
     const stripe_rows r(*m_stripes, plan, host_lbn);
     const bool data = !buffer->tokens.empty();
     const disk_op &pw = plan.parity_write();
     const size_t n = plan.ops.size();  // the data ops, then the parity op last
     // Slots of `r.rows`: 0 the new parity, 1 + k op k's old tokens, 1 + n + k op k's new data.
     const uint64_t slots = 1 + 2 * uint64_t(n);
-    if (!lock_as_chosen(plan.stripe, {})) return false;
-    ++m_stats.stripe_writes[size_t(plan.path)];
+    m_kit.locks.lock(plan.stripe);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * r.rows * protocol::sector_bytes, data ? slots * r.rows : 0);
+    if (!absent_as_planned(plan.stripe, -1)) {
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(plan.stripe);
+        return false;
+    }
+    ++m_stats.stripe_writes[size_t(plan.path)];
     std::vector<std::vector<uint64_t>> old(n);
+    std::vector<char> done(n, 0);
     const bool parity_last = m_platform.config().firmware.rrw_parity_after_data && n > 1 && plan.ops.back().parity;
     const bool cached = m_platform.config().firmware.old_data_cached;
-    auto rrw = [&](size_t k) {
+    auto command = [&](size_t k) {
         const disk_op &op = plan.ops[k];
         // The parity command carries slot 0 (a stand-in: the new parity is installed below).
         if (op.parity)
@@ -282,8 +278,20 @@ bool raid_firmware::rrw_stripe_write(const stripe_write_plan &plan, uint64_t hos
         return m_kit.disk_io(true, op.disk, uint64_t(op.drive_lbn), uint32_t(op.sectors), buffer,
                        r.host_offset(op), &old[k]);
     };
+    auto rrw = [&](size_t k) {
+        done[k] = command(k);
+        if (!done[k] && failed_disk) *failed_disk = plan.ops[k].disk;
+        return bool(done[k]);
+    };
     // controller.rrw_order parity_after_data: the data disks' commands, then the parity disk's.
     bool ok = parity_last ? m_kit.parallel(n - 1, rrw) && rrw(n - 1) : m_kit.parallel(n, rrw);
+    if (!ok) {
+        std::vector<overwritten_unit> torn;
+        for (size_t k = 0; k < n; ++k)
+            if (done[k])
+                torn.push_back({plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn), uint32_t(plan.ops[k].sectors), &old[k]});
+        write_back_old_units(m_kit, torn);
+    }
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (size_t k = 0; k < n; ++k) {
@@ -315,16 +323,23 @@ bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buff
     m_stripes->map(int64_t(lbn), int32_t(sectors), chunks);
     return m_kit.parallel(chunks.size(), [&](size_t i) {
         const chunk &c = chunks[i];
-        std::vector<int> absent;
         const int64_t stripe = m_stripes->stripe_of(c.lbn);
-        absent_in_stripe(stripe, absent);
         const int disk = c.replicas.front().disk;
-        const bool here = std::find(absent.begin(), absent.end(), disk) == absent.end();
-        if (!here && absent.size() > 1) {
-            lose_stripe(stripe, absent);
-            return false;
+        // Each turn takes the members absent by now: one lost while the turn's reads were out
+        // (the chunk's own disk, or a replacement lost during its rebuild) failed them.
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            const uint64_t losses = m_platform.member_losses();
+            std::vector<int> absent;
+            absent_in_stripe(stripe, absent);
+            const bool here = std::find(absent.begin(), absent.end(), disk) == absent.end();
+            if (!here && absent.size() > 1) {
+                lose_stripe(stripe, absent);
+                return false;
+            }
+            if (rebuild_chunk(c, lbn, buffer, here ? -1 : disk, false, affinity)) return true;
+            if (m_platform.member_losses() == losses) return false;
         }
-        return rebuild_chunk(c, lbn, buffer, here ? -1 : disk, false, affinity);
+        return false;
     });
 }
 
@@ -383,6 +398,11 @@ bool raid_firmware::rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer
     m_kit.locks.lock(stripe);  // not while a write of the stripe is half done
     protocol::buffer_block *work =
         m_platform.allocate_buffer(ops.size() * n * protocol::sector_bytes, data ? ops.size() * n : 0);
+    if (!absent_as_planned(stripe, lost)) {
+        m_platform.free_buffer(work);
+        m_kit.locks.unlock(stripe);
+        return false;
+    }
     bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
         return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
     });

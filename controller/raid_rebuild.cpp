@@ -32,6 +32,12 @@ void raid_firmware::absent_in_stripe(int64_t stripe, std::vector<int> &out) cons
         if (!m_rebuild.present(u.disk, uint64_t(stripe))) out.push_back(u.disk);
 }
 
+bool raid_firmware::absent_as_planned(int64_t stripe, int lost) const {
+    std::vector<int> absent;
+    absent_in_stripe(stripe, absent);
+    return std::all_of(absent.begin(), absent.end(), [&](int d) { return d == lost; });
+}
+
 void raid_firmware::notice_losses() {
     std::vector<int> failed = m_platform.failed_disks();
     if (failed == m_known_failed) return;

@@ -176,8 +176,10 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
             int d = -1;
             uint64_t ticket = 0;
             std::vector<disk_queues::holder> hs;
+            uint64_t losses = 0;
             for (;;) {
                 notice_lost_disk();
+                losses = m_platform.member_losses();
                 chunk live = c;
                 auto excluded = [&](const replica &r) {
                     if (std::find(unreadable.begin(), unreadable.end(), copy_location{r.disk, r.copy}) != unreadable.end())
@@ -215,6 +217,12 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
                 g = m_kit.queues.acquire_any(hs, false);
                 m_platform.check_power(epoch);
                 d = hs[g.holder].disk;
+                if (m_platform.member_losses() != losses) {
+                    // A member lost while the read waited (perhaps this one, perhaps replaced by a
+                    // fresh drive that holds none of the data yet): its copies are chosen again.
+                    m_kit.queues.release_tag(d);
+                    continue;
+                }
                 if (!m_table) break;
                 // While it waited, a newer write may have left this copy stale: then ask again.
                 if (m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors)) {
@@ -244,6 +252,9 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
                 m_guard_changed.notify(sc_core::SC_ZERO_TIME);
             }
             m_kit.queues.release_tag(d);
+            // A member lost since the copy was chosen (the read may have waited its turn behind a
+            // write): what came back may be no drive's of the array now. Chosen again.
+            if (m_platform.member_losses() != losses) continue;
             if (!ok) {
                 // MEDIUM ERROR: another copy serves the read, then repairs this one.
                 unreadable.push_back({d, at.copy});

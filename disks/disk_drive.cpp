@@ -315,6 +315,12 @@ void disk_drive::inject_media_error(int64_t lbn, int32_t blocks) {
     for (int64_t b = std::max<int64_t>(0, lbn); b < lbn + blocks && b < capacity_blocks(); ++b) m_unreadable.insert(b);
 }
 
+void disk_drive::corrupt_media(int64_t lbn, int32_t blocks) {
+    constexpr uint64_t flipped_bits = 0x5a5a'c3c3'0f0f'9696ULL;  // nonzero: every sector's contents change
+    for (int64_t b = std::max<int64_t>(0, lbn); b < lbn + blocks && b < capacity_blocks(); ++b)
+        m_tokens.set(b, m_tokens.get(b) ^ flipped_bits);
+}
+
 unsigned disk_drive::transport_dbg(tlm::tlm_generic_payload &trans) {
     const uint32_t blocks = uint32_t(trans.get_data_length() / protocol::token_bytes);
     if (blocks == 0 || !trans.get_data_ptr()) return 0;

@@ -94,6 +94,10 @@ public:
     // Fault injection: reads of LBNs [lbn, lbn + blocks) fail with MEDIUM ERROR (after the time
     // the access took) until the sectors are written again (the drive reallocates them then).
     void inject_media_error(int64_t lbn, int32_t blocks);
+    // Fault injection: the media of LBNs [lbn, lbn + blocks) change (each sector's token XOR a fixed
+    // pattern, so even a never-written sector changes) and reads return them with no error: silent
+    // corruption, which only a check of the data (the controller's scoreboard) can see.
+    void corrupt_media(int64_t lbn, int32_t blocks);
     // A fresh drive of the same model in this slot (a replacement or a hot spare): every sector
     // reads as never written, no media errors. The mechanics and the segment cache's bookkeeping
     // carry on (a timing approximation: the first commands may hit what the old drive cached).

@@ -5,11 +5,16 @@ the model figures (raidtlm plog-model) and stats.json helpers.
 
 A scheme whose layout a build does not have (an older binary, say) makes
 `raidtlm run` exit 2 with a scenario error; run_scheme() then returns None and the callers print
-"not available in this build".
+"not available in this build". A run whose reads returned wrong data raises
+run_check.IntegrityFailure: the scripts stop with its message and exit status 3 (run_check.main_guard).
 """
 import json
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from study_lib import run_check  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "build", "release", "raidtlm")
@@ -180,10 +185,10 @@ def run_scheme(scheme, outdir, sets=(), waves=False):
     scheme_keys = layout_keys + [s.split("=")[0] for s in ALL_SCHEMES[scheme][1]]
     if p.returncode == 2 and any(f"key '{k}'" in p.stderr for k in scheme_keys):
         return None
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
-    with open(os.path.join(outdir, "stats.json")) as f:
-        return json.load(f)
+    failure = run_check.classify(p.returncode, p.stderr, f"{scheme} ({outdir})")
+    if failure:
+        raise failure
+    return run_check.load_stats(os.path.join(outdir, "stats.json"))
 
 
 def model(log_stripes=LOG_STRIPES):

@@ -8,8 +8,11 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from study_lib import run_check  # noqa: E402
 BIN = os.path.join(ROOT, "build", "release", "raidtlm")
 SCENARIO = os.path.join(ROOT, "scenarios", "sr_array_d6.yaml")
 SPEC_DIR = os.path.join(ROOT, "..", "shared", "reference", "disksim", "validation")
@@ -32,14 +35,13 @@ def layout(ds, dr, dm, sched):
 
 
 def run(out_root, name, sets):
-    """One `raidtlm run` of the D = 6 scenario with the overrides; returns its stats.json."""
+    """One `raidtlm run` of the D = 6 scenario with the overrides; returns its stats.json. A run with wrong
+    data raises run_check.IntegrityFailure (the scripts end with exit 3: run_check.main_guard)."""
     out = os.path.join(out_root, name)
     cmd = [BIN, "run", SCENARIO, "-q", "-o", out, "--set", "output.timeline=false", "--set", "output.waves=false"]
     for s in sets:
         cmd += ["--set", s]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=ENV)
-    with open(os.path.join(out, "stats.json")) as f:
-        return json.load(f)
+    return run_check.run_raidtlm(cmd, out, name, ENV)
 
 
 def model(ds, dr, dm, queue, read_fraction=1.0, L=1.0, overhead_ms=0.0):

@@ -38,6 +38,7 @@
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
 #include "testbench/stats_report.h"
+#include "testbench/text_table.h"
 #include "testbench/wave_layout.h"
 #include "testbench/array_specs.h"
 #include <algorithm>
@@ -211,6 +212,17 @@ int run_scenario(const run_options &o) {
                       fmt::format("{}: {} requests in flight at {:.3f} s simulated", overload_text,
                                   bench.workload().in_flight(), end_ms / 1000.0),
                       "an arrival rate the disks can sustain (fewer arrivals per second)");
+    // A trace with no request in it says so, not "the requests ran out within the warm-up".
+    if (const trace_source *trace = bench.trace_replay(); trace && trace->reader().requests() == 0) {
+        const trace_reader &r = trace->reader();
+        throw s.error("trace.file",
+                      r.lines() == 0 ? fmt::format("the trace file {} is empty", r.name())
+                                     : fmt::format("the trace file {} holds no requests ({} lines, none a request "
+                                                   "in the {} format)",
+                                                   r.name(), r.lines(), to_string(r.format())),
+                      fmt::format("a trace with at least one request in the {} format (trace.format)",
+                                  to_string(s.trace.format)));
+    }
     if (!measurement.done())
         throw std::runtime_error(fmt::format("the simulation ended after {} of {} measured requests (no more events "
                                              "at {:.3f} s simulated)",
@@ -259,8 +271,10 @@ int run_scenario(const run_options &o) {
     }
     report.wall_s = seconds_since(wall_start);
     write_text(out_dir / "stats.json", make_stats_json(report).dump(2) + "\n");
+    const std::string stats_path = (out_dir / "stats.json").string();
+    const integrity_counts integrity = report.controller ? integrity_of(*report.controller) : integrity_counts{};
     std::cout << summary_table(report) << (parv.yaml.empty() ? std::string() : disksim_figures(parv, measurement))
-              << std::flush;
+              << (integrity.errors ? "\n" + integrity_failure_box(integrity, stats_path) : std::string()) << std::flush;
     // Exit status 1 alone left stderr empty (issue 13): say what failed and where to look.
     const auto *cs = report.controller ? &report.controller->statistics() : nullptr;
     const uint64_t controller_failed = cs ? cs->failed_reads + cs->failed_writes : 0;
@@ -274,14 +288,20 @@ int run_scenario(const run_options &o) {
             lost ? fmt::format(" (controller.fail_disk {} was lost at request {})", s.controller.config.firmware.fail_disk,
                                s.controller.config.firmware.fail_after_requests)
                  : std::string(),
-            (out_dir / "stats.json").string());
+            stats_path);
     }
     // Requests a scheduled power loss took are the fault's expected outcome, not a failure of the run.
     const uint64_t lost_with_power = bench.workload().abandoned();
     if (lost_with_power > 0)
         std::cerr << fmt::format("raidtlm: {} host requests were lost with the controller's power (stats.json faults)\n",
                                  lost_with_power);
-    return measurement.errors() > lost_with_power ? 1 : 0;
+    // Wrong data outranks every other outcome, and is the last line on stderr: the one a parent
+    // run (several seeds, sustainable-rate) or a script reports.
+    if (integrity.errors) {
+        std::cerr << "raidtlm: " << integrity_failure_line(integrity, stats_path) << std::endl;
+        return exit_wrong_data;
+    }
+    return measurement.errors() > lost_with_power ? exit_failure : exit_success;
 }
 
 namespace {
@@ -369,12 +389,24 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
     child_progress progress{!o.quiet && isatty(fileno(stderr)), jobs.size(), 0, "seeds"};
     const auto outcomes =
         run_children(jobs, o.jobs > 0 ? o.jobs : available_processors(), [&](size_t) { progress.tick(); });
+    // Any seed's failure fails the run; a seed that returned wrong data is named first, whatever
+    // failed before it: its exit status is the run's.
+    std::vector<size_t> failed;
     for (size_t i = 0; i < outcomes.size(); ++i)
-        if (outcomes[i].exit_code != 0) {
-            std::string e = outcomes[i].error;
-            if (e.rfind("raidtlm: ", 0) == 0) e = e.substr(9);
-            throw child_error(fmt::format("seed {}: {}", seeds[i], e), outcomes[i].exit_code);
-        }
+        if (outcomes[i].exit_code != 0) failed.push_back(i);
+    std::stable_partition(failed.begin(), failed.end(),
+                          [&](size_t i) { return outcomes[i].exit_code == exit_wrong_data; });
+    if (!failed.empty()) {
+        const size_t i = failed.front();
+        std::string e = outcomes[i].error;
+        if (e.rfind("raidtlm: ", 0) == 0) e = e.substr(9);
+        throw child_error(fmt::format("seed {}: {}{}", seeds[i], e,
+                                      failed.size() > 1 ? fmt::format(" ({} of {} seeds failed; each one's stderr.txt "
+                                                                      "in its seed_<seed>/)",
+                                                                      failed.size(), outcomes.size())
+                                                        : std::string()),
+                          outcomes[i].exit_code);
+    }
     std::vector<nlohmann::json> stats;
     for (const auto &j : jobs) stats.push_back(read_json(fs::path(j.dir) / "stats.json"));
 
@@ -396,14 +428,16 @@ int run_seeds(const run_options &o, const scenario &s, const fs::path &out_dir) 
     write_text(out_dir / "stats.json", out.dump(2) + "\n");
 
     std::string t = fmt::format("raidtlm run {} over {} seeds ({} .. {})\n\n", s.file, n, seeds.front(), seeds.back());
-    t += fmt::format("  {:<8}{:>10}{:>12}{:>12}{:>12}{:>10}\n", "seed", "measured", "mean_ms", "p90_ms", "iops", "CI%");
+    text_table per_seed({{"seed", text_table::align::left}, {"measured"}, {"mean_ms"}, {"p90_ms"}, {"iops"}, {"CI%"}});
     for (size_t i = 0; i < stats.size(); ++i) {
         const double ci = seed_metrics()[7].get(stats[i]);
-        t += fmt::format("  {:<8}{:>10}{:>12.3f}{:>12.3f}{:>12.1f}{:>10}\n", seeds[i],
-                         stats[i]["requests"]["measured"].get<uint64_t>(), seed_metrics()[0].get(stats[i]),
-                         seed_metrics()[1].get(stats[i]), seed_metrics()[5].get(stats[i]),
-                         std::isfinite(ci) ? fmt::format("{:.2f}", 100 * ci) : std::string("?"));
+        per_seed.add_row({std::to_string(seeds[i]), std::to_string(stats[i]["requests"]["measured"].get<uint64_t>()),
+                          fmt::format("{:.3f}", seed_metrics()[0].get(stats[i])),
+                          fmt::format("{:.3f}", seed_metrics()[1].get(stats[i])),
+                          fmt::format("{:.1f}", seed_metrics()[5].get(stats[i])),
+                          std::isfinite(ci) ? fmt::format("{:.2f}", 100 * ci) : std::string("?")});
     }
+    t += per_seed.render();
     auto across = [&](const char *label, const char *name, const char *unit) {
         const spread_summary &x = sums[name];
         t += fmt::format("  {:<22} {:.3f} {} +- {:.3f} (95% CI over seeds), sd {:.3f}, spread {:.2f}%\n", label, x.mean,
@@ -495,12 +529,16 @@ int run_sustainable_rate(const rate_options &o) {
             ss.code = e.code();
         }
     });
+    // As with several seeds: a search whose evaluation returned wrong data is named first.
+    const seed_search *failed = nullptr;
     for (const auto &ss : searches)
-        if (!ss.error.empty()) {
-            std::string e = ss.error;
-            if (e.rfind("raidtlm: ", 0) == 0) e = e.substr(9);
-            throw child_error(fmt::format("seed {}: {}", ss.seed, e), ss.code);
-        }
+        if (!ss.error.empty() && (!failed || (ss.code == exit_wrong_data && failed->code != exit_wrong_data)))
+            failed = &ss;
+    if (failed) {
+        std::string e = failed->error;
+        if (e.rfind("raidtlm: ", 0) == 0) e = e.substr(9);
+        throw child_error(fmt::format("seed {}: {}", failed->seed, e), failed->code);
+    }
 
     std::vector<double> rates;
     nlohmann::json out;

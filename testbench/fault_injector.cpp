@@ -38,12 +38,18 @@ void fault_injector::apply(size_t i) {
     const fault_entry &f = o.fault;
     switch (f.kind) {
     case fault_kind::disk_loss:
-        m_ctl.fail_member(f.disk);
+        // A controller that is on notices the drive stop answering; one that is off finds the
+        // slot empty, or another drive in it, at start-up (controller_top::pull_drive).
+        if (m_ctl.powered()) m_ctl.fail_member(f.disk);
+        else m_ctl.pull_drive(f.disk);
         if (f.replace_after_ms >= 0)
             sc_core::sc_spawn([this, i] { replace_later(i); }, sc_core::sc_gen_unique_name("replace"));
         break;
     case fault_kind::media_error:
         m_drives.at(size_t(f.disk))->inject_media_error(f.lbn, f.sectors);
+        break;
+    case fault_kind::silent_corruption:
+        m_drives.at(size_t(f.disk))->corrupt_media(f.lbn, f.sectors);
         break;
     case fault_kind::power_loss:
     case fault_kind::controller_loss:
@@ -68,6 +74,14 @@ void fault_injector::power_cycle(size_t i) {
 void fault_injector::replace_later(size_t i) {
     fault_outcome &o = m_outcomes[i];
     sc_core::wait(sc_core::sc_time(o.fault.replace_after_ms, sc_core::SC_MS));
+    if (!m_ctl.powered()) {
+        // The controller is off: the fresh drive is in the slot when it starts again, and it is
+        // for the firmware to find out (firmware::check_members).
+        m_drives.at(size_t(o.fault.disk))->replace_media();
+        m_ctl.insert_drive(o.fault.disk);
+        o.replaced_ms = now_ms();
+        return;
+    }
     // Only a slot still failed takes a fresh drive (a second loss entry may have come between).
     if (m_ctl.members().state(o.fault.disk) != controller::member_state::failed) return;
     m_drives.at(size_t(o.fault.disk))->replace_media();
@@ -87,6 +101,10 @@ nlohmann::json fault_injector::report() const {
             j["lbn"] = f.lbn;
             j["sectors"] = f.sectors;
             j["still_unreadable"] = m_drives.at(size_t(f.disk))->unreadable_blocks();
+        }
+        if (f.kind == fault_kind::silent_corruption) {
+            j["lbn"] = f.lbn;
+            j["sectors"] = f.sectors;
         }
         if (f.kind == fault_kind::disk_loss && f.replace_after_ms >= 0) {
             j["replace_after_ms"] = f.replace_after_ms;

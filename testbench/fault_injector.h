@@ -1,6 +1,6 @@
 // Carries out the scenario's fault schedule (fault_schedule.h) during a run: at a simulated time
 // or when a host request number arrives at the controller, a disk is lost, a drive's sectors
-// become unreadable (a lost disk may be replaced by a fresh drive later, which the firmware
+// become unreadable or silently change (a lost disk may be replaced by a fresh drive later, which the firmware
 // rebuilds), or the controller loses power and gets it back (then the host's requests
 // that the loss took are counted failed: workload_driver::abandon_in_flight). What happened goes
 // to stats.json's `faults` (fault_report).

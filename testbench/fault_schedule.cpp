@@ -8,6 +8,7 @@ const char *to_string(fault_kind k) {
     switch (k) {
     case fault_kind::disk_loss: return "disk_loss";
     case fault_kind::media_error: return "media_error";
+    case fault_kind::silent_corruption: return "silent_corruption";
     case fault_kind::power_loss: return "power_loss";
     case fault_kind::controller_loss: return "controller_loss";
     }
@@ -19,7 +20,7 @@ std::vector<fault_entry> resolve_faults(std::vector<fault_entry> faults, int dis
     std::mt19937_64 rng(seed ^ 0xfa017ed5c0ffeeULL);  // a stream of its own: the workload's stays as it was
     for (fault_entry &f : faults) {
         if (f.disk < 0) f.disk = int(std::uniform_int_distribution<int>(0, disks - 1)(rng));
-        if (f.kind == fault_kind::media_error && f.lbn < 0)
+        if (on_sectors(f.kind) && f.lbn < 0)
             f.lbn = std::uniform_int_distribution<int64_t>(0, std::max<int64_t>(0, disk_sectors - f.sectors))(rng);
         if (f.at_ms >= 0 && f.at_ms_to > f.at_ms) {
             f.at_ms = std::uniform_real_distribution<double>(f.at_ms, f.at_ms_to)(rng);

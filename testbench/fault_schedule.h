@@ -6,6 +6,11 @@
 //                (a hot spare, or a replacement) and the firmware rebuilds the member onto it
 //   media_error  disk `disk` returns MEDIUM ERROR for reads of drive LBNs [lbn, lbn + sectors)
 //                until they are rewritten (the firmware rebuilds them from redundancy and rewrites)
+//   silent_corruption  disk `disk`'s media change under drive LBNs [lbn, lbn + sectors) and the
+//                drive returns the changed data with no error (bit rot the drive's ECC missed, a
+//                misdirected or torn write): a physically real fault that RAID without checksums
+//                cannot detect, so the run's scoreboard (workload.data_tokens) must catch it as
+//                integrity errors when the host reads them before writing them again
 //   power_loss   the controller loses power (requests in flight are lost, the buffer DRAM's
 //                contents too, NVRAM survives), and gets it back `restore_after_ms` later: the
 //                firmware recovers from NVRAM before serving (delayed-write replay, parity resync)
@@ -26,7 +31,9 @@
 
 namespace raidtlm::testbench {
 
-enum class fault_kind { disk_loss, media_error, power_loss, controller_loss };
+enum class fault_kind { disk_loss, media_error, silent_corruption, power_loss, controller_loss };
+// Faults on a range of a drive's sectors (lbn, sectors).
+inline bool on_sectors(fault_kind k) { return k == fault_kind::media_error || k == fault_kind::silent_corruption; }
 // Faults that stop the controller and restart it (restore_after_ms, recovery).
 inline bool stops_controller(fault_kind k) { return k == fault_kind::power_loss || k == fault_kind::controller_loss; }
 const char *to_string(fault_kind k);
@@ -36,9 +43,9 @@ struct fault_entry {
     double at_ms = -1;          // >= 0: at this simulated time
     double at_ms_to = -1;       // > at_ms: a time drawn uniformly in [at_ms, at_ms_to]
     int64_t at_request = -1;    // >= 0: when this host request arrives
-    int disk = -1;              // disk_loss, media_error; -1: drawn from the seed
-    int64_t lbn = -1;           // media_error: first drive LBN; -1: drawn from the seed
-    int32_t sectors = 8;        // media_error: sectors from lbn
+    int disk = -1;              // disk_loss, media_error, silent_corruption; -1: drawn from the seed
+    int64_t lbn = -1;           // media_error, silent_corruption: first drive LBN; -1: drawn from the seed
+    int32_t sectors = 8;        // media_error, silent_corruption: sectors from lbn
     double restore_after_ms = 500;  // power_loss: the outage; controller_loss: until the replacement runs
     double replace_after_ms = -1;   // disk_loss: a fresh drive in the slot this much later (-1: never)
     std::string where;          // FILE:LINE of the entry, for errors found later

@@ -2,6 +2,7 @@
 //   faults:
 //     - {kind: disk_loss, at_request: 10000, disk: 1, replace_after_ms: 100}
 //     - {kind: media_error, at_ms: [100, 2000], disk: -1, sectors: 8}
+//     - {kind: silent_corruption, at_request: 500, disk: 0, lbn: 0, sectors: 64}
 //     - {kind: power_loss, at_ms: 1500, restore_after_ms: 200}
 //     - {kind: controller_loss, at_request: 50000, restore_after_ms: 2000}
 #include "testbench/scenario_sections.h"
@@ -19,12 +20,14 @@ using config::value_ref;
 
 const config::names<fault_kind> kind_names = {{"disk_loss", fault_kind::disk_loss},
                                               {"media_error", fault_kind::media_error},
+                                              {"silent_corruption", fault_kind::silent_corruption},
                                               {"power_loss", fault_kind::power_loss},
                                               {"controller_loss", fault_kind::controller_loss}};
 
 const char *form =
-    "a list of maps {kind: disk_loss|media_error|power_loss|controller_loss, at_ms: T or [FROM, TO] | at_request: N, "
-    "disk: D (-1 random), lbn: L (media_error, -1 random), sectors: N (media_error), restore_after_ms: T "
+    "a list of maps {kind: disk_loss|media_error|silent_corruption|power_loss|controller_loss, at_ms: T or [FROM, TO] "
+    "| at_request: N, disk: D (-1 random), lbn: L (media_error, silent_corruption; -1 random), sectors: N "
+    "(media_error, silent_corruption), restore_after_ms: T "
     "(power_loss, controller_loss), replace_after_ms: T (disk_loss)}";
 
 fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use &u) {
@@ -66,8 +69,12 @@ fault_entry read_entry(const value_ref &v, const YAML::Node &item, const key_use
         if (item[field] && f.kind != k)
             config::fail(config::part_of(v, item[field]), u, fmt::format("{} given for a {}", field, to_string(f.kind)));
     };
-    only_for("lbn", fault_kind::media_error);
-    only_for("sectors", fault_kind::media_error);
+    auto only_on_sectors = [&](const char *field) {
+        if (item[field] && !on_sectors(f.kind))
+            config::fail(config::part_of(v, item[field]), u, fmt::format("{} given for a {}", field, to_string(f.kind)));
+    };
+    only_on_sectors("lbn");
+    only_on_sectors("sectors");
     only_for("replace_after_ms", fault_kind::disk_loss);
     if (item["restore_after_ms"] && !stops_controller(f.kind))
         config::fail(config::part_of(v, item["restore_after_ms"]), u,
@@ -83,7 +90,7 @@ nlohmann::json entry_json(const fault_entry &f) {
     else if (f.at_ms_to > f.at_ms) j["at_ms"] = {f.at_ms, f.at_ms_to};
     else j["at_ms"] = f.at_ms;
     if (!stops_controller(f.kind)) j["disk"] = f.disk;
-    if (f.kind == fault_kind::media_error) {
+    if (on_sectors(f.kind)) {
         j["lbn"] = f.lbn;
         j["sectors"] = f.sectors;
     }

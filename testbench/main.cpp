@@ -1,8 +1,8 @@
 // The `raidtlm` command: `raidtlm run` simulates a scenario, `raidtlm validate` replays a DiskSim
 // validate trace on one drive, `raidtlm sustainable-rate` searches the load at a response-time
-// threshold, `raidtlm sr-model` prints the SR-Array analytic models. Exit codes: 0 success, 1 the
-// simulation failed, 2 bad input (command line, scenario, disk spec, trace, output directory);
-// errors are one line on stderr.
+// threshold, `raidtlm sr-model` prints the SR-Array analytic models. Exit codes
+// (integrity_verdict.h): 0 success, 1 the simulation failed, 2 bad input (command line, scenario,
+// disk spec, trace, output directory), 3 reads returned wrong data; errors are one line on stderr.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -17,6 +17,7 @@
 #include "disks/supported_parameters.h"
 #include "testbench/build_info.h"
 #include "testbench/commands.h"
+#include "testbench/integrity_verdict.h"
 #include "testbench/plog_model_command.h"
 #include "testbench/scenario.h"
 #include "testbench/sr_model_report.h"
@@ -34,8 +35,6 @@ using namespace raidtlm::testbench;
 // off: this runs during static initialisation, before main(). (sc_main sets it again, for clarity.)
 const bool banner_disabled = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1) == 0; }();
 
-constexpr int exit_failure = 1;
-constexpr int exit_bad_input = 2;
 
 int fail(const std::string &message, int code) {
     // A bad value can be megabytes long; the line keeps its start (FILE:LINE) and its end.
@@ -94,7 +93,10 @@ int sc_main(int argc, char **argv) {
     app.set_version_flag("--version", fmt::format("raidtlm {} (commit {})", raidtlm::testbench::raidtlm_version(),
                                                    raidtlm::testbench::build_commit()));
     app.footer("Run 'raidtlm <command> --help' for the options of a command.\n"
-               "Exit status: 0 success, 1 simulation failure, 2 bad input (errors are one line on stderr).");
+               "Exit status: 0 success; 1 simulation failure (host requests failed, or the run could not finish);\n"
+               "2 bad input (command line, scenario, disk spec, trace, output directory); 3 DATA INTEGRITY FAILURE:\n"
+               "reads returned wrong data (stats.json controller.integrity_errors > 0, with workload.data_tokens),\n"
+               "so the run's figures are not valid. Errors are one line on stderr.");
 
     run_options run;
     CLI::App *run_cmd = app.add_subcommand(
@@ -150,7 +152,23 @@ int sc_main(int argc, char **argv) {
         "interval of the mean response time (batch means, so autocorrelated responses are handled) is\n"
         "within that fraction of the mean, workload.requests being the cap; measurement.seeds > 1 runs\n"
         "that many seeds as child processes into OUT/seed_<seed>/ and writes mean and spread across\n"
-        "them to OUT/stats.json. Plots: scripts/plot OUT/stats.json.\n\n" +
+        "them to OUT/stats.json. Plots: scripts/plot OUT/stats.json.\n\n"
+        "Faults (the scenario's faults: list, see scenarios/faults_raid5.yaml; with the controller):\n"
+        "  disk_loss         a member fails; replace_after_ms: a fresh drive in its slot that much later,\n"
+        "                    rebuilt by the firmware\n"
+        "  media_error       the drive answers MEDIUM ERROR for reads of [lbn, lbn + sectors) until rewritten\n"
+        "  silent_corruption the drive's media change under [lbn, lbn + sectors) and it returns the changed\n"
+        "                    data without an error (bit rot past the ECC, a misdirected write): RAID without\n"
+        "                    checksums cannot see it, the scoreboard (workload.data_tokens) does\n"
+        "  power_loss        the controller is off for restore_after_ms; NVRAM survives, then recovery\n"
+        "  controller_loss   the controller is replaced restore_after_ms later, its NVRAM module moved over\n"
+        "Exit status: 0 success; 1 host requests failed (stderr says how many; stats.json requests.errors,\n"
+        "controller.failed_requests) or the simulation could not finish; 2 bad input; 3 DATA INTEGRITY\n"
+        "FAILURE: with workload.data_tokens the controller's scoreboard checks every read against the last\n"
+        "acknowledged write, and reads returned wrong data (stats.json controller.integrity_errors > 0): the\n"
+        "summary ends with a framed DATA INTEGRITY FAILURE block and stderr's last line says it, naming\n"
+        "stats.json controller.first_integrity_errors; the run's figures are not valid. With several seeds\n"
+        "or in sustainable-rate, a child run's status is the whole run's (3 before 1).\n\n" +
         scenario_key_help());
     run.repo_root = RAIDTLM_SOURCE_DIR;
 
@@ -173,7 +191,8 @@ int sc_main(int argc, char **argv) {
         ->type_name("FILE");
     val_cmd->add_option("--trace", val.trace_file,
                         "Validate trace: lines 'R|W FLAG LBN BLOCKS MEASURED_SERVICE_US NEXT_INTERARRIVAL_US' "
-                        "(FLAG, e.g. Hit/Miss, is ignored)")
+                        "(FLAG, e.g. Hit/Miss, is ignored; service time at most 60 s, a host's command timeout; "
+                        "interarrival at most 1 hour)")
         ->type_name("FILE.trace");
     val_cmd->add_option("--host-sector-ms", val.host_sector_ms,
                         "Transfer time per 512-byte sector of the validation host's bus and controller, ms, both "
@@ -236,7 +255,9 @@ int sc_main(int argc, char **argv) {
         "bracket to --precision, and the rate is interpolated between its ends. A run that cannot keep up\n"
         "counts as above the threshold. Prints the rate per seed and the mean and spread across\n"
         "seeds; writes OUT/sustainable_rate.json (every evaluation: rate, achieved IO/s, mean and CI) and\n"
-        "OUT/seed_<seed>/eval_<k>/stats.json. Plot it with scripts/plot OUT/sustainable_rate.json.");
+        "OUT/seed_<seed>/eval_<k>/stats.json. Plot it with scripts/plot OUT/sustainable_rate.json.\n"
+        "An evaluation that fails stops its search and the command fails with its exit status: 3 when its\n"
+        "reads returned wrong data (DATA INTEGRITY FAILURE, named before any other failure), 1 otherwise.");
     rate.run.repo_root = RAIDTLM_SOURCE_DIR;
 
     sr_model_options srm;

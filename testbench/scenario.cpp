@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "config/shown_text.h"
@@ -71,8 +72,10 @@ scenario load_scenario(const std::string &path, const std::vector<scenario_overr
         throw scenario_error(fmt::format("{}: cannot read the scenario file; expected a readable YAML file", path));
     } catch (const YAML::ParserException &e) {
         // yaml-cpp's message may quote the offending character, a line break included.
-        throw scenario_error(config::one_line_message(fmt::format(
-            "{}: YAML syntax error: {}; expected {}", config::mark_str(path, e.mark), e.msg, map_expected)));
+        const bool nesting = dynamic_cast<const YAML::DeepRecursion *>(&e) != nullptr;
+        throw scenario_error(config::one_line_message(
+            fmt::format("{}: {}{}; expected {}", config::mark_str(path, e.mark), nesting ? "" : "YAML syntax error: ",
+                        config::yaml_problem(e), nesting ? config::scenario_nesting_expected : map_expected)));
     }
     if (root.IsNull())
         throw scenario_error(fmt::format("{}:1:1: the scenario is empty; expected {}", path, map_expected));

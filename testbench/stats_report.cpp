@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "testbench/build_info.h"
+#include "testbench/text_table.h"
 
 namespace raidtlm::testbench {
 
@@ -219,6 +220,7 @@ nlohmann::json controller_json(const controller::controller_top &c) {
     j["failed_requests"] = {{"reads", fw.failed_reads}, {"writes", fw.failed_writes}};
     j["medium_errors"] = fw.medium_errors;
     j["commands_to_failed_members"] = fw.commands_to_failed;
+    j["commands_lost_in_flight"] = fw.commands_lost_in_flight;
     // Each member's state at the end and every change with its time (member_states.h).
     const controller::member_states &ms = c.members();
     nlohmann::json members = nlohmann::json::array(), history = nlohmann::json::array();
@@ -236,6 +238,12 @@ nlohmann::json controller_json(const controller::controller_top &c) {
             {"requests", fw.responses[k]},
             {"mean_ms", fw.responses[k] ? fw.response_ms_sum[k] / double(fw.responses[k]) : 0.0}};
     return j;
+}
+
+integrity_counts integrity_of(const controller::controller_top &c) {
+    integrity_counts out{c.integrity().integrity_errors(), c.integrity().reads_checked(), {}};
+    for (const auto &m : c.integrity().first_mismatches()) out.first.push_back({m.lbn, m.expected, m.got});
+    return out;
 }
 
 nlohmann::json build_json() {
@@ -388,16 +396,19 @@ std::string summary_table(const run_report &r) {
         }
     }
     line("");
-    line(fmt::format("  {:<18}{:>9}{:>10}{:>10}{:>10}{:>10}{:>10}{:>10}", "response time (ms)", "count", "mean",
-                     "stddev", "p50", "p90", "p99", "max"));
+    // Columns as wide as their content: a huge request's response times must not run together.
+    text_table responses({{"response time (ms)", text_table::align::left}, {"count"}, {"mean"}, {"stddev"}, {"p50"},
+                          {"p90"}, {"p99"}, {"max"}});
+    auto ms = [](double v) { return fmt::format("{:.3f}", v); };
     auto rt = [&](const char *name, const response_statistics &st) {
-        line(fmt::format("  {:<18}{:>9}{:>10.3f}{:>10.3f}{:>10.3f}{:>10.3f}{:>10.3f}{:>10.3f}", name, st.count(),
-                         st.mean_ms(), st.stddev_ms(), st.percentile_ms(0.5), st.percentile_ms(0.9),
-                         st.percentile_ms(0.99), st.max_ms()));
+        responses.add_row({name, std::to_string(st.count()), ms(st.mean_ms()), ms(st.stddev_ms()),
+                           ms(st.percentile_ms(0.5)), ms(st.percentile_ms(0.9)), ms(st.percentile_ms(0.99)),
+                           ms(st.max_ms())});
     };
     rt("all", m.all());
     rt("reads", m.reads());
     rt("writes", m.writes());
+    out += responses.render();
     line("");
     const double hw = m.ci_half_width_ms();
     line(fmt::format("  mean response {:.3f} ms +- {} ({:.0f}% CI, batch means: {} batches of {}){}", m.all().mean_ms(),
@@ -413,24 +424,25 @@ std::string summary_table(const run_report &r) {
                              : std::string()));
     line(fmt::format("  throughput {:.1f} IO/s, {:.3f} MB/s", m.iops(), m.mb_per_s()));
     line("");
-    line(fmt::format("  {:<8}{:>9}{:>10}{:>9}{:>9}{:>9}{:>8}{:>8}", "disk", "requests", "seek_cyl", "seek_ms",
-                     "rot_ms", "xfer_ms", "hit%", "util%"));
+    text_table disk_table({{"disk", text_table::align::left}, {"requests"}, {"seek_cyl"}, {"seek_ms"}, {"rot_ms"},
+                           {"xfer_ms"}, {"hit%"}, {"util%"}});
     for (const auto &d : r.disks) {
         const auto &w = d.window;
-        line(fmt::format("  {:<8}{:>9}{:>10.1f}{:>9.3f}{:>9.3f}{:>9.3f}{:>8.1f}{:>8.1f}", d.name, w.requests,
-                         per(w.seek_distance_cyl_sum, w.requests), per(w.seek_ms_sum, w.requests),
-                         per(w.rotation_ms_sum, w.requests), per(w.transfer_ms_sum, w.requests),
-                         100.0 * per(static_cast<double>(w.full_hits), w.requests),
-                         m.window_ms() > 0 ? 100.0 * w.busy_ms / m.window_ms() : 0.0));
+        disk_table.add_row({d.name, std::to_string(w.requests), fmt::format("{:.1f}", per(w.seek_distance_cyl_sum, w.requests)),
+                            ms(per(w.seek_ms_sum, w.requests)), ms(per(w.rotation_ms_sum, w.requests)),
+                            ms(per(w.transfer_ms_sum, w.requests)),
+                            fmt::format("{:.1f}", 100.0 * per(static_cast<double>(w.full_hits), w.requests)),
+                            fmt::format("{:.1f}", m.window_ms() > 0 ? 100.0 * w.busy_ms / m.window_ms() : 0.0)});
     }
+    out += disk_table.render();
     if (r.controller) {
         auto mbs = [](double v) { return v > 0 ? fmt::format("{:.0f} MB/s", v) : std::string("unlimited"); };
         const nlohmann::json c = controller_json(*r.controller);
         line("");
-        line(fmt::format("  {:<22}{:>8}{:>14}{:>12}", "controller block", "util%", "mean wait ms", "max wait ms"));
+        text_table blocks({{"controller block", text_table::align::left}, {"util%"}, {"mean wait ms"}, {"max wait ms"}});
         auto row = [&](const std::string &name, double util, const nlohmann::json &wait) {
-            line(fmt::format("  {:<22}{:>8.1f}{:>14.4f}{:>12.4f}", name, 100 * util, wait["mean_ms"].get<double>(),
-                             wait["max_ms"].get<double>()));
+            blocks.add_row({name, fmt::format("{:.1f}", 100 * util), fmt::format("{:.4f}", wait["mean_ms"].get<double>()),
+                            fmt::format("{:.4f}", wait["max_ms"].get<double>())});
         };
         row("cpu", c["cpu"]["utilisation"], c["cpu"]["wait"]);
         if (c.contains("firmware") && c["firmware"].contains("iss"))  // the firmware's own core
@@ -446,8 +458,9 @@ std::string summary_table(const run_report &r) {
         // Where requests wait before a drive sees them: the firmware's per-disk queues (tags).
         const nlohmann::json &fw = c["firmware"];
         if (fw.contains("tag_wait"))
-            line(fmt::format("  {:<22}{:>8}{:>14.4f}{:>12.4f}", "firmware tag wait", "",
-                             fw["tag_wait"]["mean_ms"].get<double>(), fw["tag_wait"]["max_ms"].get<double>()));
+            blocks.add_row({"firmware tag wait", "", fmt::format("{:.4f}", fw["tag_wait"]["mean_ms"].get<double>()),
+                            fmt::format("{:.4f}", fw["tag_wait"]["max_ms"].get<double>())});
+        out += blocks.render();
         line(fmt::format("  (dram bandwidth wait: host port; per-port waits in stats.json)"));
         // The firmware's own counters (every number it reports at the top level of its object).
         std::string counters;

@@ -51,6 +51,7 @@
 #include "controller/controller_top.h"
 #include "disks/disk_drive.h"
 #include "testbench/distributions.h"
+#include "testbench/integrity_verdict.h"
 #include "testbench/run_measurement.h"
 #include "testbench/scenario.h"
 #include "testbench/timeline.h"
@@ -92,5 +93,7 @@ nlohmann::json make_stats_json(const run_report &r);
 // The "controller" object of stats.json.
 nlohmann::json controller_json(const controller::controller_top &c);
 std::string summary_table(const run_report &r);
+// The scoreboard's verdict over the whole run (warm-up included).
+integrity_counts integrity_of(const controller::controller_top &c);
 
 }  // namespace raidtlm::testbench

@@ -48,7 +48,7 @@ int run_validation(const validate_options &o) {
     // The validation host issues one request at a time; DiskSim's "Max queue length" 0 (no
     // advertised limit) must not stop the drive from taking it.
     spec.interface.max_queue_length = std::max(1, spec.interface.max_queue_length);
-    std::vector<validate_record> records = load_validate_trace(o.trace_file);
+    std::vector<validate_record> records = load_validate_trace(o.trace_file, sc_core::sc_max_time().to_seconds() * 1e3);
     for (const auto &r : records)
         if (spec.block_count <= 0 || r.lbn >= static_cast<uint64_t>(spec.block_count) ||
             r.blocks > static_cast<uint64_t>(spec.block_count) - r.lbn)

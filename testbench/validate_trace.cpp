@@ -18,13 +18,18 @@ constexpr const char *line_form = "'R|W FLAG LBN BLOCKS MEASURED_SERVICE_US NEXT
     throw trace_error(fmt::format("{}: {}; expected {}", where, problem, line_form));
 }
 
-double to_double(const std::string &s, const std::string &where, const char *field) {
+// A time in µs within [0, max_us].
+double to_time_us(const std::string &s, const std::string &where, const char *field, double max_us,
+                  const char *why) {
     char *end = nullptr;
     errno = 0;
     const double d = std::strtod(s.c_str(), &end);
     if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d))
         bad(where, fmt::format("{} '{}' is not a number", field, s));
     if (d < 0) bad(where, fmt::format("{} '{}' is negative", field, s));
+    if (d > max_us)
+        throw trace_error(fmt::format("{}: {} '{}' us is out of range; expected 0 to {:g} us ({})", where, field, s,
+                                      max_us, why));
     return d;
 }
 
@@ -54,17 +59,23 @@ validate_record parse_validate_line(const std::string &text, const std::string &
     r.lbn = to_uint(f[2], where, "lbn", UINT64_MAX);
     r.blocks = static_cast<uint32_t>(to_uint(f[3], where, "blocks", UINT32_MAX));
     if (r.blocks == 0) bad(where, "blocks is 0");
-    r.measured_service_ms = to_double(f[4], where, "measured service time") / 1000.0;
-    r.next_interarrival_ms = to_double(f[5], where, "interarrival time") / 1000.0;
+    r.measured_service_ms = to_time_us(f[4], where, "measured service time", max_validate_service_us,
+                                       "60 s: a host's SCSI command timeout; a longer command timed out") /
+                            1000.0;
+    r.next_interarrival_ms = to_time_us(f[5], where, "interarrival time", max_validate_interarrival_us,
+                                        "1 hour: a longer idle gap between two requests of one timing "
+                                        "experiment is a broken trace") /
+                             1000.0;
     return r;
 }
 
-std::vector<validate_record> load_validate_trace(const std::string &path) {
+std::vector<validate_record> load_validate_trace(const std::string &path, double max_total_ms) {
     std::ifstream in(path);
     if (!in) throw trace_error(fmt::format("{}: cannot open the trace; expected a readable DiskSim validate trace", path));
     std::vector<validate_record> out;
     std::string text;
     int line = 0;
+    double total_ms = 0;
     while (std::getline(in, text)) {
         ++line;
         if (!text.empty() && text.back() == '\r') text.pop_back();
@@ -72,6 +83,12 @@ std::vector<validate_record> load_validate_trace(const std::string &path) {
         if (first == std::string::npos || text[first] == '#') continue;
         validate_record r = parse_validate_line(text, fmt::format("{}:{}", path, line));
         r.line = line;
+        total_ms += r.measured_service_ms + r.next_interarrival_ms;
+        if (total_ms > max_total_ms)
+            throw trace_error(fmt::format("{}:{}: the trace's service and interarrival times add up to {:g} ms by "
+                                          "this line, beyond the {:g} ms the simulation's clock can represent; "
+                                          "expected a shorter trace (split it)",
+                                          path, line, total_ms, max_total_ms));
         out.push_back(r);
     }
     if (in.bad()) throw trace_error(fmt::format("{}: read error; expected a readable DiskSim validate trace", path));

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 
-from . import scenario_bundle
+from . import run_check, scenario_bundle
 
 _PR_SET_PDEATHSIG = 1
 
@@ -54,13 +54,10 @@ def describe_binary(hint):
     return path, binary_digest(path)
 
 
-def _last_error_line(text, rc):
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    return lines[-1] if lines else f"raidtlm exited with status {rc} and no message"
-
-
 def run_one(bundle, overrides, binary_hint, timeout_s):
-    """bundle: scenario_bundle.as_data(). Runs `raidtlm run SCENARIO --set K=V ...`; returns a dict: ok, stats or error, worker, binary."""
+    """bundle: scenario_bundle.as_data(). Runs `raidtlm run SCENARIO --set K=V ...`; returns a dict: ok, stats or
+    error, worker, binary. A run whose reads returned wrong data (exit 3, or integrity errors in its stats.json)
+    fails with wrong_data set: it is never a data point (run_check)."""
     started = time.time()
     result = {"worker": socket.gethostname() + ":" + str(os.getpid())}
     try:
@@ -79,11 +76,24 @@ def run_one(bundle, overrides, binary_hint, timeout_s):
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s,
                               preexec_fn=_die_with_parent)
+        if proc.returncode == run_check.WRONG_DATA_EXIT:
+            # Its stats.json goes back with it (first_integrity_errors, to debug from), never as a result.
+            failed = dict(result, ok=False, error=run_check.last_error_line(proc.stderr, proc.returncode),
+                          wrong_data=True, out_dir=out_dir, elapsed_s=time.time() - started)
+            try:
+                with open(os.path.join(out_dir, "stats.json")) as f:
+                    failed["stats"] = json.load(f)
+            except (OSError, ValueError):
+                pass
+            return failed
         if proc.returncode != 0:
-            return dict(result, ok=False, error=_last_error_line(proc.stderr, proc.returncode),
+            return dict(result, ok=False, error=run_check.last_error_line(proc.stderr, proc.returncode),
                         elapsed_s=time.time() - started)
         with open(os.path.join(out_dir, "stats.json")) as f:
             stats = json.load(f)
+        if run_check.integrity_errors(stats):
+            return dict(result, ok=False, error=run_check.integrity_message(stats, "stats.json"), wrong_data=True,
+                        stats=stats, out_dir=out_dir, elapsed_s=time.time() - started)
         return dict(result, ok=True, stats=stats, elapsed_s=time.time() - started)
     except subprocess.TimeoutExpired:
         return dict(result, ok=False, error=f"run exceeded the study's timeout of {timeout_s} s",

@@ -15,7 +15,7 @@ import time
 import cloudpickle
 import distributed
 
-from . import run_task, scenario_bundle, study_progress, study_spec, study_table
+from . import run_check, run_task, scenario_bundle, study_progress, study_spec, study_table
 
 
 def run_key(bundle_digest, overrides, binary_sha256):
@@ -31,17 +31,24 @@ def _load_cached(run_dir):
         if not meta.get("ok"):
             return None
         with open(os.path.join(run_dir, "stats.json")) as f:
-            return dict(meta, stats=json.load(f))
+            stats = json.load(f)
+        if run_check.integrity_errors(stats):
+            return None  # wrong data is never reused as a result: run it again, and fail it then
+        return dict(meta, stats=stats)
     except (OSError, ValueError):
         return None
 
 
 def _store(run_dir, record):
     os.makedirs(run_dir, exist_ok=True)
-    if record.get("ok"):
+    if record.get("stats") is not None:  # a result, or a run with wrong data kept to debug from
         with open(os.path.join(run_dir, "stats.json"), "w") as f:
             json.dump(record["stats"], f, indent=1)
-    meta = {k: v for k, v in record.items() if k != "stats"}
+        if record.get("wrong_data") and record.get("out_dir"):
+            # The error named the worker's scratch copy, gone by now: name the one kept here.
+            record["error"] = record["error"].replace(os.path.join(record["out_dir"], "stats.json"),
+                                                      os.path.join(run_dir, "stats.json"))
+    meta = {k: v for k, v in record.items() if k not in ("stats", "out_dir")}
     tmp = os.path.join(run_dir, "run.json.tmp")
     with open(tmp, "w") as f:  # run.json last and atomically: it marks the run as finished
         json.dump(meta, f, indent=1)
@@ -51,7 +58,7 @@ def _store(run_dir, record):
 def _ship_library():
     # Workers elsewhere do not have scripts/study_lib: send its code with the tasks.
     # Dask pickles a function by value only when its own module is registered (not its package).
-    for module in (run_task, scenario_bundle):
+    for module in (run_task, run_check, scenario_bundle):
         if module.__name__ not in cloudpickle.list_registry_pickle_by_value():
             cloudpickle.register_pickle_by_value(module)
 
@@ -65,7 +72,8 @@ def open_client(scheduler, workers):
 
 
 def run_study(spec, out_dir, client, binary_hint, timeout_s, stream=sys.stderr):
-    """Runs every point and seed not yet finished; writes study.csv and study.json; returns failures."""
+    """Runs every point and seed not yet finished; writes study.csv and study.json; returns the failures, each
+    {"label", "error", "wrong_data"} (wrong_data: the run's reads returned wrong data, run_check)."""
     _ship_library()
     runs = spec.runs()
     bundle = scenario_bundle.make_bundle(spec.scenario, [v for _, v in spec.fixed] +
@@ -114,8 +122,9 @@ def run_study(spec, out_dir, client, binary_hint, timeout_s, stream=sys.stderr):
             meter.record(record.get("ok"))
             if not record.get("ok"):
                 label = " ".join(f"{k}={v}" for k, v in point) + f" seed={seed}"
-                failures.append(f"{label}: {record['error']}")
-                meter.note(f"study: failed: {label}: {record['error']}")
+                wrong = bool(record.get("wrong_data"))
+                failures.append({"label": label, "error": record["error"], "wrong_data": wrong})
+                meter.note(f"study: {'WRONG DATA' if wrong else 'failed'}: {label}: {record['error']}")
             f.release()
     meter.finish()
 
@@ -124,7 +133,7 @@ def run_study(spec, out_dir, client, binary_hint, timeout_s, stream=sys.stderr):
     for point, seed, overrides in runs:
         r = results.get((tuple(point), seed), {})
         run_list.append({"key": keys[(tuple(point), seed)], "point": dict(point), "seed": seed,
-                         "ok": bool(r.get("ok")), "error": r.get("error"),
+                         "ok": bool(r.get("ok")), "error": r.get("error"), "wrong_data": bool(r.get("wrong_data")),
                          "stats": os.path.join("runs", keys[(tuple(point), seed)], "stats.json")
                          if r.get("ok") else None})
     with open(os.path.join(out_dir, "study.csv"), "w") as f:
@@ -150,4 +159,23 @@ def main_with(spec_path, out_dir, scheduler, workers, binary_hint, timeout_s):
     print(f"study: {total - len(failures)} of {total} runs finished ({len(failures)} failed) in "
           f"{study_progress.format_duration(time.time() - started)}; wrote "
           f"{os.path.join(out_dir, 'study.csv')} and study.json")
+    report_wrong_data(failures)
     return failures, total
+
+
+def report_wrong_data(failures, stream=sys.stderr):
+    """The runs whose reads returned wrong data, said so that nobody can miss it; True if any."""
+    wrong = [f for f in failures if f["wrong_data"]]
+    if wrong:
+        print(f"study: DATA INTEGRITY FAILURE: {len(wrong)} run(s) returned wrong data and are not in the "
+              f"table:", file=stream)
+        for f in wrong:
+            print(f"  {f['label']}: {f['error']}", file=stream)
+    return bool(wrong)
+
+
+def exit_status(failures):
+    """The study's exit status: 3 when a run returned wrong data, 1 when runs failed otherwise, else 0."""
+    if any(f["wrong_data"] for f in failures):
+        return run_check.WRONG_DATA_EXIT
+    return run_check.FAILURE_EXIT if failures else run_check.SUCCESS_EXIT

@@ -192,7 +192,7 @@ TEST(controller_raid6, a_medium_error_with_two_disks_lost_is_reported_lost_not_s
 }
 
 TEST(controller_raid6, two_members_rebuilt_onto_new_drives_under_foreground_writes) {
-    const uint64_t blocks = 64 * unit;  // 64 stripes
+    const uint64_t blocks = 64 * unit + controller::superblock_end_reserve_sectors;  // 64 stripes, the superblock after
     raid6_bench b(raid6_config(), blocks);
     run_clean(b, [&] {
         writer w{b, {}};
@@ -274,7 +274,7 @@ TEST(controller_raid6, rebuild_time_of_two_members_replaced_at_once) {
 
 // The rebuild's cursor is checkpointed in NVRAM: after the power comes back it goes on from there.
 TEST(controller_raid6, a_rebuild_stopped_by_a_power_loss_resumes_from_its_checkpoint_and_finishes) {
-    const uint64_t blocks = 64 * unit;
+    const uint64_t blocks = 64 * unit + controller::superblock_end_reserve_sectors;  // the superblock after 64 stripes
     raid6_bench b(raid6_config(), blocks);
     int64_t cursor_at_loss = -1, cursor_after_restore = -1;
     run_clean(b, [&] {

@@ -29,7 +29,8 @@ using controller::member_state;
 namespace {
 
 constexpr uint64_t unit_sectors = 16;
-constexpr uint64_t member_blocks = 96 * unit_sectors;  // 96 stripes: a whole rebuild in a test
+// 96 stripes (a whole rebuild in a test), each member's superblock after them.
+constexpr uint64_t member_blocks = 96 * unit_sectors + controller::superblock_end_reserve_sectors;
 
 controller::controller_config array_of(controller::array_kind kind) {
     controller::controller_config c;
@@ -345,7 +346,7 @@ TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_n
     controller_bench b(4, config, component_test::cheetah(), member_blocks);
     host_writer<controller_bench> w{b, {}};
     const uint64_t capacity = b.ctl->capacity_sectors();
-    const int64_t stripes = int64_t(member_blocks / unit_sectors);
+    const int64_t stripes = int64_t(controller::member_data_sectors(member_blocks) / unit_sectors);
     int64_t cursor_at_loss = -1;
     uint64_t ok_reads = 0, failed_reads = 0, failed_writes = 0;
     const auto *fw = b.ctl->firmware_as<controller::raid_firmware>();
@@ -498,7 +499,7 @@ TEST(rebuild, the_c_firmware_resumes_a_rebuild_the_power_interrupted_and_corrupt
     EXPECT_EQ(fw["rebuild"]["started"], 2) << fw["rebuild"].dump();  // before the loss and after it
     EXPECT_EQ(fw["rebuild"]["finished"], 1);
     // Resumed, not redone: fewer units rebuilt than two whole passes minus what was done before.
-    const uint64_t stripes = member_blocks / unit_sectors;
+    const uint64_t stripes = controller::member_data_sectors(member_blocks) / unit_sectors;
     EXPECT_LT(fw["rebuild"]["units_rebuilt"].get<uint64_t>(), uint64_t(double(stripes) * (2 - r.progress_at_loss)) + 1);
     for (uint64_t lbn : r.failed_lbns) {
         bool listed = false;

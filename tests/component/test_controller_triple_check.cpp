@@ -179,7 +179,7 @@ TEST(controller_triple_check, a_medium_error_is_repaired_and_with_three_lost_a_f
 }
 
 TEST(controller_triple_check, three_members_rebuilt_onto_new_drives_under_foreground_writes) {
-    const uint64_t blocks = 64 * unit;  // 64 stripes
+    const uint64_t blocks = 64 * unit + controller::superblock_end_reserve_sectors;  // 64 stripes, the superblock after
     triple_bench b(triple_config(), blocks);
     run_clean(b, [&] {
         writer w{b, {}};
@@ -214,7 +214,7 @@ TEST(controller_triple_check, three_members_rebuilt_onto_new_drives_under_foregr
 // the P the new drive holds (a fresh drive's: before the fix, wrong data, an integrity error). Every other
 // stripe is rebuilt and reads back.
 TEST(controller_triple_check, a_rebuild_step_beyond_the_checks_loses_the_data_not_serves_it_wrong) {
-    const uint64_t blocks = 16 * unit;
+    const uint64_t blocks = 16 * unit + controller::superblock_end_reserve_sectors;  // the superblock after 16 stripes
     triple_bench b(triple_config(), blocks);
     bool read_failed = false, d1_read_failed = false;
     run_to_end(b, [&] {

@@ -155,3 +155,79 @@ TEST(bad_input, command_line_mistakes_get_human_messages) {
     expect_one_line_error(j0, 2, {"--jobs", "0", "at least 1"});
     EXPECT_EQ(j0.err.find("1797693134862315708"), std::string::npos) << j0.err;
 }
+
+// Issue 27's bad inputs: each one clear error naming the file (and line) and what was expected.
+
+TEST(bad_input, yaml_nested_too_deep_says_it_is_the_nesting_and_the_limit) {
+    const scratch_dir dir;
+    const std::string deep = std::string(600, '[') + std::string(600, ']');
+    const fs::path f = write_temp(dir, "deep.yaml", "workload:\n  rate_schedule: " + deep + "\n");
+    expect_one_line_error(raidtlm("run '" + f.string() + "' --quiet", dir), 2,
+                          {"deep.yaml:", "nested 500 levels deep, the YAML parser's limit",
+                           "expected a scenario nested a few levels deep"});
+    const result set = raidtlm("run scenarios/default.yaml --quiet --set 'workload.rate_schedule=" + deep + "'", dir);
+    expect_one_line_error(set, 2, {"workload.rate_schedule", "nested 500 levels deep, the YAML parser's limit"});
+    EXPECT_EQ(set.err.find("bad file"), std::string::npos) << set.err;
+}
+
+TEST(bad_input, a_disk_spec_path_that_is_a_directory_says_so) {
+    const scratch_dir dir;
+    const result r = raidtlm("run scenarios/default.yaml --quiet --set disks.spec='" + fs::path(dir).string() + "'", dir);
+    expect_one_line_error(r, 2, {"disks.spec", "is a directory", "not a file", "expected a path to a DiskSim .diskspecs"});
+    EXPECT_EQ(r.err.find("not found"), std::string::npos) << r.err;
+}
+
+TEST(bad_input, an_empty_trace_says_it_is_empty_naming_the_file) {
+    const scratch_dir dir;
+    const std::string run = "run scenarios/trace.yaml --quiet --set output.waves=false --set output.requests_csv=false "
+                            "--set trace.format=disksim --set 'trace.device_map={}' --out '" +
+                            (dir / "out").string() + "' --set trace.file='";
+    const fs::path empty = write_temp(dir, "empty.trace", "");
+    expect_one_line_error(raidtlm(run + empty.string() + "'", dir), 2,
+                          {"trace.file", "empty.trace is empty", "expected a trace with at least one request"});
+    const fs::path blank = write_temp(dir, "blank.trace", "\n\n  \n");
+    const result r = raidtlm(run + blank.string() + "'", dir);
+    expect_one_line_error(r, 2, {"trace.file", "blank.trace holds no requests (3 lines"});
+    EXPECT_EQ(r.err.find("warm-up"), std::string::npos) << r.err;
+}
+
+TEST(bad_input, validate_refuses_out_of_range_times_with_line_and_range) {
+    const scratch_dir dir;
+    const std::string spec = validation_dir + "cheetah9LP.diskspecs";
+    const fs::path huge_gap = write_temp(dir, "gap.trace", "R Miss 0 8 10000 5\nR Miss 100 8 10000 1e300\nR Miss 200 8 9000 5\n");
+    expect_one_line_error(raidtlm("validate " + spec + " '" + huge_gap.string() + "'", dir), 2,
+                          {"gap.trace:2:", "interarrival time '1e300'", "out of range", "expected 0 to 3.6e+09 us",
+                           "1 hour"});
+    const fs::path slow = write_temp(dir, "slow.trace", "R Miss 0 8 1e9 5\n");
+    expect_one_line_error(raidtlm("validate " + spec + " '" + slow.string() + "'", dir), 2,
+                          {"slow.trace:1:", "measured service time '1e9'", "expected 0 to 6e+07 us", "command timeout"});
+}
+
+TEST(bad_input, the_summary_table_columns_fit_a_huge_request) {
+    const scratch_dir dir;
+    // One 10,000,000-sector request: responses of ~10^6 ms, wider than the table's usual columns.
+    const fs::path trace = write_temp(dir, "big.trace", "0.5 0 0 10000000 1\n1.0 0 100 8 1\n2.0 0 200 8 0\n");
+    const result r = raidtlm("run scenarios/trace.yaml --quiet --set trace.format=disksim --set 'trace.device_map={}' "
+                             "--set output.requests_csv=false --out '" + (dir / "out").string() +
+                                 "' --set trace.file='" + trace.string() + "'",
+                             dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    // Every row has as many whitespace-separated fields as its header: no two values ran together.
+    auto fields = [](const std::string &line) {
+        std::istringstream in(line);
+        std::vector<std::string> f;
+        for (std::string w; in >> w;) f.push_back(w);
+        return f;
+    };
+    auto line_starting = [&](const std::string &start) {
+        const auto at = r.out.find("\n  " + start);
+        EXPECT_NE(at, std::string::npos) << start << "\n" << r.out;
+        return at == std::string::npos ? std::string() : r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    };
+    EXPECT_EQ(fields(line_starting("all ")).size(), 8u) << r.out;     // all count mean stddev p50 p90 p99 max
+    EXPECT_EQ(fields(line_starting("writes ")).size(), 8u) << r.out;
+    EXPECT_EQ(fields(line_starting("disk0 ")).size(), 8u) << r.out;   // disk requests seek_cyl ... util%
+    const std::string header = line_starting("response time (ms)"), all = line_starting("all ");
+    // Right-aligned columns: each header ends where its column's values end.
+    EXPECT_EQ(header.size(), all.size()) << header << "\n" << all;
+}

@@ -94,3 +94,27 @@ TEST(validation_report, compares_means_and_ends_with_demerit_line) {
     const auto last = text.substr(text.rfind('\n', text.size() - 2) + 1);
     EXPECT_EQ(last, "demerit_ms: 1.0000\n");
 }
+
+TEST(validate_trace, times_beyond_their_physical_range_are_refused_with_the_line_and_the_range) {
+    // 1e300 us once went through and wrapped the kernel's clock (issue 27).
+    try {
+        parse_validate_line("R Miss 0 8 10000 1e300", "t:4");
+        FAIL() << "an interarrival of 1e300 us accepted";
+    } catch (const trace_error &e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind("t:4: interarrival time '1e300' us is out of range; expected 0 to 3.6e+09 us", 0), 0u) << m;
+    }
+    EXPECT_THROW(parse_validate_line("R Miss 0 8 60000001 5", "t:1"), trace_error);  // over 60 s of service
+    EXPECT_NO_THROW(parse_validate_line("R Miss 0 8 60000000 3600000000", "t:1"));  // both at their bound
+    // Lines each within range whose times add up beyond what the clock represents.
+    const std::string p = write_temp("long.trace", "R Miss 0 8 1000 3000000000\nR Miss 8 8 1000 3000000000\n");
+    EXPECT_NO_THROW(load_validate_trace(p, 7e6));
+    try {
+        load_validate_trace(p, 5e6);
+        FAIL() << "a trace longer than the clock's range accepted";
+    } catch (const trace_error &e) {
+        EXPECT_NE(std::string(e.what()).find("long.trace:2: the trace's service and interarrival times add up"),
+                  std::string::npos)
+            << e.what();
+    }
+}
