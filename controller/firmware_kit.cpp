@@ -54,6 +54,48 @@ firmware_kit::host_request firmware_kit::begin(const host_command &cmd) {
     return r;
 }
 
+void firmware_kit::plan_host_pieces(uint64_t alignment_sectors, uint64_t unit_sectors, uint64_t work_bytes) {
+    m_piece_limits =
+        controller::plan_host_pieces(platform.config().dram.capacity_bytes, alignment_sectors, unit_sectors, work_bytes);
+    m_staging.set_budget(m_piece_limits.staging_bytes);
+}
+
+protocol::buffer_block *firmware_kit::allocate_host_buffer(const host_command &piece) {
+    m_staging.acquire(piece.bytes());
+    return platform.allocate_buffer(piece.bytes(), piece.carries_tokens ? piece.sectors : 0);
+}
+
+void firmware_kit::free_host_buffer(protocol::buffer_block *buffer) {
+    const uint64_t bytes = buffer->bytes;
+    platform.free_buffer(buffer);
+    m_staging.release(bytes);
+}
+
+bool firmware_kit::serve_pieces(const host_command &cmd, const piece_server &serve, const piece_release &release) {
+    platform.cpu_run_priced(rtl_models::cpu_task::host_command, cmd.affinity);
+    const uint64_t end = cmd.lbn + cmd.sectors;
+    host_command piece = cmd;
+    bool ok = true;
+    for (uint64_t lbn = cmd.lbn; ok && lbn < end; lbn += piece.sectors) {
+        piece.lbn = lbn;
+        piece.sectors = uint32_t(host_piece_length(lbn, end, cmd.sectors, m_piece_limits.piece_sectors));
+        piece.host_offset_sectors = cmd.host_offset_sectors + (lbn - cmd.lbn);
+        host_request r;
+        r.buffer = allocate_host_buffer(piece);
+        if (cmd.write) {
+            if (platform.config().firmware.write_intent_log)
+                r.intent = intents.record(piece.lbn, piece.sectors, cmd.sequence, cmd.affinity);
+            host_dma(piece, r.buffer, cmd.affinity);
+        }
+        ok = serve(piece, r.buffer);
+        return_data(piece, r, ok);
+        if (r.intent >= 0) intents.clear(r.intent);
+        if (release) release(piece, r.buffer);
+        else free_host_buffer(r.buffer);
+    }
+    return ok;
+}
+
 void firmware_kit::return_data(const host_command &cmd, const host_request &r, bool ok) {
     platform.check_power();
     if (!cmd.write && ok) host_dma(cmd, r.buffer, cmd.affinity);
@@ -186,6 +228,7 @@ bool firmware_kit::maintenance_io(bool read, int disk, uint64_t lbn, uint32_t se
 void firmware_kit::restart() {
     queues.restart();
     locks.clear();
+    m_staging.clear();  // the buffer DRAM came back empty
 }
 
 void firmware_kit::report(nlohmann::json &out) const {

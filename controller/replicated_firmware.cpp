@@ -46,49 +46,57 @@ replicated_firmware::~replicated_firmware() = default;
 
 bool replicated_firmware::serve(const host_command &cmd) {
     notice_lost_disk();
-    const firmware_kit::host_request r = m_kit.begin(cmd);
-    const uint64_t owner = cmd.sequence + 1;  // names the buffer the delayed copies keep
-    bool ok;
     std::vector<uint64_t> logical;  // this request's place in the write order
     std::optional<uint64_t> fence_ticket;
-    if (!cmd.write && overlaps_lost(cmd.lbn, cmd.sectors)) {
-        ok = false;  // data lost to a second fault: the host gets an error, never stale data
-    } else if (m_replicated_reads && !cmd.write) {
-        ok = replicated_read(cmd.lbn, cmd.sectors, r.buffer, &logical);
-    } else if (m_table && cmd.write) {
+    if (m_table && cmd.write) {
         // Overlapping host writes are served one after the other, in the order they began: a
         // write of several runs (or one split where its current copies differ) schedules its
         // runs at different times, and an overlapping write scheduled between them would come
         // first on some sectors and second on others, which no acknowledgement order matches
         // (and each waited for the other's ticket in m_logical: a RAID 1 rebuild deadlock).
-        const uint64_t ticket = m_write_fence.write_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
-        m_write_fence.wait_for_earlier_writes(m_platform, ticket);
-        ok = replicated_write(cmd.lbn, cmd.sectors, r.buffer, owner, cmd.affinity, &logical);
-        fence_ticket = ticket;
-    } else {
-        std::vector<disk_fragment> pieces;
-        const bool locked = cmd.write && lock_units(cmd.lbn, cmd.sectors);
-        m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
-        ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
-        if (locked) unlock_units(cmd.lbn, cmd.sectors);
+        // Before its buffer: a write waiting here holds no DRAM an earlier one needs for its
+        // next piece.
+        fence_ticket = m_write_fence.write_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
+        m_write_fence.wait_for_earlier_writes(m_platform, *fence_ticket);
     }
-    if (cmd.write && ok) m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
-                                              m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
-    m_kit.return_data(cmd, r, ok);
+    uint64_t owner = 0;  // names the buffer of the piece being served, which delayed copies may keep
+    auto serve_piece = [&](const host_command &piece, protocol::buffer_block *buffer) {
+        owner = 0;
+        bool ok;
+        if (!piece.write && overlaps_lost(piece.lbn, piece.sectors)) {
+            ok = false;  // data lost to a second fault: the host gets an error, never stale data
+        } else if (m_replicated_reads && !piece.write) {
+            ok = replicated_read(piece.lbn, piece.sectors, buffer, &logical);
+        } else if (m_table && piece.write) {
+            owner = ++m_last_owner;
+            ok = replicated_write(piece.lbn, piece.sectors, buffer, owner, piece.affinity, &logical);
+        } else {
+            std::vector<disk_fragment> pieces;
+            const bool locked = piece.write && lock_units(piece.lbn, piece.sectors);
+            m_kit.fragments_of(*m_layout, piece.write, piece.lbn, piece.sectors, pieces);
+            ok = !pieces.empty() && m_kit.run_fragments(piece.write, pieces, buffer);
+            if (locked) unlock_units(piece.lbn, piece.sectors);
+        }
+        if (piece.write && ok) m_lost_sectors.erase(int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors));
+        return ok;
+    };
+    auto release_piece = [&](const host_command &, protocol::buffer_block *buffer) {
+        const auto held = owner ? m_held.find(owner) : m_held.end();
+        if (held != m_held.end()) {
+            // The delayed copies still need the data: freed when the last is written.
+            held->second.acknowledged = true;
+            try_free(owner);
+        } else {
+            m_kit.free_host_buffer(buffer);
+        }
+    };
+    const bool ok = m_kit.serve_pieces(cmd, serve_piece, release_piece);
     if (!logical.empty()) {
         for (uint64_t t : logical) m_logical.leave(t);
         m_guard_changed.notify(sc_core::SC_ZERO_TIME);
     }
     if (fence_ticket) m_write_fence.write_done(*fence_ticket);
-    m_kit.finish(cmd, r);
-    const auto held = m_table && cmd.write ? m_held.find(owner) : m_held.end();
-    if (held != m_held.end()) {
-        // The delayed copies still need the data: freed when the last is written.
-        held->second.acknowledged = true;
-        try_free(owner);
-    } else {
-        m_platform.free_buffer(r.buffer);
-    }
+    m_kit.finish_command(cmd);
     return ok;
 }
 
@@ -382,13 +390,11 @@ void replicated_firmware::repair_copy(const chunk &c, copy_location source, copy
 
 void replicated_firmware::mark_lost(int64_t lbn, int32_t sectors) {
     m_stats.lost_ranges.emplace_back(lbn, sectors);
-    for (int64_t k = lbn; k < lbn + sectors; ++k) m_lost_sectors.insert(k);
+    m_lost_sectors.insert(lbn, lbn + sectors);
 }
 
 bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
-    if (m_lost_sectors.empty()) return false;
-    const auto it = m_lost_sectors.lower_bound(int64_t(lbn));
-    return it != m_lost_sectors.end() && *it < int64_t(lbn + sectors);
+    return m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors));
 }
 
 void replicated_firmware::notice_lost_disk() {
@@ -544,7 +550,7 @@ void replicated_firmware::try_free(uint64_t owner) {
     if (it == m_held.end()) return;
     const held_buffer &h = it->second;
     if (!h.acknowledged || h.in_flight > 0 || m_table->entries_of(owner) > 0) return;
-    m_platform.free_buffer(h.buffer);
+    m_kit.free_host_buffer(h.buffer);
     m_held.erase(it);
 }
 
