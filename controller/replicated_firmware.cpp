@@ -26,6 +26,9 @@ replicated_firmware::replicated_firmware(firmware_platform &platform)
     if (!m_layout) SC_REPORT_FATAL(msg_type, "the replicated firmware needs an array layout");
     // Every layout with copies: reads to one holder (acquire_any), writes through the table.
     m_replicated_reads = !dynamic_cast<const parity_layout *>(m_layout.get()) && m_layout->copies() > 1;
+    // Host pieces (host_pieces.h) in whole units; the largest work buffer beside them is a
+    // rebuild step's unit (host reads and writes use the host's buffer only).
+    m_kit.plan_host_pieces(unit_sectors(), unit_sectors(), unit_sectors() * protocol::sector_bytes);
     if (m_replicated_reads && !fw.delayed_writes.foreground_propagation) {
         delayed_write_table::config tc;
         tc.force_threshold_entries = fw.delayed_writes.threshold_entries;
@@ -116,6 +119,7 @@ void replicated_firmware::reset_statistics() {
 void replicated_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     out["layout"] = m_layout->describe();
+    out["capacity_sectors"] = m_layout->capacity_sectors();  // what the array exports to the host
     report_lost_ranges(m_stats.lost_ranges, out);
     m_rebuild.report(out);
     if (!m_replicated_reads) return;
