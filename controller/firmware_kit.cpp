@@ -66,34 +66,39 @@ protocol::buffer_block *firmware_kit::allocate_host_buffer(const host_command &p
 }
 
 void firmware_kit::free_host_buffer(protocol::buffer_block *buffer) {
+    if (!buffer) return;
     const uint64_t bytes = buffer->bytes;
     platform.free_buffer(buffer);
     m_staging.release(bytes);
 }
 
-bool firmware_kit::serve_pieces(const host_command &cmd, const piece_server &serve, const piece_release &release) {
+firmware_kit::host_request firmware_kit::serve_pieces(const host_command &cmd, const piece_server &serve, bool *ok,
+                                                      const piece_release &release) {
     platform.cpu_run_priced(rtl_models::cpu_task::host_command, cmd.affinity);
     const uint64_t end = cmd.lbn + cmd.sectors;
+    const bool several = !one_piece(cmd);
     host_command piece = cmd;
-    bool ok = true;
-    for (uint64_t lbn = cmd.lbn; ok && lbn < end; lbn += piece.sectors) {
+    host_request r;
+    *ok = true;
+    for (uint64_t lbn = cmd.lbn; *ok && lbn < end; lbn += piece.sectors) {
         piece.lbn = lbn;
         piece.sectors = uint32_t(host_piece_length(lbn, end, cmd.sectors, m_piece_limits.piece_sectors));
         piece.host_offset_sectors = cmd.host_offset_sectors + (lbn - cmd.lbn);
-        host_request r;
+        r = host_request{};
         r.buffer = allocate_host_buffer(piece);
         if (cmd.write) {
             if (platform.config().firmware.write_intent_log)
                 r.intent = intents.record(piece.lbn, piece.sectors, cmd.sequence, cmd.affinity);
             host_dma(piece, r.buffer, cmd.affinity);
         }
-        ok = serve(piece, r.buffer);
-        return_data(piece, r, ok);
+        *ok = serve(piece, r.buffer);
+        return_data(piece, r, *ok);
+        if (!several) return r;
         if (r.intent >= 0) intents.clear(r.intent);
         if (release) release(piece, r.buffer);
         else free_host_buffer(r.buffer);
     }
-    return ok;
+    return host_request{};
 }
 
 void firmware_kit::return_data(const host_command &cmd, const host_request &r, bool ok) {

@@ -56,16 +56,22 @@ public:
     // A piece the host path is done with: its buffer freed (or kept by the family, which then
     // frees it with free_host_buffer).
     using piece_release = std::function<void(const host_command &piece, protocol::buffer_block *buffer)>;
-    // begin, the drives' work, return_data and the intent records, piece by piece in address
-    // order: the CPU's host_command once; per piece its buffer (within the host staging budget,
-    // then the DRAM), for a write its intent record and the host DMA into it, `serve`, for a read
-    // that succeeded the DMA to the host, the intent cleared and `release` (default: the buffer
-    // freed). Stops at the first piece that fails. No buffer is held once it returns, so a family
-    // may wait on other requests afterwards (its fences) without holding DRAM they need.
-    bool serve_pieces(const host_command &cmd, const piece_server &serve, const piece_release &release = {});
-    // The command's last step after serve_pieces: the CPU's table_update and the request table.
-    void finish_command(const host_command &cmd) { table_update(cmd.affinity); }
-    // A host buffer freed, and its bytes back in the staging budget.
+    // begin, the drives' work and return_data, piece by piece in address order: the CPU's
+    // host_command once; per piece its buffer (within the host staging budget, then the DRAM),
+    // for a write its intent record and the host DMA into it, `serve`, for a read that succeeded
+    // the DMA to the host. Stops at the first piece that fails (*ok false). A command of several
+    // pieces has each piece's intent cleared and `release` called (default: the buffer freed)
+    // here, so it holds no buffer afterwards, while the family waits on its fences (which could
+    // otherwise wait for a request that needs that DRAM for its next piece). A command of one
+    // piece returns it, as begin did: the family's finish clears its intent, and it frees the
+    // buffer (free_host_buffer) or keeps it; of several, the request returned is empty.
+    host_request serve_pieces(const host_command &cmd, const piece_server &serve, bool *ok,
+                              const piece_release &release = {});
+    // Whether the command is served as one piece.
+    bool one_piece(const host_command &cmd) const {
+        return m_piece_limits.piece_sectors == 0 || cmd.sectors <= m_piece_limits.piece_sectors;
+    }
+    // A host buffer freed, and its bytes back in the staging budget (nullptr: nothing).
     void free_host_buffer(protocol::buffer_block *buffer);
     // The host bytes held now (tests: 0 once every request has completed).
     uint64_t host_bytes_held() const { return m_staging.held_bytes(); }

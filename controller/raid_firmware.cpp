@@ -68,13 +68,15 @@ bool raid_firmware::serve(const host_command &cmd) {
     const uint64_t read_ticket = cmd.write ? 0 : m_order.read_begins(lbn, sectors);
     // In pieces through a bounded buffer (host_pieces.h); the fences above and below hold for the
     // whole command.
-    const bool ok = m_kit.serve_pieces(
-        cmd, [&](const host_command &piece, protocol::buffer_block *buffer) { return serve_range(piece, buffer); });
+    bool ok = false;
+    const firmware_kit::host_request r = m_kit.serve_pieces(
+        cmd, [&](const host_command &piece, protocol::buffer_block *buffer) { return serve_range(piece, buffer); }, &ok);
     // Not acknowledged while an overlapping read begun before it may still return the old data
     // (a read served piece by piece: one piece read early, another queued behind a busy disk).
     if (cmd.write) wait_for_earlier_reads(lbn, sectors);
     if (write_ticket) m_order.write_done(write_ticket);
-    m_kit.finish_command(cmd);
+    m_kit.finish(cmd, r);
+    m_kit.free_host_buffer(r.buffer);
     if (read_ticket) m_order.read_done(read_ticket);
     return ok;
 }

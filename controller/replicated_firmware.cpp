@@ -51,17 +51,18 @@ bool replicated_firmware::serve(const host_command &cmd) {
     notice_lost_disk();
     std::vector<uint64_t> logical;  // this request's place in the write order
     std::optional<uint64_t> fence_ticket;
-    if (m_table && cmd.write) {
-        // Overlapping host writes are served one after the other, in the order they began: a
-        // write of several runs (or one split where its current copies differ) schedules its
-        // runs at different times, and an overlapping write scheduled between them would come
-        // first on some sectors and second on others, which no acknowledgement order matches
-        // (and each waited for the other's ticket in m_logical: a RAID 1 rebuild deadlock).
-        // Before its buffer: a write waiting here holds no DRAM an earlier one needs for its
-        // next piece.
+    // Overlapping host writes are served one after the other, in the order they began: a write
+    // of several runs (or one split where its current copies differ) schedules its runs at
+    // different times, and an overlapping write scheduled between them would come first on some
+    // sectors and second on others, which no acknowledgement order matches (and each waited for
+    // the other's ticket in m_logical: a RAID 1 rebuild deadlock). A command of one piece waits
+    // with its data in (its host DMA overlaps the wait); one of several before its first piece,
+    // holding no buffer an earlier write needs for its next piece.
+    auto enter_write_fence = [&] {
         fence_ticket = m_write_fence.write_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
         m_write_fence.wait_for_earlier_writes(m_platform, *fence_ticket);
-    }
+    };
+    if (m_table && cmd.write && !m_kit.one_piece(cmd)) enter_write_fence();
     uint64_t owner = 0;  // names the buffer of the piece being served, which delayed copies may keep
     auto serve_piece = [&](const host_command &piece, protocol::buffer_block *buffer) {
         owner = 0;
@@ -71,6 +72,7 @@ bool replicated_firmware::serve(const host_command &cmd) {
         } else if (m_replicated_reads && !piece.write) {
             ok = replicated_read(piece.lbn, piece.sectors, buffer, &logical);
         } else if (m_table && piece.write) {
+            if (!fence_ticket) enter_write_fence();
             owner = ++m_last_owner;
             ok = replicated_write(piece.lbn, piece.sectors, buffer, owner, piece.affinity, &logical);
         } else {
@@ -93,13 +95,15 @@ bool replicated_firmware::serve(const host_command &cmd) {
             m_kit.free_host_buffer(buffer);
         }
     };
-    const bool ok = m_kit.serve_pieces(cmd, serve_piece, release_piece);
+    bool ok = false;
+    const firmware_kit::host_request r = m_kit.serve_pieces(cmd, serve_piece, &ok, release_piece);
     if (!logical.empty()) {
         for (uint64_t t : logical) m_logical.leave(t);
         m_guard_changed.notify(sc_core::SC_ZERO_TIME);
     }
     if (fence_ticket) m_write_fence.write_done(*fence_ticket);
-    m_kit.finish_command(cmd);
+    m_kit.finish(cmd, r);
+    if (r.buffer) release_piece(cmd, r.buffer);  // one piece: released last, as before pieces
     return ok;
 }
 
