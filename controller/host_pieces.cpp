@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "tlm/dma_command.h"
+#include "tlm/scsi_command.h"
 
 namespace raidtlm::controller {
 
@@ -14,10 +14,13 @@ host_piece_limits plan_host_pieces(uint64_t dram_bytes, uint64_t alignment_secto
     if (dram_bytes == 0) return {};
     const uint64_t sector = protocol::sector_bytes;
     if (work_bytes + sector > dram_bytes)
-        throw std::invalid_argument(fmt::format(
-            "the buffer DRAM (controller.dram.capacity_mib: {} bytes) cannot hold one stripe's work buffer ({} bytes: "
-            "host.stripe_unit_sectors {} over the array's disks) beside a piece of a host request",
-            dram_bytes, work_bytes, unit_sectors));
+        throw host_piece_error(
+            "controller.dram.capacity_mib",
+            fmt::format("{} bytes cannot hold one stripe's work buffer ({} bytes: host.stripe_unit_sectors {} over the "
+                        "array's disks) beside a piece of a host request",
+                        dram_bytes, work_bytes, unit_sectors),
+            fmt::format("at least {} MiB, or a smaller host.stripe_unit_sectors",
+                        (work_bytes + protocol::sector_bytes + (1u << 20) - 1) >> 20));
     const uint64_t most = std::max<uint64_t>(
         1, std::min(dram_bytes / host_piece_dram_divisor / sector, (dram_bytes - work_bytes) / sector));
     uint64_t piece = most;

@@ -19,7 +19,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <systemc>
 
@@ -33,10 +35,23 @@ struct host_piece_limits {
     uint64_t staging_bytes = 0;  // host pieces held at once at most (0: unbounded)
 };
 
+// A scenario whose buffer DRAM cannot hold a piece beside one stripe's work buffer; `key` names
+// the key to change (the testbench reports it before the run).
+class host_piece_error : public std::invalid_argument {
+public:
+    host_piece_error(const std::string &key, const std::string &problem, std::string hint)
+        : std::invalid_argument(problem), m_key(key), m_hint(std::move(hint)) {}
+    const std::string &key() const { return m_key; }
+    const std::string &hint() const { return m_hint; }
+
+private:
+    std::string m_key, m_hint;
+};
+
 // dram_bytes: the buffer DRAM's size (0: unlimited). alignment_sectors: the family's preferred
 // piece boundary (0: none); unit_sectors: its stripe unit; work_bytes: the largest buffer one
-// stripe's I/O allocates besides the host piece. Throws std::invalid_argument naming the keys when
-// not even one sector's piece and that work buffer fit the DRAM.
+// stripe's I/O allocates besides the host piece. Throws host_piece_error naming the keys when not
+// even one sector's piece and that work buffer fit the DRAM.
 host_piece_limits plan_host_pieces(uint64_t dram_bytes, uint64_t alignment_sectors, uint64_t unit_sectors,
                                    uint64_t work_bytes);
 

@@ -4,6 +4,7 @@
 // sector, 1.4 GB for a 4-disk array of 9 GB drives (EXPERIMENTS.md 19.5).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 

@@ -71,7 +71,8 @@ TEST(large_requests, a_dram_too_small_for_one_stripe_is_refused_before_the_run) 
 #ifdef RAIDTLM_HAVE_ISS
 TEST(large_requests, the_c_firmware_refuses_requests_larger_than_its_buffers_before_the_run) {
     const scratch_dir dir;
-    const result r = raidtlm("run scenarios/iss_raid5.yaml --quiet --set workload.request_sectors=65536 --out " +
+    const result r = raidtlm("run scenarios/iss_raid5.yaml --quiet --set workload.size_distribution=constant "
+                             "--set workload.request_sectors=65536 --out " +
                                  (dir / "iss").string(),
                              dir);
     expect_one_line_error(r, 2, {"workload.request_sectors", "65536"});

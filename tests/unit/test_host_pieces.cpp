@@ -32,8 +32,8 @@ TEST(host_pieces, a_piece_leaves_room_for_the_largest_work_buffer) {
     try {
         plan_host_pieces(1 << 20, 0, 2048, 1 << 20);
         FAIL() << "no error";
-    } catch (const std::invalid_argument &e) {
-        EXPECT_NE(std::string(e.what()).find("controller.dram.capacity_mib"), std::string::npos);
+    } catch (const host_piece_error &e) {
+        EXPECT_EQ(e.key(), "controller.dram.capacity_mib");
         EXPECT_NE(std::string(e.what()).find("stripe_unit_sectors"), std::string::npos);
     }
 }
