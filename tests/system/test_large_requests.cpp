@@ -57,6 +57,11 @@ TEST(large_requests, requests_that_exactly_fill_the_dram_are_served) {
     const nlohmann::json j = run_json(scenario, dir, "fill");
     ASSERT_FALSE(j.is_null());
     expect_nothing_lost(j["controller"], 1);
+    // Four times the DRAM (before: refused, "smaller than one request's buffer").
+    const nlohmann::json four = run_json(scenario + " --set workload.request_sectors=8192", dir, "four");
+    ASSERT_FALSE(four.is_null());
+    expect_nothing_lost(four["controller"], 1);
+    EXPECT_EQ(four["requests"]["completed_total"].get<uint64_t>(), 200u);
 }
 
 TEST(large_requests, a_dram_too_small_for_one_stripe_is_refused_before_the_run) {
