@@ -143,7 +143,7 @@ private:
     // Stripes a rebuild step holds: whether a loss during it lost them is the step's to say
     // (its reads may all have been done before the loss).
     std::set<int64_t> m_stripes_in_rebuild;
-    std::set<std::pair<int64_t, int32_t>> m_lost_range_set;  // lost_ranges, for note_lost_range
+    sector_ranges m_lost_noted;  // lost_ranges' sectors, merged: note_lost_range notes each once
     // The sectors of lost_ranges not written since (few: only sectors lost to a second fault).
     // Reads of them fail rather than return what a stale parity rebuilds; a write makes them
     // good again (a degraded write computes the stripe's redundancy from the new data).

@@ -40,6 +40,14 @@ bool sector_ranges::overlaps(int64_t first, int64_t end) const {
     return it != m_ranges.end() && it->first < end;
 }
 
+bool sector_ranges::covers(int64_t first, int64_t end) const {
+    if (first >= end) return true;
+    auto it = m_ranges.upper_bound(first);
+    if (it == m_ranges.begin()) return false;
+    --it;  // the range starting at or before `first`: ranges do not touch, so it alone can cover it
+    return it->first <= first && it->second >= end;
+}
+
 int64_t sector_ranges::sectors() const {
     int64_t n = 0;
     for (const auto &[first, end] : m_ranges) n += end - first;

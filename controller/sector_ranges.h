@@ -16,6 +16,8 @@ public:
     void insert(int64_t first, int64_t end);
     // Removes [first, end): ranges it covers go, ranges it cuts are trimmed or split.
     void erase(int64_t first, int64_t end);
+    // Whether every sector of [first, end) is in the set.
+    bool covers(int64_t first, int64_t end) const;
     // Whether any sector of [first, end) is in the set.
     bool overlaps(int64_t first, int64_t end) const;
     bool empty() const { return m_ranges.empty(); }

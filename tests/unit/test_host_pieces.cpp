@@ -57,6 +57,9 @@ TEST(sector_ranges, merges_erases_and_overlaps) {
     EXPECT_TRUE(r.overlaps(29, 31));
     EXPECT_FALSE(r.overlaps(30, 40));
     EXPECT_TRUE(r.overlaps(0, 11));
+    EXPECT_TRUE(r.covers(12, 30));
+    EXPECT_FALSE(r.covers(12, 31));
+    EXPECT_FALSE(r.covers(5, 12));
     r.erase(15, 45);  // trims both
     EXPECT_EQ(r.ranges(), 2u);
     EXPECT_EQ(r.sectors(), 10);
