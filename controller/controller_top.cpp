@@ -217,9 +217,11 @@ void controller_top::host_dma(const host_command &cmd, protocol::buffer_block *b
     d.buffer = buffer;
     d.first_sector = first_sector;
     gp.set_command(host_trans.get_command());
-    gp.set_data_ptr(host_trans.get_data_ptr());
-    gp.set_data_length(host_trans.get_data_length());
-    gp.set_streaming_width(host_trans.get_data_length());
+    // A piece of the host's command (firmware_kit::serve_pieces): its own sectors of the host's data.
+    const uint64_t token_bytes = host_trans.get_data_length() ? uint64_t(cmd.sectors) * protocol::token_bytes : 0;
+    gp.set_data_ptr(host_trans.get_data_ptr() + cmd.host_offset_sectors * protocol::token_bytes);
+    gp.set_data_length(unsigned(token_bytes));
+    gp.set_streaming_width(unsigned(token_bytes));
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_to_link->b_transport(gp, delay);

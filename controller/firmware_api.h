@@ -77,6 +77,9 @@ struct host_command {
     uint64_t sequence = 0;        // host commands counted from 0 (since power-on)
     int affinity = 0;             // a core hint for per_core CPU scheduling
     void *platform_handle = nullptr;  // the platform's; firmware passes it back untouched
+    // A piece of a larger host command (firmware_kit::serve_pieces): where its data start in the
+    // host's transfer; host_dma moves this command's sectors from there.
+    uint64_t host_offset_sectors = 0;
     uint64_t bytes() const { return uint64_t(sectors) * protocol::sector_bytes; }
 };
 

@@ -27,14 +27,27 @@ void add_fragment(std::vector<disk_fragment> &out, const disk_fragment &f) {
 }  // namespace
 
 void report_lost_ranges(const std::vector<std::pair<int64_t, int32_t>> &ranges, nlohmann::json &out) {
+    // Sorted, and ranges that touch or overlap merged: the same sectors in fewer pairs (a RAID 5
+    // that lost two disks lists a unit or two of every stripe; EXPERIMENTS.md 19.5).
+    std::vector<std::pair<int64_t, int64_t>> merged;  // [first, end)
+    merged.reserve(ranges.size());
+    for (const auto &[lbn, n] : ranges) merged.emplace_back(lbn, lbn + n);
+    std::sort(merged.begin(), merged.end());
+    size_t kept = 0;
+    for (const auto &r : merged) {
+        if (kept > 0 && merged[kept - 1].second >= r.first) merged[kept - 1].second = std::max(merged[kept - 1].second, r.second);
+        else merged[kept++] = r;
+    }
+    merged.resize(kept);
     int64_t sectors = 0;
     nlohmann::json list = nlohmann::json::array();
-    for (const auto &[lbn, n] : ranges) {
-        sectors += n;
-        list.push_back({lbn, n});
+    list.get_ref<nlohmann::json::array_t &>().reserve(merged.size());
+    for (const auto &[first, end] : merged) {
+        sectors += end - first;
+        list.push_back(nlohmann::json::array({first, end - first}));
     }
     out["lost_sectors"] = sectors;
-    out["lost_ranges"] = list;
+    out["lost_ranges"] = std::move(list);
 }
 
 firmware_kit::firmware_kit(firmware_platform &p) : platform(p), queues(p), intents(p) {
@@ -52,6 +65,53 @@ firmware_kit::host_request firmware_kit::begin(const host_command &cmd) {
         host_dma(cmd, r.buffer, cmd.affinity);
     }
     return r;
+}
+
+void firmware_kit::plan_host_pieces(uint64_t alignment_sectors, uint64_t unit_sectors, uint64_t work_bytes) {
+    m_piece_limits =
+        controller::plan_host_pieces(platform.config().dram.capacity_bytes, alignment_sectors, unit_sectors, work_bytes);
+    m_staging.set_budget(m_piece_limits.staging_bytes);
+}
+
+protocol::buffer_block *firmware_kit::allocate_host_buffer(const host_command &piece) {
+    m_staging.acquire(piece.bytes());
+    return platform.allocate_buffer(piece.bytes(), piece.carries_tokens ? piece.sectors : 0);
+}
+
+void firmware_kit::free_host_buffer(protocol::buffer_block *buffer) {
+    if (!buffer) return;
+    const uint64_t bytes = buffer->bytes;
+    platform.free_buffer(buffer);
+    m_staging.release(bytes);
+}
+
+firmware_kit::host_request firmware_kit::serve_pieces(const host_command &cmd, const piece_server &serve, bool *ok,
+                                                      const piece_release &release) {
+    platform.cpu_run_priced(rtl_models::cpu_task::host_command, cmd.affinity);
+    const uint64_t end = cmd.lbn + cmd.sectors;
+    const bool several = !one_piece(cmd);
+    host_command piece = cmd;
+    host_request r;
+    *ok = true;
+    for (uint64_t lbn = cmd.lbn; *ok && lbn < end; lbn += piece.sectors) {
+        piece.lbn = lbn;
+        piece.sectors = uint32_t(host_piece_length(lbn, end, cmd.sectors, m_piece_limits.piece_sectors));
+        piece.host_offset_sectors = cmd.host_offset_sectors + (lbn - cmd.lbn);
+        r = host_request{};
+        r.buffer = allocate_host_buffer(piece);
+        if (cmd.write) {
+            if (platform.config().firmware.write_intent_log)
+                r.intent = intents.record(piece.lbn, piece.sectors, cmd.sequence, cmd.affinity);
+            host_dma(piece, r.buffer, cmd.affinity);
+        }
+        *ok = serve(piece, r.buffer);
+        return_data(piece, r, *ok);
+        if (!several) return r;
+        if (r.intent >= 0) intents.clear(r.intent);
+        if (release) release(piece, r.buffer);
+        else free_host_buffer(r.buffer);
+    }
+    return host_request{};
 }
 
 void firmware_kit::return_data(const host_command &cmd, const host_request &r, bool ok) {
@@ -203,6 +263,7 @@ bool firmware_kit::maintenance_io(bool read, int disk, uint64_t lbn, uint32_t se
 void firmware_kit::restart() {
     queues.restart();
     locks.clear();
+    m_staging.clear();  // the buffer DRAM came back empty
 }
 
 void firmware_kit::report(nlohmann::json &out) const {

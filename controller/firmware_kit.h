@@ -13,6 +13,7 @@
 #include "controller/firmware_api.h"
 #include "controller/host_address_map.h"
 #include "controller/member_metadata.h"
+#include "controller/host_pieces.h"
 #include "controller/stripe_locks.h"
 #include "controller/write_intent_log.h"
 
@@ -43,6 +44,38 @@ public:
     // The last steps: the intent record cleared, the request table updated (the buffer is the
     // family's to free or keep).
     void finish(const host_command &cmd, const host_request &r);
+
+    // ---- a host command moved in bounded pieces (host_pieces.h)
+    // From the family's constructor: its preferred piece boundary (a full stripe's data; 0: none),
+    // its stripe unit and the largest work buffer one stripe's I/O allocates. Throws
+    // std::invalid_argument naming the keys when the buffer DRAM cannot hold a piece beside it.
+    void plan_host_pieces(uint64_t alignment_sectors, uint64_t unit_sectors, uint64_t work_bytes);
+    uint64_t host_piece_sectors() const { return m_piece_limits.piece_sectors; }
+    // One piece's work: its range (a host_command of its own, whose data lie at
+    // host_offset_sectors in the host's transfer) and its buffer, holding the data of a write.
+    using piece_server = std::function<bool(const host_command &piece, protocol::buffer_block *buffer)>;
+    // A piece the host path is done with: its buffer freed (or kept by the family, which then
+    // frees it with free_host_buffer).
+    using piece_release = std::function<void(const host_command &piece, protocol::buffer_block *buffer)>;
+    // begin, the drives' work and return_data, piece by piece in address order: the CPU's
+    // host_command once; per piece its buffer (within the host staging budget, then the DRAM),
+    // for a write its intent record and the host DMA into it, `serve`, for a read that succeeded
+    // the DMA to the host. Stops at the first piece that fails (*ok false). A command of several
+    // pieces has each piece's intent cleared and `release` called (default: the buffer freed)
+    // here, so it holds no buffer afterwards, while the family waits on its fences (which could
+    // otherwise wait for a request that needs that DRAM for its next piece). A command of one
+    // piece returns it, as begin did: the family's finish clears its intent, and it frees the
+    // buffer (free_host_buffer) or keeps it; of several, the request returned is empty.
+    host_request serve_pieces(const host_command &cmd, const piece_server &serve, bool *ok,
+                              const piece_release &release = {});
+    // Whether the command is served as one piece.
+    bool one_piece(const host_command &cmd) const {
+        return m_piece_limits.piece_sectors == 0 || cmd.sectors <= m_piece_limits.piece_sectors;
+    }
+    // A host buffer freed, and its bytes back in the staging budget (nullptr: nothing).
+    void free_host_buffer(protocol::buffer_block *buffer);
+    // The host bytes held now (tests: 0 once every request has completed).
+    uint64_t host_bytes_held() const { return m_staging.held_bytes(); }
 
     // The CPU's dma_setup and the host DMA.
     void host_dma(const host_command &cmd, protocol::buffer_block *buffer, int affinity, uint64_t first_sector = 0);
@@ -82,6 +115,11 @@ public:
     // controller.firmware: tag_wait, and with a predictor the prediction figures it owns.
     void report(nlohmann::json &out) const;
     void reset_statistics() { queues.reset_statistics(); }
+
+private:
+    protocol::buffer_block *allocate_host_buffer(const host_command &piece);
+    host_piece_limits m_piece_limits;
+    host_staging m_staging;
 };
 
 // stats.json's firmware.lost_sectors and lost_ranges ([first logical sector, sectors] pairs):

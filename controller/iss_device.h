@@ -31,6 +31,16 @@
 
 namespace raidtlm::controller {
 
+// The largest host request the C firmware (controller/firmware_c) serves: it moves a command in
+// one buffer, for a degraded RAID 5 read `disks` times the request (requests.c), and a buffer
+// holds at most 65535 sectors (a buffer address's 16-bit sector field, RT_BUFFER_ADDRESS) and
+// must fit the buffer DRAM (dram_bytes; 0: unlimited). Larger requests are refused before the run.
+constexpr uint64_t iss_largest_request_sectors(int disks, uint64_t dram_bytes) {
+    const uint64_t per_buffer = 0xFFFFull / uint64_t(disks > 0 ? disks : 1);
+    const uint64_t in_dram = dram_bytes / 512 / uint64_t(disks > 0 ? disks : 1);
+    return dram_bytes == 0 || per_buffer < in_dram ? per_buffer : in_dram;
+}
+
 // The array facts the firmware reads from the system block.
 struct iss_array_facts {
     uint32_t layout = RT_LAYOUT_RAID0;

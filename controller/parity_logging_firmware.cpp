@@ -42,6 +42,15 @@ parity_logging_firmware::parity_logging_firmware(firmware_platform &platform, st
         throw layout_error(fmt::format("parity logging: the reintegration buffer ({} sectors) must hold a region's "
                                        "parity ({} sectors)",
                                        m_reint_sectors, m_layout.parity_sectors()));
+    {
+        // Host pieces (host_pieces.h) beside the largest work buffer: the reintegration buffer, a
+        // member's check images of a region, or a stripe write's slots.
+        const uint64_t unit = uint64_t(m_layout.unit_sectors()), pt = uint64_t(m_layout.parity_unit_sectors());
+        const uint64_t disks = uint64_t(platform.disk_count()), checks = uint64_t(m_layout.checks());
+        const uint64_t work_sectors =
+            std::max({uint64_t(m_reint_sectors), (disks + checks + 1) * pt, (2 * disks + 3) * unit});
+        m_kit.plan_host_pieces(0, unit, work_sectors * protocol::sector_bytes);
+    }
     const uint64_t track_bytes = uint64_t(m_layout.track_sectors()) * protocol::sector_bytes;
     const uint64_t pool_bytes = uint64_t(m_pool.capacity()) * track_bytes;
     m_nvram_base = platform.nvram_allocate(pool_bytes);

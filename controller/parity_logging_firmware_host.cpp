@@ -24,20 +24,25 @@ bool parity_logging_firmware::serve(const host_command &cmd) {
         m_read_fence.wait_for_earlier_writes(m_platform, lbn, n);
         read_ticket = m_read_fence.read_begins(lbn, n);
     }
-    const firmware_kit::host_request r = m_kit.begin(cmd);
-    const bool ok =
-        cmd.write ? write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity) : read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+    // In pieces through a bounded buffer (host_pieces.h); the fences hold for the whole command.
+    bool ok = false;
+    const firmware_kit::host_request r = m_kit.serve_pieces(
+        cmd,
+        [&](const host_command &piece, protocol::buffer_block *buffer) {
+            return piece.write ? write(piece.lbn, piece.sectors, buffer, piece.affinity)
+                               : read(piece.lbn, piece.sectors, buffer, piece.affinity);
+        },
+        &ok);
     if (write_ticket) {
         m_read_fence.wait_for_earlier_reads(m_platform, lbn, n);
         m_read_fence.write_done(write_ticket);
     }
-    m_kit.return_data(cmd, r, ok);
     m_kit.finish(cmd, r);
     // Done only once the host has the data: a write waiting for this read is acknowledged after
     // it (before, the read left the fence ahead of its host DMA, and an overlapping write begun
     // after it could be acknowledged first: 3-11 integrity errors in a hot region of mixed sizes).
     if (read_ticket) m_read_fence.read_done(read_ticket);
-    m_platform.free_buffer(r.buffer);
+    m_kit.free_host_buffer(r.buffer);
     return ok;
 }
 

@@ -24,6 +24,28 @@ raid_firmware::raid_firmware(firmware_platform &platform)
     m_stripes = dynamic_cast<const parity_stripe_layout *>(m_layout.get());
     m_known_failed = platform.failed_disks();
     m_parity = dynamic_cast<const parity_layout *>(m_layout.get());
+    plan_host_pieces();
+}
+
+void raid_firmware::plan_host_pieces() {
+    const uint64_t unit = m_platform.config().firmware.stripe_unit_sectors;
+    const uint64_t disks = uint64_t(m_platform.disk_count());
+    // Pieces of whole stripes where every stripe holds as much data (RAID 0/4/5/6; AdaptRaid5's
+    // stripes differ in width: pieces of whole units there).
+    uint64_t stripe_data = m_layout && !m_stripes ? disks * unit : 0;
+    if (m_stripes) {
+        const int64_t last = stripe_count() - 1;
+        const int64_t width = m_stripes->stripe_data_units(0);
+        bool uniform = true;
+        for (int64_t s : {int64_t(1), last})
+            uniform = uniform && s <= last && m_stripes->stripe_data_units(s) == width &&
+                      m_stripes->stripe_first_lbn(s) == s * width * int64_t(unit);
+        if (uniform) stripe_data = uint64_t(width) * unit;
+    }
+    // The largest work buffer one stripe's I/O allocates: a read-modify-write's 1 + 2n slots of
+    // a unit (floating: 2n + 1), RAID 6's checks beside them; RAID 0 none.
+    const uint64_t work_bytes = m_stripes ? (2 * disks + 3) * unit * protocol::sector_bytes : 0;
+    m_kit.plan_host_pieces(stripe_data, unit, work_bytes);
 }
 
 raid_firmware::~raid_firmware() = default;
@@ -45,12 +67,27 @@ bool raid_firmware::serve(const host_command &cmd) {
     else
         m_order.wait_for_earlier_writes(m_platform, lbn, sectors);
     const uint64_t read_ticket = cmd.write ? 0 : m_order.read_begins(lbn, sectors);
-    const firmware_kit::host_request r = m_kit.begin(cmd);
+    // In pieces through a bounded buffer (host_pieces.h); the fences above and below hold for the
+    // whole command.
+    bool ok = false;
+    const firmware_kit::host_request r = m_kit.serve_pieces(
+        cmd, [&](const host_command &piece, protocol::buffer_block *buffer) { return serve_range(piece, buffer); }, &ok);
+    // Not acknowledged while an overlapping read begun before it may still return the old data
+    // (a read served piece by piece: one piece read early, another queued behind a busy disk).
+    if (cmd.write) wait_for_earlier_reads(lbn, sectors);
+    if (write_ticket) m_order.write_done(write_ticket);
+    m_kit.finish(cmd, r);
+    m_kit.free_host_buffer(r.buffer);
+    if (read_ticket) m_order.read_done(read_ticket);
+    return ok;
+}
+
+bool raid_firmware::serve_range(const host_command &cmd, protocol::buffer_block *buffer) {
     bool ok;
     std::vector<disk_fragment> pieces;
     if (!m_layout) {
         m_map.map(cmd.lbn, cmd.sectors, pieces);
-        ok = m_kit.run_fragments(cmd.write, pieces, r.buffer);
+        ok = m_kit.run_fragments(cmd.write, pieces, buffer);
     } else if (m_stripes && single_parity() && (notice_losses(), touches_lost_stripe(cmd.lbn, cmd.sectors))) {
         ok = false;  // a stripe that lost two members: its data are gone
         ++m_stats.lost_stripe_requests;
@@ -58,24 +95,14 @@ bool raid_firmware::serve(const host_command &cmd) {
         ok = false;  // sectors lost to a second fault (a torn write with a member lost): never served wrong
         ++m_stats.lost_stripe_requests;
     } else if (m_stripes && cmd.write) {
-        ok = stripes_write(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
-        if (ok && !m_lost_sectors.empty())
-            m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
-                                 m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
+        ok = stripes_write(cmd.lbn, cmd.sectors, buffer, cmd.affinity);
+        if (ok) m_lost_sectors.erase(int64_t(cmd.lbn), int64_t(cmd.lbn + cmd.sectors));
     } else if (m_stripes) {
-        ok = stripes_read(cmd.lbn, cmd.sectors, r.buffer, cmd.affinity);
+        ok = stripes_read(cmd.lbn, cmd.sectors, buffer, cmd.affinity);
     } else {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
-        ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
+        ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, buffer);
     }
-    // Not acknowledged while an overlapping read begun before it may still return the old data
-    // (a read served piece by piece: one piece read early, another queued behind a busy disk).
-    if (cmd.write) wait_for_earlier_reads(lbn, sectors);
-    m_kit.return_data(cmd, r, ok);
-    if (write_ticket) m_order.write_done(write_ticket);
-    m_kit.finish(cmd, r);
-    m_platform.free_buffer(r.buffer);
-    if (read_ticket) m_order.read_done(read_ticket);
     return ok;
 }
 

@@ -23,6 +23,7 @@
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
 #include "controller/rebuild_runner.h"
+#include "controller/sector_ranges.h"
 
 namespace raidtlm::controller {
 
@@ -48,6 +49,8 @@ public:
     uint64_t capacity_sectors() const override;
     const layout *array_layout() const override { return m_layout.get(); }
     bool serve(const host_command &cmd) override;
+    // The sectors lost to a second fault and not written since (memory: its ranges).
+    const sector_ranges &lost_sectors() const { return m_lost_sectors; }
     // RAID 4/5: the parity of every stripe a write-intent record names is resynchronised from
     // its data before serving again (raid_parity_resync.cpp); returns the stripes resynchronised.
     size_t restart_after_power_loss() override;
@@ -108,6 +111,10 @@ protected:
     raid_statistics m_stats;
 
 private:
+    // The host pieces' size and the work buffers beside them (host_pieces.h).
+    void plan_host_pieces();
+    // One piece of a host command (firmware_kit::serve_pieces): the layout's read or write.
+    bool serve_range(const host_command &piece, protocol::buffer_block *buffer);
     bool parity_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     // `unreadable` (set): the disk whose read answered MEDIUM ERROR, when one did.
     bool stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer, int affinity,
@@ -146,11 +153,11 @@ private:
     // Stripes a rebuild step holds: whether a loss during it lost them is the step's to say
     // (its reads may all have been done before the loss).
     std::set<int64_t> m_stripes_in_rebuild;
-    std::set<std::pair<int64_t, int32_t>> m_lost_range_set;  // lost_ranges, for note_lost_range
+    sector_ranges m_lost_noted;  // lost_ranges' sectors, merged: note_lost_range notes each once
     // The sectors of lost_ranges not written since (few: only sectors lost to a second fault).
     // Reads of them fail rather than return what a stale parity rebuilds; a write makes them
     // good again (a degraded write computes the stripe's redundancy from the new data).
-    std::set<int64_t> m_lost_sectors;
+    sector_ranges m_lost_sectors;
     bool overlaps_lost_sectors(uint64_t lbn, uint32_t sectors) const;
 };
 

@@ -361,14 +361,15 @@ bool raid_firmware::read_repairing(uint64_t lbn, uint32_t sectors, protocol::buf
 }
 
 void raid_firmware::note_lost_range(int64_t lbn, int32_t sectors) {
-    if (m_lost_range_set.insert({lbn, sectors}).second) m_stats.lost_ranges.push_back({lbn, sectors});
-    for (int64_t k = lbn; k < lbn + sectors; ++k) m_lost_sectors.insert(k);
+    if (!m_lost_noted.covers(lbn, lbn + sectors)) {
+        m_lost_noted.insert(lbn, lbn + sectors);
+        m_stats.lost_ranges.push_back({lbn, sectors});
+    }
+    m_lost_sectors.insert(lbn, lbn + sectors);
 }
 
 bool raid_firmware::overlaps_lost_sectors(uint64_t lbn, uint32_t sectors) const {
-    if (m_lost_sectors.empty()) return false;
-    const auto it = m_lost_sectors.lower_bound(int64_t(lbn));
-    return it != m_lost_sectors.end() && *it < int64_t(lbn + sectors);
+    return m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors));
 }
 
 void raid_firmware::note_lost_rows(int64_t stripe, int disk, uint64_t row, uint64_t rows) {

@@ -26,6 +26,9 @@ replicated_firmware::replicated_firmware(firmware_platform &platform)
     if (!m_layout) SC_REPORT_FATAL(msg_type, "the replicated firmware needs an array layout");
     // Every layout with copies: reads to one holder (acquire_any), writes through the table.
     m_replicated_reads = !dynamic_cast<const parity_layout *>(m_layout.get()) && m_layout->copies() > 1;
+    // Host pieces (host_pieces.h) in whole units; the largest work buffer beside them is a
+    // rebuild step's unit (host reads and writes use the host's buffer only).
+    m_kit.plan_host_pieces(unit_sectors(), unit_sectors(), unit_sectors() * protocol::sector_bytes);
     if (m_replicated_reads && !fw.delayed_writes.foreground_propagation) {
         delayed_write_table::config tc;
         tc.force_threshold_entries = fw.delayed_writes.threshold_entries;
@@ -46,49 +49,61 @@ replicated_firmware::~replicated_firmware() = default;
 
 bool replicated_firmware::serve(const host_command &cmd) {
     notice_lost_disk();
-    const firmware_kit::host_request r = m_kit.begin(cmd);
-    const uint64_t owner = cmd.sequence + 1;  // names the buffer the delayed copies keep
-    bool ok;
     std::vector<uint64_t> logical;  // this request's place in the write order
     std::optional<uint64_t> fence_ticket;
-    if (!cmd.write && overlaps_lost(cmd.lbn, cmd.sectors)) {
-        ok = false;  // data lost to a second fault: the host gets an error, never stale data
-    } else if (m_replicated_reads && !cmd.write) {
-        ok = replicated_read(cmd.lbn, cmd.sectors, r.buffer, &logical);
-    } else if (m_table && cmd.write) {
-        // Overlapping host writes are served one after the other, in the order they began: a
-        // write of several runs (or one split where its current copies differ) schedules its
-        // runs at different times, and an overlapping write scheduled between them would come
-        // first on some sectors and second on others, which no acknowledgement order matches
-        // (and each waited for the other's ticket in m_logical: a RAID 1 rebuild deadlock).
-        const uint64_t ticket = m_write_fence.write_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
-        m_write_fence.wait_for_earlier_writes(m_platform, ticket);
-        ok = replicated_write(cmd.lbn, cmd.sectors, r.buffer, owner, cmd.affinity, &logical);
-        fence_ticket = ticket;
-    } else {
-        std::vector<disk_fragment> pieces;
-        const bool locked = cmd.write && lock_units(cmd.lbn, cmd.sectors);
-        m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
-        ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, r.buffer);
-        if (locked) unlock_units(cmd.lbn, cmd.sectors);
-    }
-    if (cmd.write && ok) m_lost_sectors.erase(m_lost_sectors.lower_bound(int64_t(cmd.lbn)),
-                                              m_lost_sectors.lower_bound(int64_t(cmd.lbn + cmd.sectors)));
-    m_kit.return_data(cmd, r, ok);
+    // Overlapping host writes are served one after the other, in the order they began: a write
+    // of several runs (or one split where its current copies differ) schedules its runs at
+    // different times, and an overlapping write scheduled between them would come first on some
+    // sectors and second on others, which no acknowledgement order matches (and each waited for
+    // the other's ticket in m_logical: a RAID 1 rebuild deadlock). A command of one piece waits
+    // with its data in (its host DMA overlaps the wait); one of several before its first piece,
+    // holding no buffer an earlier write needs for its next piece.
+    auto enter_write_fence = [&] {
+        fence_ticket = m_write_fence.write_begins(int64_t(cmd.lbn), int64_t(cmd.sectors));
+        m_write_fence.wait_for_earlier_writes(m_platform, *fence_ticket);
+    };
+    if (m_table && cmd.write && !m_kit.one_piece(cmd)) enter_write_fence();
+    uint64_t owner = 0;  // names the buffer of the piece being served, which delayed copies may keep
+    auto serve_piece = [&](const host_command &piece, protocol::buffer_block *buffer) {
+        owner = 0;
+        bool ok;
+        if (!piece.write && overlaps_lost(piece.lbn, piece.sectors)) {
+            ok = false;  // data lost to a second fault: the host gets an error, never stale data
+        } else if (m_replicated_reads && !piece.write) {
+            ok = replicated_read(piece.lbn, piece.sectors, buffer, &logical);
+        } else if (m_table && piece.write) {
+            if (!fence_ticket) enter_write_fence();
+            owner = ++m_last_owner;
+            ok = replicated_write(piece.lbn, piece.sectors, buffer, owner, piece.affinity, &logical);
+        } else {
+            std::vector<disk_fragment> pieces;
+            const bool locked = piece.write && lock_units(piece.lbn, piece.sectors);
+            m_kit.fragments_of(*m_layout, piece.write, piece.lbn, piece.sectors, pieces);
+            ok = !pieces.empty() && m_kit.run_fragments(piece.write, pieces, buffer);
+            if (locked) unlock_units(piece.lbn, piece.sectors);
+        }
+        if (piece.write && ok) m_lost_sectors.erase(int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors));
+        return ok;
+    };
+    auto release_piece = [&](const host_command &, protocol::buffer_block *buffer) {
+        const auto held = owner ? m_held.find(owner) : m_held.end();
+        if (held != m_held.end()) {
+            // The delayed copies still need the data: freed when the last is written.
+            held->second.acknowledged = true;
+            try_free(owner);
+        } else {
+            m_kit.free_host_buffer(buffer);
+        }
+    };
+    bool ok = false;
+    const firmware_kit::host_request r = m_kit.serve_pieces(cmd, serve_piece, &ok, release_piece);
     if (!logical.empty()) {
         for (uint64_t t : logical) m_logical.leave(t);
         m_guard_changed.notify(sc_core::SC_ZERO_TIME);
     }
     if (fence_ticket) m_write_fence.write_done(*fence_ticket);
     m_kit.finish(cmd, r);
-    const auto held = m_table && cmd.write ? m_held.find(owner) : m_held.end();
-    if (held != m_held.end()) {
-        // The delayed copies still need the data: freed when the last is written.
-        held->second.acknowledged = true;
-        try_free(owner);
-    } else {
-        m_platform.free_buffer(r.buffer);
-    }
+    if (r.buffer) release_piece(cmd, r.buffer);  // one piece: released last, as before pieces
     return ok;
 }
 
@@ -108,6 +123,7 @@ void replicated_firmware::reset_statistics() {
 void replicated_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     out["layout"] = m_layout->describe();
+    out["capacity_sectors"] = m_layout->capacity_sectors();  // what the array exports to the host
     report_lost_ranges(m_stats.lost_ranges, out);
     m_rebuild.report(out);
     if (!m_replicated_reads) return;
@@ -393,13 +409,11 @@ void replicated_firmware::repair_copy(const chunk &c, copy_location source, copy
 
 void replicated_firmware::mark_lost(int64_t lbn, int32_t sectors) {
     m_stats.lost_ranges.emplace_back(lbn, sectors);
-    for (int64_t k = lbn; k < lbn + sectors; ++k) m_lost_sectors.insert(k);
+    m_lost_sectors.insert(lbn, lbn + sectors);
 }
 
 bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
-    if (m_lost_sectors.empty()) return false;
-    const auto it = m_lost_sectors.lower_bound(int64_t(lbn));
-    return it != m_lost_sectors.end() && *it < int64_t(lbn + sectors);
+    return m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors));
 }
 
 void replicated_firmware::notice_lost_disk() {
@@ -555,7 +569,7 @@ void replicated_firmware::try_free(uint64_t owner) {
     if (it == m_held.end()) return;
     const held_buffer &h = it->second;
     if (!h.acknowledged || h.in_flight > 0 || m_table->entries_of(owner) > 0) return;
-    m_platform.free_buffer(h.buffer);
+    m_kit.free_host_buffer(h.buffer);
     m_held.erase(it);
 }
 

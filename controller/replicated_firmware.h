@@ -26,6 +26,7 @@
 #include "controller/firmware_kit.h"
 #include "controller/host_read_fence.h"
 #include "controller/rebuild_runner.h"
+#include "controller/sector_ranges.h"
 #include "controller/write_order_guard.h"
 #include "waveforms/traced_value.h"
 
@@ -147,13 +148,14 @@ private:
     uint64_t m_nvram_slot = 0;
     uint64_t m_superseded_base = 0, m_forced_base = 0;
     std::map<uint64_t, held_buffer> m_held;  // by owner
+    uint64_t m_last_owner = 0;               // owners: one per host piece written
     write_order_guard m_guard;    // per disk: writes (and reads) reach a copy in order
     write_order_guard m_logical;  // all disks as one: acknowledgements in the write order
     host_read_fence m_write_fence;  // overlapping host writes (with the table): one at a time, in order
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
     std::vector<int> m_failed_noticed;  // the failed members the table has been told of
-    std::set<int64_t> m_lost_sectors;  // few: only sectors lost to a second fault
+    sector_ranges m_lost_sectors;  // few: only sectors lost to a second fault
     waveforms::traced_int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;
 };

@@ -35,8 +35,11 @@ bool stream_firmware::serve(const host_command &cmd) {
         return ok;
     }
     const double now = m_platform.now_ms();
-    std::optional<stream_sets::stream_id> s = m_sets.stream_of(cmd.lbn);
-    if (!s && m_classifier.classify(cmd.lbn, cmd.sectors, now)) s = m_sets.open(cmd.lbn, now, disk_of(cmd.lbn));
+    // A read larger than one read-ahead is no stream's small read: the engine could not stage it
+    // (its buffers are read-aheads), and it goes in pieces the usual way (host_pieces.h).
+    const bool staged = cmd.sectors <= m_cfg.read_ahead_sectors();
+    std::optional<stream_sets::stream_id> s = staged ? m_sets.stream_of(cmd.lbn) : std::nullopt;
+    if (staged && !s && m_classifier.classify(cmd.lbn, cmd.sectors, now)) s = m_sets.open(cmd.lbn, now, disk_of(cmd.lbn));
     if (!s) {
         ++m_counts.bypassed_reads;
         update_waves();

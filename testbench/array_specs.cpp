@@ -9,6 +9,7 @@
 #include "controller/adaptraid5_keys.h"
 #include "controller/floating_map.h"
 #include "controller/host_address_map.h"
+#include "controller/iss_device.h"
 #include "controller/layout.h"
 #include "controller/parity_logging_layout.h"
 #include "disks/disk_layout.h"
@@ -169,6 +170,18 @@ void check_fits(const scenario &s, const std::vector<disks::disk_spec> &specs) {
                       fmt::format("a request of {} sectors is larger than the host capacity of {} sectors", largest,
                                   map.capacity_sectors()),
                       fmt::format("requests of at most {} sectors", map.capacity_sectors()));
+    if (s.controller.enabled && s.controller.config.cpu.model == rtl_models::cpu_model::iss &&
+        s.workload.arrival != arrival_process::trace) {
+        const uint64_t most =
+            controller::iss_largest_request_sectors(s.disks.count, s.controller.config.dram.capacity_bytes);
+        if (largest > most)
+            throw s.error(key,
+                          fmt::format("a request of {} sectors is larger than the C firmware on the ISS serves ({} "
+                                      "sectors: one buffer of up to {} times the request, at most 65535 sectors and "
+                                      "within controller.dram.capacity_mib)",
+                                      largest, most, s.disks.count),
+                          fmt::format("requests of at most {} sectors, or controller.cpu.model: cost_table", most));
+    }
     check_parity_logging_fits(s, spec);
     check_adaptraid5_fits(s, specs);
 }

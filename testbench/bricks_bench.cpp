@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "controller/brick_firmware.h"
+#include "testbench/distributions.h"
 #include "testbench/slowed_disk_spec.h"
 #include "testbench/random.h"
 
@@ -35,6 +36,19 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
     // bricks running D-SPTF whose group is one controller (no network time between them).
     const bool array = b.distribution == brick_distribution::array_controller;
     const bool ideal = b.distribution == brick_distribution::central;
+    // A brick stores a write in its cache before destaging it: a write spanning more pages than
+    // the cache holds would wait for room for ever. Refused before the run.
+    if (!array && s.workload.read_fraction < 1 && s.workload.arrival != arrival_process::trace) {
+        const uint64_t page = b.cache_page_sectors;
+        const uint64_t pages = uint64_t(b.cache_mb * 1024 * 1024) / (page * 512);
+        const uint64_t largest = size_sampler(s.workload).max_sectors();
+        const uint64_t spanned = (largest + page - 1 + page - 1) / page;  // starting at a page's last sector
+        if (spanned > pages)
+            throw s.error("bricks.cache_mb",
+                          fmt::format("{} MB hold {} cache pages of {} sectors; a write of {} sectors spans up to {}",
+                                      b.cache_mb, pages, page, largest, spanned),
+                          fmt::format("at least {} MB, or smaller writes", (spanned * page * 512 + (1 << 20) - 1) >> 20));
+    }
     random_source phase_rng(s.workload.seed ^ 0x5eedf00dULL);
     rtl_models::network_config net;
     net.one_way_latency_us = b.one_way_latency_us;

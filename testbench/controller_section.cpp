@@ -8,7 +8,6 @@
 #include "controller/adaptraid5_keys.h"
 #include "controller/controller_keys.h"
 #include "controller/plugins.h"
-#include "testbench/distributions.h"
 
 namespace raidtlm::testbench {
 
@@ -79,10 +78,8 @@ void declare_controller_section(scenario_keys_t &root) {
                    fmt::format("{} drives on {} channel(s) put {} on a {}-bit bus, which has IDs for {}", s.disks.count,
                                c.channels, per_channel, c.bus.width_bits, fit),
                    fmt::format("at most {} drives per channel (more controller.channels)", fit));
-        const uint64_t largest = uint64_t(size_sampler(s.workload).max_sectors()) * 512;
-        if (c.dram.capacity_bytes && largest > c.dram.capacity_bytes)
-            k.fail("controller.dram.capacity_mib", "smaller than one request's buffer",
-                   fmt::format("at least {} bytes (the largest request x 512)", largest));
+        // A request larger than the DRAM is moved in pieces (controller/host_pieces.h); a DRAM that
+        // cannot hold a piece beside a stripe's work buffer is refused once the array is known.
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "controller/host_pieces.h"
 #include "testbench/fault_injector.h"
 #include "testbench/random.h"
 
@@ -41,7 +42,11 @@ run_bench::run_bench(sc_core::sc_module_name name, const scenario &s, std::vecto
     }
     uint64_t capacity;
     if (s.controller.enabled) {
-        m_controller = std::make_unique<controller::controller_top>("controller", s.controller.config, infos);
+        try {
+            m_controller = std::make_unique<controller::controller_top>("controller", s.controller.config, infos);
+        } catch (const controller::host_piece_error &e) {
+            throw s.error(e.key(), e.what(), e.hint());  // the DRAM cannot move a host request at all
+        }
         capacity = m_controller->capacity_sectors();
     } else {
         host_adapter_config hc;
