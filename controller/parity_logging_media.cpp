@@ -33,12 +33,23 @@ bool parity_logging_firmware::reconstruct_piece(const piece &p, protocol::buffer
     return ok;
 }
 
-// A piece on a lost disk.
+// A piece on a lost disk. read_piece found it absent before it had the stripe lock; a rebuild
+// step of its row may have held the lock meanwhile and written the piece onto the new drive, so
+// it is decided again under the lock (as the degraded writes decide): a piece present by then is
+// read from its drive. Rebuilt from the row as if still absent it would be right with one lost
+// disk (the row's other data and P), but with more (read_lost_row) the row's lost members are
+// taken again under the lock, and the piece's own column is no longer among them.
 bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int64_t stripe = m_layout.stripe_of(p.lbn);
-    ++m_stats.rebuilt_reads;
     m_kit.locks.lock(stripe);
-    const bool ok = m_lost.size() > 1 ? read_lost_row(p, buffer, affinity) : reconstruct_piece(p, buffer, affinity);
+    const region_extent e = m_layout.data_location(p.lbn);
+    bool ok;
+    if (!absent(e.disk, m_layout.region_of(p.lbn), e.drive_lbn)) {
+        ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+    } else {
+        ++m_stats.rebuilt_reads;
+        ok = m_lost.size() > 1 ? read_lost_row(p, buffer, affinity) : reconstruct_piece(p, buffer, affinity);
+    }
     m_kit.locks.unlock(stripe);
     return ok;
 }

@@ -35,7 +35,8 @@
 // unit done above it with several in flight). Reads of absent rows are rebuilt from the row,
 // writes leave them out (the step that reaches them later computes them from the current row);
 // rows passed are read and written like any member's, checks included. Decided under the stripe
-// lock, so a write sees a step done or not begun.
+// lock, so a write sees a step done or not begun; a read that found its piece absent without the
+// lock decides again under it (degraded_read: the step that held the lock may have written it).
 //
 // Back to logging. The rebuild ends with member_rebuilt; the next request (catch_up) lets the
 // writes in flight finish, then takes the member back: with no member lost, every region logs

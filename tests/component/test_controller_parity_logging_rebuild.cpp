@@ -5,9 +5,12 @@
 // again, and every sector reads back with each other disk lost in turn (the rebuilt drive's data
 // and checks are what those reads need). A member of region 0 and a log disk of region 0 (a
 // member of the others); with more checks, the rebuild while the other lost members are still
-// lost; a power loss during the rebuild resumes from its NVRAM checkpoint.
+// lost; a power loss during the rebuild resumes from its NVRAM checkpoint; host reads of the rows
+// a rebuild step is making, sent while the step holds them.
 // Real Cheetah 9LP drives, 4096 blocks each, 16-sector "tracks", 4 regions: a whole rebuild is
 // 4 x M steps of one big row.
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -238,6 +241,80 @@ TEST_P(parity_logging_rebuild, a_power_loss_during_the_rebuild_resumes_from_its_
     EXPECT_EQ(fw["rebuild"]["restarts_after_power_loss"], 1) << fw["rebuild"].dump();
     EXPECT_EQ(fw["rebuild"]["resumed_from_checkpoint"], 1);
     EXPECT_GT(fw["rebuild"]["units_not_redone"].get<int>(), 0);
+    EXPECT_EQ(fw["rebuild"]["finished"], 1);
+    EXPECT_EQ(fw["rebuild"]["units_lost"], 0);
+}
+
+// A host read of the member's piece in the big row a rebuild step is making: sent while the step
+// holds the row's stripe locks, it finds the piece absent, waits for the lock, and by then the
+// step has written it. Each of the C lost members' rows solved with the others still lost
+// (C - 1 of them); the readers follow the rebuild's cursor, so every step meets reads waiting on
+// its locks. Every read is served, with the host's data.
+TEST_P(parity_logging_rebuild, a_read_waiting_for_a_rebuild_step_of_its_row_is_served) {
+    const int C = GetParam();
+    bench b(C);
+    const auto &l = b.layout();
+    writer w{b, {}};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    const int lost = l.member_disk(0, 0), M = l.members();
+    const int64_t u = l.unit_sectors(), pt = l.parity_unit_sectors();
+    // The logical units whose data rebuild unit `unit` (region * M + slot) makes on `lost`.
+    std::map<uint64_t, std::vector<uint64_t>> pieces_of_unit;
+    for (int64_t lbn = 0; lbn < int64_t(capacity); lbn += u) {
+        const auto e = l.data_location(lbn);
+        if (e.disk != lost) continue;
+        const int region = l.region_of(lbn);
+        pieces_of_unit[uint64_t(region) * uint64_t(M) + uint64_t((e.drive_lbn - l.region_start(region, lost)) / pt)]
+            .push_back(uint64_t(lbn));
+    }
+    uint64_t reads = 0, failed = 0, wrong = 0;
+    int running = 0;
+    auto reader = [&](bool backwards) {
+        ++running;
+        b.host.spawn([&, backwards] {
+            while (b.ctl->members().state(lost) == member_state::rebuilding) {
+                const auto *cursor = b.firmware().rebuild().cursor(lost);
+                const auto it = cursor ? pieces_of_unit.find(cursor->next()) : pieces_of_unit.end();
+                if (it == pieces_of_unit.end()) {  // a check unit of the member, or the end
+                    pause_ms(1);
+                    continue;
+                }
+                std::vector<uint64_t> lbns = it->second;
+                if (backwards) std::reverse(lbns.begin(), lbns.end());
+                for (uint64_t lbn : lbns) {
+                    std::vector<uint64_t> t(size_t(u), 0);
+                    ++reads;
+                    if (b.host.send(true, lbn, uint32_t(u), t.data()) != tlm::TLM_OK_RESPONSE) {
+                        ++failed;
+                        continue;
+                    }
+                    for (int64_t i = 0; i < u; ++i) {
+                        const auto e = w.expect.find(lbn + uint64_t(i));
+                        wrong += t[size_t(i)] != (e == w.expect.end() ? 0u : e->second);
+                    }
+                }
+            }
+            --running;
+        });
+    };
+    component_test::run_clean(b, [&] {
+        const uint64_t S = uint64_t(l.stripe_data_sectors());
+        for (uint64_t lbn = 0; lbn < capacity; lbn += S) w.write(lbn, uint32_t(S));
+        b.ctl->fail_member(lost);
+        for (int i = 1; i < C; ++i) b.ctl->fail_member(l.member_disk(0, i));
+        w.check(0, 1);  // the losses handled
+        b.drives[size_t(lost)]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(lost));
+        reader(false);
+        reader(true);
+        wait_for_state(b, lost, member_state::optimal, 600000);
+        while (running > 0) pause_ms(1);
+    });
+    EXPECT_EQ(failed, 0u) << "of " << reads << " reads of the rows being rebuilt";
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GT(reads, uint64_t(4 * M)) << "the readers met few steps: the test shows little";
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
     EXPECT_EQ(fw["rebuild"]["finished"], 1);
     EXPECT_EQ(fw["rebuild"]["units_lost"], 0);
 }
