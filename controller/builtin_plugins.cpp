@@ -234,7 +234,8 @@ std::unique_ptr<layout> make_array_layout(const controller_config &c, const std:
                            join_names(layout_registry::instance().names()));
     // Each member's last sectors hold its superblock (member_superblock.h): the array's data end before.
     std::vector<disk_info> members = disks;
-    for (disk_info &d : members) d.capacity_blocks = member_data_sectors(d.capacity_blocks);
+    if (layout_keeps_member_identity(c.firmware.array))
+        for (disk_info &d : members) d.capacity_blocks = member_data_sectors(d.capacity_blocks);
     return f->make(c, members);
 }
 

@@ -28,6 +28,11 @@ namespace raidtlm::controller {
 // parity_logging: Stodolsky et al. parity logging (parity_logging_firmware.h).
 // adaptraid5: heterogeneous RAID 5 (Cortes and Labarta; adaptraid5_layout.h), run by the RAID firmware.
 enum class array_kind { raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging, adaptraid5, raid6 };
+// Whether the members carry a superblock (member_superblock.h) at the end of each drive: every
+// layout with redundancy, which must tell a swapped drive from a member before it rebuilds or
+// serves it (issue 27). RAID 0 / JBOD keeps none: nothing can be rebuilt, and its address space
+// stays the drives' whole capacity, as the minimal host adapter's.
+inline bool layout_keeps_member_identity(array_kind a) { return a != array_kind::raid0; }
 const char *to_string(array_kind k);
 
 // Parity logging (Stodolsky et al.; controller/parity_logging_firmware.h). Defaults are the

@@ -144,7 +144,9 @@ public:
     void report_member_identity(nlohmann::json &out) const override {
         if (m_identity.statistics().updates + m_identity.statistics().checks > 0) m_identity.report(out["member_identity"]);
     }
-    virtual bool keeps_member_identity() const { return true; }
+    virtual bool keeps_member_identity() const {
+        return layout_keeps_member_identity(m_kit.platform.config().firmware.array);
+    }
     const member_metadata &identity() const { return m_identity; }
     bool maintenance_io(bool read, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer) override {
         return m_kit.maintenance_io(read, disk, lbn, sectors, buffer);

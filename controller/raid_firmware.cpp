@@ -7,8 +7,12 @@ namespace raidtlm::controller {
 namespace {
 std::vector<uint64_t> capacities(const firmware_platform &p) {
     std::vector<uint64_t> c;
-    // Each member's last sectors hold its superblock (member_superblock.h).
-    for (int d = 0; d < p.disk_count(); ++d) c.push_back(member_data_sectors(p.drive_info(d).capacity_blocks));
+    // A redundant layout's members keep their superblock in their last sectors (member_superblock.h).
+    const bool identity = layout_keeps_member_identity(p.config().firmware.array);
+    for (int d = 0; d < p.disk_count(); ++d) {
+        const uint64_t blocks = p.drive_info(d).capacity_blocks;
+        c.push_back(identity ? member_data_sectors(blocks) : blocks);
+    }
     return c;
 }
 }  // namespace
