@@ -48,7 +48,7 @@ public:
     // ---- a host command moved in bounded pieces (host_pieces.h)
     // From the family's constructor: its preferred piece boundary (a full stripe's data; 0: none),
     // its stripe unit and the largest work buffer one stripe's I/O allocates. Throws
-    // std::invalid_argument naming the keys when the buffer DRAM cannot hold a piece beside it.
+    // host_piece_error naming the keys when the buffer DRAM cannot hold a piece beside it.
     void plan_host_pieces(uint64_t alignment_sectors, uint64_t unit_sectors, uint64_t work_bytes);
     uint64_t host_piece_sectors() const { return m_piece_limits.piece_sectors; }
     // One piece's work: its range (a host_command of its own, whose data lie at

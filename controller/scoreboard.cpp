@@ -1,29 +1,34 @@
 #include "controller/scoreboard.h"
 
+#include <algorithm>
+
 namespace raidtlm::controller {
 
-void scoreboard::write_issued(int64_t lbn, uint64_t token) { m_in_progress.emplace(lbn, pending{token, false}); }
+void scoreboard::write_issued(int64_t lbn, uint64_t token) { m_in_flight.emplace(lbn, token); }
 
 void scoreboard::write_acknowledged(int64_t lbn, uint64_t token) {
     // This write's entry, and what failed writes left: written over now.
-    bool found = false;
-    auto [b, e] = m_in_progress.equal_range(lbn);
-    for (auto it = b; it != e;) {
-        if (it->second.failed || (!found && it->second.token == token)) {
-            found = found || !it->second.failed;
-            it = m_in_progress.erase(it);
-        } else {
-            ++it;
+    auto [b, e] = m_in_flight.equal_range(lbn);
+    for (auto it = b; it != e; ++it)
+        if (it->second == token) {
+            m_in_flight.erase(it);
+            break;
         }
+    const auto failed = m_failed.find(lbn);
+    if (failed != m_failed.end()) {
+        m_failed_tokens -= failed->second.size();
+        m_failed.erase(failed);
     }
     m_acknowledged.set(lbn, token);
 }
 
 void scoreboard::write_failed(int64_t lbn, uint64_t token) {
-    auto [b, e] = m_in_progress.equal_range(lbn);
+    auto [b, e] = m_in_flight.equal_range(lbn);
     for (auto it = b; it != e; ++it) {
-        if (!it->second.failed && it->second.token == token) {
-            it->second.failed = true;
+        if (it->second == token) {
+            m_in_flight.erase(it);
+            m_failed[lbn].push_back(token);
+            ++m_failed_tokens;
             return;
         }
     }
@@ -37,9 +42,12 @@ bool scoreboard::check_read(int64_t lbn, uint64_t token) {
     ++m_checked;
     const uint64_t want = expected(lbn);
     if (token == want) return true;
-    auto [b, e] = m_in_progress.equal_range(lbn);
+    auto [b, e] = m_in_flight.equal_range(lbn);
     for (auto it = b; it != e; ++it)
-        if (it->second.token == token) return true;
+        if (it->second == token) return true;
+    const auto failed = m_failed.find(lbn);
+    if (failed != m_failed.end() && std::find(failed->second.begin(), failed->second.end(), token) != failed->second.end())
+        return true;
     ++m_errors;
     if (m_mismatches.size() < max_kept_mismatches) m_mismatches.push_back({lbn, want, token});
     return false;

@@ -4,8 +4,11 @@
 // settled when acknowledged. Never-written sectors hold token 0. stats.json reports
 // integrity_errors().
 // Memory: the acknowledged tokens in a paged array bounded by the logical space written
-// (tlm/sector_token_store.h), the writes in flight, and the sectors of failed writes until a
-// later write is acknowledged over them; nothing per request completed.
+// (tlm/sector_token_store.h), the writes in flight, and the tokens of failed writes until a
+// later write is acknowledged over their sector (any of them may be on the media, so an exact
+// check keeps each: 8 bytes a token in a list per sector, not a hash node per token, since a
+// sector no write can reach again, e.g. of a stripe that lost two members, collects one from
+// every write that fails there; EXPERIMENTS.md 19.5); nothing per request completed.
 #pragma once
 
 #include <cstdint>
@@ -39,19 +42,18 @@ public:
     uint64_t expected(int64_t lbn) const;
     uint64_t integrity_errors() const { return m_errors; }
     uint64_t reads_checked() const { return m_checked; }
-    size_t writes_pending() const { return m_in_progress.size(); }
+    size_t writes_pending() const { return m_in_flight.size() + m_failed_tokens; }
     // The first mismatches (at most max_kept_mismatches), for the report.
     const std::vector<mismatch> &first_mismatches() const { return m_mismatches; }
     static constexpr size_t max_kept_mismatches = 16;
 
 private:
     protocol::sector_token_store m_acknowledged;
-    struct pending {
-        uint64_t token;
-        bool failed;  // completed with an error, not in flight
-    };
-    // The writes in flight (few) and failed writes not yet written over.
-    std::unordered_multimap<int64_t, pending> m_in_progress;
+    // The writes in flight (few): their tokens by sector.
+    std::unordered_multimap<int64_t, uint64_t> m_in_flight;
+    // The tokens of failed writes not yet written over, by sector.
+    std::unordered_map<int64_t, std::vector<uint64_t>> m_failed;
+    size_t m_failed_tokens = 0;
     uint64_t m_errors = 0;
     uint64_t m_checked = 0;
     std::vector<mismatch> m_mismatches;

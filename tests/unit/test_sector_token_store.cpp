@@ -141,3 +141,24 @@ TEST(scoreboard, a_failed_write_is_accepted_until_written_over_and_then_forgotte
     EXPECT_EQ(sb.writes_pending(), 0u);
     EXPECT_EQ(sb.integrity_errors(), 1u);
 }
+
+// A sector no write reaches again (a stripe that lost two members) collects the token of every
+// write that fails there: each stays acceptable until a write is acknowledged over the sector.
+TEST(scoreboard, every_failed_write_of_a_sector_stays_acceptable_until_written_over) {
+    raidtlm::controller::scoreboard sb;
+    sb.write_issued(9, 1);
+    sb.write_acknowledged(9, 1);
+    for (uint64_t t = 100; t < 1100; ++t) {
+        sb.write_issued(9, t);
+        sb.write_failed(9, t);
+    }
+    EXPECT_EQ(sb.writes_pending(), 1000u);
+    for (uint64_t t = 100; t < 1100; ++t) EXPECT_TRUE(sb.check_read(9, t));
+    EXPECT_TRUE(sb.check_read(9, 1));
+    EXPECT_FALSE(sb.check_read(9, 99));
+    sb.write_issued(9, 5);
+    sb.write_acknowledged(9, 5);
+    EXPECT_EQ(sb.writes_pending(), 0u);
+    EXPECT_FALSE(sb.check_read(9, 100));
+    EXPECT_EQ(sb.integrity_errors(), 2u);
+}
