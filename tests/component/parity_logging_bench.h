@@ -19,6 +19,26 @@ namespace component_test {
 
 namespace plog = raidtlm::controller;
 
+// A small parity logging array for fault tests: 4-sector units on 16-sector tracks, L = 2 sublogs
+// of a few tracks each (reintegrations come soon), `checks` checks, 2 tags per disk.
+inline plog::controller_config small_parity_logging_config(int checks) {
+    plog::controller_config c;
+    c.channels = 3;
+    c.firmware.array = plog::array_kind::parity_logging;
+    c.firmware.stripe_unit_sectors = 4;
+    c.firmware.tags_per_disk = 2;
+    auto &p = c.firmware.parity_logging;
+    p.checks = checks;
+    p.track_sectors = 16;
+    p.regions_per_disk = 4;
+    p.log_stripes = 2;
+    p.log_to_parity = 0.25;
+    p.log_write_tracks = 1;
+    p.buffer_tracks = 16;
+    c.nvram.capacity_bytes = 4 << 20;
+    return c;
+}
+
 struct plog_bench : controller_bench {
     plog_bench(int disks, const plog::controller_config &c, uint64_t member_blocks = 0)
         : controller_bench(disks, c, cheetah(), member_blocks) {}

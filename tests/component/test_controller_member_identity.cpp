@@ -30,23 +30,7 @@ controller::controller_config raid5_config() {
     return c;
 }
 
-controller::controller_config plog_config() {
-    controller::controller_config c;
-    c.channels = 3;
-    c.firmware.array = controller::array_kind::parity_logging;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.tags_per_disk = 2;
-    auto &p = c.firmware.parity_logging;
-    p.checks = 1;
-    p.track_sectors = 16;
-    p.regions_per_disk = 4;
-    p.log_stripes = 2;
-    p.log_to_parity = 0.25;
-    p.log_write_tracks = 1;
-    p.buffer_tracks = 16;
-    c.nvram.capacity_bytes = 4 << 20;
-    return c;
-}
+controller::controller_config plog_config() { return component_test::small_parity_logging_config(1); }
 
 // Writes spread over the whole array in small pieces (parity logging logs them).
 template <class Writer>

@@ -33,23 +33,7 @@ namespace {
 // L = 2 sublogs on C copies, M = C + 3 members (3 data columns).
 int disks_for(int checks) { return 3 * checks + 3; }
 
-controller::controller_config rebuild_config(int checks) {
-    controller::controller_config c;
-    c.channels = 3;
-    c.firmware.array = controller::array_kind::parity_logging;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.tags_per_disk = 2;
-    auto &p = c.firmware.parity_logging;
-    p.checks = checks;
-    p.track_sectors = 16;
-    p.regions_per_disk = 4;
-    p.log_stripes = 2;
-    p.log_to_parity = 0.25;  // a few tracks per sublog: reintegrations come soon
-    p.log_write_tracks = 1;
-    p.buffer_tracks = 16;
-    c.nvram.capacity_bytes = 4 << 20;
-    return c;
-}
+controller::controller_config rebuild_config(int checks) { return component_test::small_parity_logging_config(checks); }
 
 constexpr uint64_t member_blocks = 4096;
 
