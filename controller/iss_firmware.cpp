@@ -41,8 +41,9 @@ iss_array_facts facts_of(firmware_platform &p, const layout &array) {
     }
     if (smallest > UINT32_MAX || uint64_t(array.capacity_sectors()) > UINT32_MAX)
         throw std::invalid_argument("controller.cpu.model iss: the C firmware addresses 32-bit sector numbers (2 TiB)");
-    // The members' last sectors hold their superblocks (member_superblock.h): the array's data end before.
-    f.disk_sectors = uint32_t(member_data_sectors(smallest));
+    // A redundant layout's members keep their superblocks in their last sectors (member_superblock.h):
+    // the array's data end before them. RAID 0 keeps none (controller_config.h).
+    f.disk_sectors = uint32_t(layout_keeps_member_identity(fw.array) ? member_data_sectors(smallest) : smallest);
     f.tags_per_disk = uint32_t(fw.tags_per_disk > 0 ? fw.tags_per_disk : std::max(queue, 1));
     f.host_slots = 64;
     f.array_sectors = uint64_t(array.capacity_sectors());
