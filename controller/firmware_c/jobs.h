@@ -12,6 +12,9 @@
 
 #define REBUILD_JOB MAX_JOBS /* the rebuild's job, after the host slots' */
 #define ALL_JOBS (MAX_JOBS + 1u)
+/* The member superblock writer's number in the elevators and buffer tags (members.h): past the
+ * job table, it keeps no job of its own. */
+#define MEMBERS_JOB ALL_JOBS
 
 enum state { IDLE, R_ORDER, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ORDER, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC,
              W5_READ, W5_XOR, W5_WRITE, W_ACK, RB_ALLOC, RB_LOCK, RB_READ, RB_XOR, RB_WRITE, RB_PAUSE, R_REPAIR,

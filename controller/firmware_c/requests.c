@@ -6,6 +6,7 @@
 #include "host_order.h"
 #include "lost_ranges.h"
 #include "media.h"
+#include "members.h"
 #include "recovery.h"
 
 struct job jobs[ALL_JOBS];
@@ -422,9 +423,20 @@ void on_host_command(const struct completion *c) {
     ++order_waiters;
 }
 
+/* Beyond RAID 5's promise: a member missing (FAILED_DISK) while another is rebuilt. In the
+ * stripes the rebuild has not reached two units of every stripe are missing; a command that
+ * touches them fails (the rebuild records what is lost there: rebuild.h). */
+static int beyond_redundancy(const struct job *j) {
+    const uint32_t rebuilding = map->layout == RT_LAYOUT_RAID5 ? rebuild_member() : RT_NO_DISK;
+    if (rebuilding == RT_NO_DISK) return 0;
+    const uint32_t failed = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    if (failed == RT_NO_DISK || failed == rebuilding) return 0;
+    return (j->lbn + j->sectors - 1) / (map->data_disks * map->unit) >= rebuild_cursor(rebuilding);
+}
+
 static void start(struct job *j) {
     order_started(j->slot);
-    if (!j->write && lost_overlaps(j->lbn, j->sectors)) {
+    if ((!j->write && lost_overlaps(j->lbn, j->sectors)) || beyond_redundancy(j)) {
         /* Sectors the firmware lost: the host gets an error, never data it cannot vouch for. */
         hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, RT_STATUS_ERROR, 0, 0, 0, 0);
         j->state = IDLE;
@@ -444,6 +456,10 @@ static void start(struct job *j) {
 }
 
 void on_buffer(const struct completion *c) {
+    if ((c->tag & 0xFF) == MEMBERS_JOB) {
+        members_on_buffer(c->result);
+        return;
+    }
     struct job *j = &jobs[c->tag & 0xFF];
     if (j == &jobs[REBUILD_JOB]) {
         rebuild_on_buffer(c->result);
@@ -532,6 +548,11 @@ void on_xor(const struct completion *c) {
 static void continue_degraded(struct job *j) {
     j->drive_lost = 0;
     j->media_disk = RT_NO_DISK;
+    if (!j->write && beyond_redundancy(j)) {  /* no member left to rebuild its pieces from */
+        j->status = RT_STATUS_ERROR;
+        finish(j);
+        return;
+    }
     j->lost = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
     j->partial = 0;
     switch (j->state) {
@@ -550,10 +571,17 @@ static void continue_degraded(struct job *j) {
 }
 
 void on_scsi(const struct completion *c) {
-    const uint32_t disk = elevator_disk(c->tag);
-    struct job *j = &jobs[elevator_completed(c->tag)];
+    struct elevator_command command;
+    elevator_command_of(c->tag, &command);
+    const uint32_t disk = command.disk;
+    const uint32_t job_index = elevator_completed(c->tag);
+    if (job_index == MEMBERS_JOB) {
+        members_on_scsi();
+        return;
+    }
+    struct job *j = &jobs[job_index];
     if (j == &jobs[REBUILD_JOB]) {
-        rebuild_on_scsi(c->status);
+        rebuild_on_scsi(&command, c->status);
         return;
     }
     if (c->status != RT_STATUS_OK) {
