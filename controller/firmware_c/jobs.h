@@ -69,6 +69,12 @@ void lock_stripes(struct job *j, uint8_t waiting_state);
 void unlock_stripes(uint32_t first, uint32_t last);
 /* A sequence number after every job's so far (the locks' arrival order). */
 uint32_t next_sequence(void);
+/* The drive the job serves as lost (lost_members.c): the failed one (FAILED_DISK), else the
+ * member being rebuilt, lost in the stripes the rebuild has not reached. */
+void take_lost(struct job *j);
+/* Beyond RAID 5's promise: a member missing while another is rebuilt, and the job's range
+ * reaches the stripes the rebuild has not (two units of each missing): the job fails. */
+int beyond_redundancy(const struct job *j);
 /* Whether `disk` is lost to job j in `stripe`: the job's lost drive, everywhere or, for the
  * member being rebuilt, in the stripes the rebuild has not reached. */
 int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe);

@@ -423,17 +423,6 @@ void on_host_command(const struct completion *c) {
     ++order_waiters;
 }
 
-/* Beyond RAID 5's promise: a member missing (FAILED_DISK) while another is rebuilt. In the
- * stripes the rebuild has not reached two units of every stripe are missing; a command that
- * touches them fails (the rebuild records what is lost there: rebuild.h). */
-static int beyond_redundancy(const struct job *j) {
-    const uint32_t rebuilding = map->layout == RT_LAYOUT_RAID5 ? rebuild_member() : RT_NO_DISK;
-    if (rebuilding == RT_NO_DISK) return 0;
-    const uint32_t failed = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
-    if (failed == RT_NO_DISK || failed == rebuilding) return 0;
-    return (j->lbn + j->sectors - 1) / (map->data_disks * map->unit) >= rebuild_cursor(rebuilding);
-}
-
 static void start(struct job *j) {
     order_started(j->slot);
     if ((!j->write && lost_overlaps(j->lbn, j->sectors)) || beyond_redundancy(j)) {
@@ -445,12 +434,7 @@ static void start(struct job *j) {
         return;
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
-    j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
-    j->partial = 0;
-    if (j->lost == RT_NO_DISK && rebuild_member() != RT_NO_DISK) {
-        j->lost = rebuild_member();
-        j->partial = 1;
-    }
+    take_lost(j);
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
 }
@@ -553,8 +537,7 @@ static void continue_degraded(struct job *j) {
         finish(j);
         return;
     }
-    j->lost = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
-    j->partial = 0;
+    take_lost(j);
     switch (j->state) {
     case R_DISK:
         release(j->buf);
@@ -589,6 +572,10 @@ void on_scsi(const struct completion *c) {
          * (the array's failed-drive register names it now) is not the host's error. */
         const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
         if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
+            j->drive_lost = 1;
+        /* Lost and already replaced: the member is being rebuilt onto a fresh drive now. */
+        else if (c->status == RT_STATUS_ERROR && j->lost == RT_NO_DISK && map->layout == RT_LAYOUT_RAID5 &&
+                 disk == rebuild_member())
             j->drive_lost = 1;
         else if (!media_error_taken(j, disk, c->status))
             j->status = c->status;
