@@ -1,8 +1,9 @@
 /* raidtlm's reference controller firmware: bare-metal C for the Cortex-M4 core of the
  * register-level controller (raidtlm_regs.h, docs/REGISTER_MAP.md). Boot: read the array's
  * facts, check the timer's interrupt, announce the capacity, check which drives are the members
- * it wrote (members.h), replay the write-intent records a power loss left (recovery.h); then an interrupt-driven loop: sleep
- * (WFI) until a line is pending, serve every pending engine's completions, and a rebuild onto a
+ * it wrote (members.h), replay the write-intent records a power loss left (recovery.h); then an
+ * interrupt-driven loop: sleep (WFI) until a line is pending, serve every pending engine's
+ * completions, and a rebuild onto a
  * fresh drive (rebuild.h). */
 #include "array_map.h"
 #include "elevator.h"
