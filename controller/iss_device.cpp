@@ -76,6 +76,36 @@ void iss_device::power_reset() {
     m_timer_event.cancel();
     // A rebuild the power interrupted: the member is still rebuilding, the firmware takes it again.
     m_rebuild_request = rebuilding_member();
+    m_window = 0;
+    m_verdicts.clear();
+    m_check_awaited = m_verdicts_posted = m_members_applied = m_members_changed = false;
+}
+
+std::vector<member_verdict> iss_device::await_member_check() {
+    m_check_awaited = true;
+    while (!m_verdicts_posted) sc_core::wait(m_verdicts_event);
+    return m_verdicts;
+}
+
+void iss_device::apply_member_check() {
+    m_check_awaited = false;
+    // A rebuilding member the check failed is not taken again from before the loss: it is
+    // replaced anew (controller_top::replace_member, request_rebuild).
+    m_rebuild_request = rebuilding_member();
+    m_members_applied = true;
+    update_lines();
+}
+
+void iss_device::members_changed() {
+    m_members_changed = true;
+    update_lines();
+}
+
+uint64_t &iss_device::window_word(const char *what) {
+    const protocol::buffer_ref at = ref_of(m_window, 1, what);
+    if (at.block->tokens.size() <= at.first_sector)
+        firmware_error(fmt::format("{}: buffer {} carries no sector words", what, m_window >> 16));
+    return at.block->tokens[at.first_sector];
 }
 
 int iss_device::rebuilding_member() const {
@@ -160,6 +190,15 @@ uint32_t iss_device::read_register(uint32_t offset, sc_core::sc_time &delay) {
             const int d = int((reg - RT_SYS_CHANNEL_OF) / 4);
             return d < m_platform.disk_count() ? uint32_t(m_platform.channel_of(d)) : 0;
         }
+        if (reg >= RT_SYS_MEMBER_STATE && reg < RT_SYS_MEMBER_STATE + 4 * RT_MAX_DISKS) {
+            const int d = int((reg - RT_SYS_MEMBER_STATE) / 4);
+            if (d >= m_platform.disk_count()) return RT_STATE_FAILED;
+            switch (m_platform.member_state_of(d)) {
+            case member_state::optimal: return RT_STATE_OPTIMAL;
+            case member_state::failed: return RT_STATE_FAILED;
+            case member_state::rebuilding: return RT_STATE_REBUILDING;
+            }
+        }
         switch (reg) {
         case RT_SYS_ID: return RT_ID_VALUE;
         case RT_SYS_DISKS: return uint32_t(m_platform.disk_count());
@@ -184,6 +223,10 @@ uint32_t iss_device::read_register(uint32_t offset, sc_core::sc_time &delay) {
         }
         case RT_SYS_REBUILD_SHARE: return uint32_t(m_platform.config().firmware.rebuild.share * 1000 + 0.5);
         case RT_SYS_REBUILD_RATE: return uint32_t(m_platform.config().firmware.rebuild.rate_mb_s * 1000 + 0.5);
+        case RT_SYS_WINDOW: return m_window;
+        case RT_SYS_WINDOW_LO: return uint32_t(window_word("WINDOW_LO"));
+        case RT_SYS_WINDOW_HI: return uint32_t(window_word("WINDOW_HI") >> 32);
+        case RT_SYS_MEMBERS_CHECKED: return m_members_applied;
         default: break;
         }
     } else if (block == RT_IRQ_BASE - RT_DEVICE_BASE) {
@@ -245,6 +288,42 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
             return;
         case RT_SYS_REPAIRED:
             m_media_repaired_sectors += value;
+            return;
+        case RT_SYS_WINDOW:
+            m_window = value;
+            return;
+        case RT_SYS_WINDOW_LO: {
+            uint64_t &w = window_word("WINDOW_LO");
+            w = (w & 0xFFFFFFFF00000000ull) | value;
+            return;
+        }
+        case RT_SYS_WINDOW_HI: {
+            uint64_t &w = window_word("WINDOW_HI");
+            w = (w & 0xFFFFFFFFull) | uint64_t(value) << 32;
+            return;
+        }
+        case RT_SYS_MEMBER_VERDICT: {
+            const uint32_t d = value >> 8, code = value & 0xFF;
+            if (d >= uint32_t(m_platform.disk_count()) || code > RT_MEMBER_STALE)
+                firmware_error(fmt::format("MEMBER_VERDICT 0x{:x}: no such member or verdict", value));
+            static constexpr member_verdict verdicts[] = {member_verdict::current, member_verdict::absent,
+                                                          member_verdict::missing, member_verdict::foreign,
+                                                          member_verdict::stale};
+            m_verdicts.resize(size_t(m_platform.disk_count()), member_verdict::current);
+            m_verdicts[d] = verdicts[code];
+            return;
+        }
+        case RT_SYS_MEMBERS_CHECKED:
+            m_verdicts.resize(size_t(m_platform.disk_count()), member_verdict::current);
+            m_verdicts_posted = true;
+            m_verdicts_event.notify(sc_core::SC_ZERO_TIME);
+            // The first power-on: nobody judges the verdicts (the array was just created).
+            if (!m_check_awaited) m_members_applied = true;
+            update_lines();
+            return;
+        case RT_SYS_MEMBERS_TAKEN:  // a change, or at start-up the applied verdicts
+            m_members_changed = m_members_applied = false;
+            update_lines();
             return;
         case RT_SYS_REBUILD_DISK:
             if (value != RT_NO_DISK) ++m_rebuild.started;
@@ -331,6 +410,7 @@ void iss_device::on_timer() {
 void iss_device::update_lines() {
     uint32_t p = m_pending & (1u << RT_IRQ_TIMER);
     if (m_rebuild_request >= 0) p |= 1u << RT_IRQ_REBUILD;
+    if (m_members_changed || m_members_applied) p |= 1u << RT_IRQ_MEMBERS;
     for (unsigned q = 0; q < RT_QUEUES; ++q)
         if (m_queues[q].cq_head != m_queues[q].cq_tail) p |= 1u << q;
     m_pending = p;
@@ -462,6 +542,7 @@ void iss_device::start(unsigned q, const std::array<uint32_t, RT_SQ_WORDS> &d, c
         const protocol::buffer_ref ref = ref_of(d[5], r.sectors, "SCSI data");
         r.buffer = ref.block;
         r.first_sector = ref.first_sector;
+        r.member_metadata = (d[6] & RT_SCSI_METADATA) != 0;
         m_platform.run_background([this, q, tag, r, now_us, at] {
             sc_core::wait(at);
             const drive_completion c = m_platform.drive_command(r);

@@ -84,6 +84,15 @@ public:
     // A fresh drive sits in member `disk`'s slot (firmware::start_rebuild): line REBUILD rises
     // until the firmware takes it (REBUILD_DISK).
     void request_rebuild(int disk);
+    // Member identity (controller/firmware_c/members.c): at boot the firmware reads every member's
+    // superblock and posts a verdict per member (MEMBER_VERDICT, MEMBERS_CHECKED), then waits
+    // until MEMBERS_CHECKED reads 1. firmware::check_members calls await_member_check after the
+    // restart: it returns the verdicts and the firmware waits until apply_member_check. A boot
+    // nobody checks (the first power-on) goes on at once.
+    std::vector<member_verdict> await_member_check();
+    void apply_member_check();
+    // firmware::members_changed: line MEMBERS rises until the firmware takes the change.
+    void members_changed();
     // The array ranges the firmware reported lost (LOST_LBN, LOST_SECTORS), in report order.
     const std::vector<std::pair<int64_t, int32_t>> &lost_ranges() const { return m_lost_ranges; }
 
@@ -141,6 +150,14 @@ private:
     uint32_t m_recovered = 0;
     uint32_t m_lost_lbn = 0;
     int m_rebuild_request = -1;  // a member waiting for the firmware to take its rebuild
+    uint32_t m_window = 0;  // WINDOW: the buffer address of the sector the core sees
+    uint64_t &window_word(const char *what);
+    std::vector<member_verdict> m_verdicts;
+    bool m_check_awaited = false;    // a start-up check waits for the verdicts (await_member_check)
+    bool m_verdicts_posted = false;
+    bool m_members_applied = false;  // MEMBERS_CHECKED reads 1: the firmware may go on
+    bool m_members_changed = false;  // the members' states changed since MEMBERS_TAKEN
+    sc_core::sc_event m_verdicts_event;
     int rebuilding_member() const;
     std::vector<std::pair<int64_t, int32_t>> m_lost_ranges;
     sc_core::sc_event m_rise;

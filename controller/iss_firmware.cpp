@@ -53,9 +53,9 @@ iss_array_facts facts_of(firmware_platform &p, const layout &array) {
 class iss_firmware : public firmware {
 public:
     explicit iss_firmware(firmware_platform &p)
-        : m_platform(p), m_layout(make_array_layout(p)),
+        : m_platform(p), m_layout(make_array_layout(p)), m_facts(facts_of(p, *m_layout)),
           m_image(rtl_models::elf_image::load(image_path(p.config().cpu))),
-          m_device("iss_registers", p, facts_of(p, *m_layout), p.config().cpu.register_access_ns),
+          m_device("iss_registers", p, m_facts, p.config().cpu.register_access_ns),
           m_cpu("iss_cpu", cpu_config(p.config().cpu), m_image, RT_DEVICE_BASE, RT_DEVICE_BYTES, m_device) {
         m_cpu.bus.bind(m_device.socket);
     }
@@ -79,13 +79,59 @@ public:
         r.buffer = buffer;
         return m_platform.drive_command(r).ok;
     }
-    // The controller's blocks come back empty and the core boots the image again; the firmware
-    // replays its write-intent records before it sets READY (controller/firmware_c/recovery.c).
-    size_t restart_after_power_loss() override {
+    // Member identity (controller/firmware_c/members.c). The array's creation before the run
+    // places each member's superblock (as the C++ families' member_metadata does: no time passes
+    // before the run); from then on the firmware alone writes them, through its queues, and reads
+    // them back at every boot.
+    void create_members_before_run() override {
+        if (m_facts.layout != RT_LAYOUT_RAID5) return;
+        const int n = m_platform.disk_count();
+        member_superblock sb;
+        sb.array_id = array_identity(int(RT_LAYOUT_RAID5), n, m_facts.stripe_unit_sectors, m_facts.disk_sectors);
+        sb.members = n;
+        sb.events = 1;
+        for (int d = 0; d < n; ++d) {
+            sb.states.push_back(m_platform.member_state_of(d));
+            if (sb.states.back() != member_state::optimal) sb.degraded = true;
+        }
+        for (int d = 0; d < n; ++d) {
+            sb.member_index = d;
+            const std::vector<uint64_t> words = encode_superblock(sb);
+            // On every member right after the array's data (the smallest drive's end reserve).
+            m_platform.install_untimed(d, m_facts.disk_sectors, words.data(), uint32_t(words.size()));
+        }
+    }
+    void members_changed() override {
+        if (m_facts.layout == RT_LAYOUT_RAID5) m_device.members_changed();
+    }
+    // The start-up: the controller's blocks come back empty and the core boots the image again;
+    // the firmware reads every member's superblock and posts its verdicts, which are returned
+    // here; it goes on (restart_after_power_loss) once the platform has failed the members not
+    // current.
+    std::vector<member_verdict> check_members() override {
         m_device.power_reset();
         m_cpu.restart();
+        m_booted_for_check = true;
+        std::vector<member_verdict> v = m_device.await_member_check();
+        ++m_checks;
+        for (member_verdict m : v) m_not_current += m != member_verdict::current ? 1 : 0;
+        return v;
+    }
+    // The firmware replays its write-intent records before it sets READY
+    // (controller/firmware_c/recovery.c).
+    size_t restart_after_power_loss() override {
+        if (!m_booted_for_check) {  // a restart without the start-up check (tests)
+            m_device.power_reset();
+            m_cpu.restart();
+        }
+        m_booted_for_check = false;
+        m_device.apply_member_check();
         while (!m_device.ready()) sc_core::wait(m_device.ready_event());
         return m_device.recovered();
+    }
+    void report_member_identity(nlohmann::json &out) const override {
+        if (m_checks == 0) return;
+        out["member_identity"] = {{"checks", m_checks}, {"members_not_current", m_not_current}};
     }
     void reset_statistics() override {
         m_cpu.reset_statistics();
@@ -126,9 +172,12 @@ private:
 
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;
+    iss_array_facts m_facts;
     rtl_models::elf_image m_image;
     iss_device m_device;
     rtl_models::iss_cpu m_cpu;
+    bool m_booted_for_check = false;
+    uint64_t m_checks = 0, m_not_current = 0;
 };
 
 }  // namespace

@@ -91,6 +91,14 @@ void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t
 
 uint32_t elevator_disk(uint32_t tag) { return tag < MAX_OPS ? ops[tag].disk : 0xFFFFFFFFu; }
 
+void elevator_command_of(uint32_t tag, struct elevator_command *out) {
+    if (tag >= MAX_OPS) hw_panic(0x101);
+    out->disk = ops[tag].disk;
+    out->lbn = ops[tag].lbn;
+    out->sectors = ops[tag].sectors;
+    out->address = ops[tag].address;
+}
+
 uint32_t elevator_completed(uint32_t tag) {
     if (tag >= MAX_OPS) hw_panic(0x101);
     struct disk_op *o = &ops[tag];

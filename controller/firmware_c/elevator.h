@@ -12,4 +12,9 @@ void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t
 uint32_t elevator_completed(uint32_t tag);
 /* The disk of a command not yet completed. */
 uint32_t elevator_disk(uint32_t tag);
+/* A command not yet completed, as it was queued. */
+struct elevator_command {
+    uint32_t disk, lbn, sectors, address;
+};
+void elevator_command_of(uint32_t tag, struct elevator_command *out);
 #endif

@@ -45,8 +45,17 @@ void hw_drain(unsigned q, void (*handle)(const struct completion *)) {
     }
 }
 
+static uint32_t masked;
+
+void hw_mask(uint32_t line, int mask) {
+    const uint32_t bit = 1u << line;
+    if (mask == ((masked & bit) != 0)) return;
+    masked ^= bit;
+    REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = mask ? REG(RT_IRQ_BASE, RT_IRQ_ENABLE) & ~bit : REG(RT_IRQ_BASE, RT_IRQ_ENABLE) | bit;
+}
+
 void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h) {
-    const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines;
+    const uint32_t pending = REG(RT_IRQ_BASE, RT_IRQ_PENDING) & lines & ~masked;
     if (!pending) {
         REG(RT_IRQ_BASE, RT_IRQ_WFI) = 1;
         return;
@@ -56,7 +65,8 @@ void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h)
     if ((pending & (1u << RT_Q_XOR)) && h->xor_done) hw_drain(RT_Q_XOR, h->xor_done);
     if ((pending & (1u << RT_Q_DMA)) && h->host_dma) hw_drain(RT_Q_DMA, h->host_dma);
     if ((pending & (1u << RT_Q_BUFFER)) && h->buffer) hw_drain(RT_Q_BUFFER, h->buffer);
-    if ((pending & ((1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER))) && h->events) h->events(pending);
+    if ((pending & ((1u << RT_IRQ_MEMBERS) | (1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER))) && h->events)
+        h->events(pending);
     if ((pending & (1u << RT_Q_HOST)) && h->host) hw_drain(RT_Q_HOST, h->host);
 }
 

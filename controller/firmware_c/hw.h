@@ -24,12 +24,14 @@ struct queue_handlers {
     void (*host_dma)(const struct completion *);
     void (*buffer)(const struct completion *);
     void (*host)(const struct completion *);
-    void (*events)(uint32_t pending);  /* lines RT_IRQ_REBUILD and RT_IRQ_TIMER */
+    void (*events)(uint32_t pending);  /* lines RT_IRQ_MEMBERS, RT_IRQ_REBUILD and RT_IRQ_TIMER */
 };
 /* One turn of the interrupt-driven loop: sleeps (WFI) when none of `lines` is pending, else
  * drains every pending queue, completions first (they free tags and buffers), new host commands
  * last. */
 void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h);
+/* Line `line` ignored (mask 1: not served, and the core not woken by it) or served again. */
+void hw_mask(uint32_t line, int mask);
 void hw_putc(char c);
 void hw_puts(const char *s);
 void hw_panic(uint32_t code);

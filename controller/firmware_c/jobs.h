@@ -12,6 +12,9 @@
 
 #define REBUILD_JOB MAX_JOBS /* the rebuild's job, after the host slots' */
 #define ALL_JOBS (MAX_JOBS + 1u)
+/* The member superblock writer's number in the elevators and buffer tags (members.h): past the
+ * job table, it keeps no job of its own. */
+#define MEMBERS_JOB ALL_JOBS
 
 enum state { IDLE, R_ORDER, R_ALLOC, R_LOCK, R_DISK, R_XOR, R_DMA, W_ORDER, W_ALLOC, W_DMA, W0_DISK, W5_LOCK, W5_ALLOC,
              W5_READ, W5_XOR, W5_WRITE, W_ACK, RB_ALLOC, RB_LOCK, RB_READ, RB_XOR, RB_WRITE, RB_PAUSE, R_REPAIR,
@@ -66,6 +69,12 @@ void lock_stripes(struct job *j, uint8_t waiting_state);
 void unlock_stripes(uint32_t first, uint32_t last);
 /* A sequence number after every job's so far (the locks' arrival order). */
 uint32_t next_sequence(void);
+/* The drive the job serves as lost (lost_members.c): the failed one (FAILED_DISK), else the
+ * member being rebuilt, lost in the stripes the rebuild has not reached. */
+void take_lost(struct job *j);
+/* Beyond RAID 5's promise: a member missing while another is rebuilt, and the job's range
+ * reaches the stripes the rebuild has not (two units of each missing): the job fails. */
+int beyond_redundancy(const struct job *j);
 /* Whether `disk` is lost to job j in `stripe`: the job's lost drive, everywhere or, for the
  * member being rebuilt, in the stripes the rebuild has not reached. */
 int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe);

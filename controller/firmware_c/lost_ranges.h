@@ -1,12 +1,21 @@
-/* Array sectors the firmware knows are lost (a power loss tore a write in a stripe that had
- * already lost a data drive: that unit's only record, the parity, is uncertain). A read that
- * touches them fails; a successful write over them makes its sectors good again. Each range is
- * also reported to the controller (RT_SYS_LOST_LBN, RT_SYS_LOST_SECTORS) for its statistics. */
+/* Array sectors the firmware knows are lost: a power loss tore a write in a stripe that had
+ * already lost a data drive (that unit's only record, the parity, is uncertain); a rebuild source
+ * could not give some rows (MEDIUM ERROR) or was lost too (beyond RAID 5's one missing member). A
+ * read that touches them fails; a successful write over them makes its sectors good again. Each
+ * range is also reported to the controller (RT_SYS_LOST_LBN, RT_SYS_LOST_SECTORS) for its
+ * statistics, once. */
 #ifndef FW_LOST_RANGES_H
 #define FW_LOST_RANGES_H
 #include <stdint.h>
 
+#include "array_map.h"
+
+void lost_ranges_init(const struct array_map *map);
 void lost_add(uint32_t lbn, uint32_t sectors);
+/* The whole unit of member `disk` in `stripe`, when it holds data there (a parity unit: nothing
+ * lost). Consecutive stripes of one member are kept as one run (a rebuild that lost a second
+ * member loses a unit or two of every stripe it has not reached). */
+void lost_add_unit(uint32_t stripe, uint32_t disk);
 int lost_overlaps(uint32_t lbn, uint32_t sectors);
 void lost_written(uint32_t lbn, uint32_t sectors);
 #endif

@@ -1,12 +1,15 @@
 /* raidtlm's reference controller firmware: bare-metal C for the Cortex-M4 core of the
  * register-level controller (raidtlm_regs.h, docs/REGISTER_MAP.md). Boot: read the array's
- * facts, check the timer's interrupt, announce the capacity, replay the write-intent records a
- * power loss left (recovery.h); then an interrupt-driven loop: sleep
- * (WFI) until a line is pending, serve every pending engine's completions, and a rebuild onto a
+ * facts, check the timer's interrupt, announce the capacity, check which drives are the members
+ * it wrote (members.h), replay the write-intent records a power loss left (recovery.h); then an
+ * interrupt-driven loop: sleep (WFI) until a line is pending, serve every pending engine's
+ * completions, and a rebuild onto a
  * fresh drive (rebuild.h). */
 #include "array_map.h"
 #include "elevator.h"
 #include "hw.h"
+#include "lost_ranges.h"
+#include "members.h"
 #include "rebuild.h"
 #include "recovery.h"
 #include "requests.h"
@@ -34,6 +37,13 @@ static void check_timer(void) {
     if (REG(RT_IRQ_BASE, RT_IRQ_PENDING) & (1u << RT_IRQ_TIMER)) hw_panic(0x300);
 }
 
+/* Lines RT_IRQ_MEMBERS, RT_IRQ_REBUILD, RT_IRQ_TIMER: the superblocks first (a rebuild taken
+ * now is a change they record). */
+static void on_events(uint32_t pending) {
+    if (pending & (1u << RT_IRQ_MEMBERS)) members_events();
+    if (pending & ((1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER))) rebuild_events(pending);
+}
+
 /* Not inlined into reset_handler nor cloned (noipa) by the whole-program build: `main` stays a function of its own
  * for GDB's `break main`, the waves' function names and the cycle profile. */
 __attribute__((noipa)) int main(void) {
@@ -49,6 +59,8 @@ __attribute__((noipa)) int main(void) {
     if (REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES) < REBUILD_CHECKPOINT_BYTES) hw_panic(3);
     requests_init(&map, host_slots, REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES) - REBUILD_CHECKPOINT_BYTES);
     rebuild_init(&map, host_slots * INTENT_BYTES);
+    members_init(&map, channel_of);
+    lost_ranges_init(&map);
     check_timer();
 
     hw_puts(map.layout == RT_LAYOUT_RAID5 ? "RAID 5, " : "RAID 0, ");
@@ -61,14 +73,18 @@ __attribute__((noipa)) int main(void) {
     uint32_t lines = (1u << RT_Q_HOST) | (1u << RT_Q_BUFFER) | (1u << RT_Q_DMA) | (1u << RT_Q_XOR);
     for (uint32_t c = 0; c < channels; ++c) lines |= 1u << (RT_Q_SCSI0 + c);
     REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
+    /* Which drives are the members it wrote, before anything is read from them (members.h). */
+    members_check_at_boot(channels, lines);
+    REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
     /* After a power loss: the stripes of the writes that were in flight, before any host command. */
     REG(RT_SYS_BASE, RT_SYS_RECOVERED) = recover_write_intents(&map, host_slots, channels, lines);
-    /* Then a rebuild onto a fresh drive (again, after a power loss during one) and its pacing. */
-    lines |= (1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER);
+    /* Then a rebuild onto a fresh drive (again, after a power loss during one) and its pacing,
+     * and the members' superblocks rewritten on every change of their states. */
+    lines |= (1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER) | (1u << RT_IRQ_MEMBERS);
     REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
     REG(RT_SYS_BASE, RT_SYS_READY) = 1;
 
     static const struct queue_handlers handlers = {on_scsi, on_xor, on_host_dma, on_buffer, on_host_command,
-                                                   rebuild_events};
+                                                   on_events};
     for (;;) hw_serve(lines, channels, &handlers);
 }

@@ -39,7 +39,29 @@
 #define RT_SYS_REBUILD_SHARE 0x50u     /* read: the rebuild's share of its own time busy, per mille */
 #define RT_SYS_REBUILD_RATE 0x54u      /* read: the rebuild's cap, kB (10^3 bytes) per second; 0: none */
 #define RT_SYS_REPAIRED 0x58u          /* write: sectors rewritten after a MEDIUM ERROR (statistics) */
+/* The buffer window: the core's view of one sector of buffer DRAM, the 64-bit word the model's
+ * sectors carry (the firmware builds and reads its member superblocks here: members.c). */
+#define RT_SYS_WINDOW 0x5Cu            /* write: the buffer address (RT_BUFFER_ADDRESS) of the sector */
+#define RT_SYS_WINDOW_LO 0x60u         /* read/write: that sector's word, low 32 bits */
+#define RT_SYS_WINDOW_HI 0x64u         /* read/write: its high 32 bits */
+/* Member identity at start-up (members.c): the firmware reads every member's superblock, writes
+ * one verdict per member, then MEMBERS_CHECKED; the controller fails the members not current and
+ * sets MEMBERS_CHECKED to 1 (line RT_IRQ_MEMBERS) before the firmware goes on to its recovery. */
+#define RT_SYS_MEMBER_VERDICT 0x68u    /* write: (disk << 8) | RT_MEMBER_* */
+#define RT_SYS_MEMBERS_CHECKED 0x6Cu   /* write: every verdict written; read: 1 once they are applied */
+#define RT_SYS_MEMBERS_TAKEN 0x70u     /* write: the firmware took a change of the members' states
+                                        * (line RT_IRQ_MEMBERS falls until the next change) */
+#define RT_MEMBER_CURRENT 0u           /* this array's, this member, as fresh as the freshest: served */
+#define RT_MEMBER_ABSENT 1u            /* no drive answered */
+#define RT_MEMBER_MISSING 2u           /* a drive without a superblock (blank): failed, rebuilt */
+#define RT_MEMBER_FOREIGN 3u           /* another array's or another member's: failed, rebuilt */
+#define RT_MEMBER_STALE 4u             /* this member's, older than the freshest: failed, rebuilt */
 #define RT_SYS_CHANNEL_OF 0x100u       /* + 4*disk: the disk's SCSI channel */
+#define RT_SYS_MEMBER_STATE 0x180u     /* + 4*disk: the member's state as the controller marks it:
+                                        * RT_STATE_OPTIMAL, RT_STATE_FAILED, RT_STATE_REBUILDING */
+#define RT_STATE_OPTIMAL 0u
+#define RT_STATE_FAILED 1u
+#define RT_STATE_REBUILDING 2u
 #define RT_ID_VALUE 0x4D4C5452u        /* "RTLM" */
 #define RT_LAYOUT_RAID0 0u
 #define RT_LAYOUT_RAID5 5u
@@ -52,6 +74,8 @@
 #define RT_IRQ_WFI 0x08u      /* write: the core sleeps until (PENDING & ENABLE) != 0 */
 #define RT_IRQ_TIMER 31u
 #define RT_IRQ_REBUILD 30u /* pending while REBUILD_DISK names a member the firmware has not taken */
+#define RT_IRQ_MEMBERS 29u /* pending while the members' states changed since MEMBERS_TAKEN, and at
+                            * start-up once MEMBERS_CHECKED reads 1 */
 
 /* ---- timer: the controller's clock in microseconds ---------------------------------------- */
 #define RT_TIMER_BASE (RT_DEVICE_BASE + 0x2000u)
@@ -89,8 +113,10 @@
 #define RT_OP_BUF_FREE 3u      /* w2 buffer handle                                    no completion */
 #define RT_OP_HOST_DMA 4u      /* w2 slot, w3 buffer handle (direction: the host command's) */
 #define RT_OP_XOR 5u           /* w2 sectors, w3 output address, w4.. w7 inputs (0: unused) */
-#define RT_OP_SCSI_READ 6u     /* w2 disk, w3 drive LBN, w4 sectors, w5 buffer address */
-#define RT_OP_SCSI_WRITE 7u    /* as READ */
+#define RT_OP_SCSI_READ 6u     /* w2 disk, w3 drive LBN, w4 sectors, w5 buffer address, w6 flags */
+#define RT_OP_SCSI_WRITE 7u    /* as READ; w6 flags (RT_SCSI_*) */
+#define RT_SCSI_METADATA 1u    /* the firmware's member metadata: sent to the drive in the slot even
+                                * when the controller has failed its member (a new drive may be there) */
 /* Completion: w0 tag, w1 status (0: success), w2 result, w3 the controller clock (us) at completion.
  * New host command (RT_Q_HOST CQ): w0 slot, w1 flags (RT_HOST_WRITE), w2 array LBN, w3 sectors. */
 #define RT_HOST_WRITE 1u

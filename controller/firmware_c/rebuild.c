@@ -22,9 +22,76 @@ static struct {
     uint32_t started_us;  /* the timer when the stripe's lock was taken */
     uint32_t share_permille, rate_kb_s;
     uint32_t checkpoint;  /* NVRAM offset */
-} rb = {RT_NO_DISK, RT_NO_DISK, 0, 0, 0, 0, 1000, 0, 0};
+    uint32_t gone_source; /* a survivor whose read of this stripe failed (not MEDIUM ERROR) */
+} rb = {RT_NO_DISK, RT_NO_DISK, 0, 0, 0, 0, 1000, 0, 0, RT_NO_DISK};
 
 static struct job *const job = &jobs[REBUILD_JOB];
+
+/* The current stripe's rows a survivor answered MEDIUM ERROR for, single sectors merged into runs
+ * of one disk; past MAX_BAD_RUNS a run is widened over the new rows (more is lost, never less). */
+#define MAX_BAD_RUNS 32u
+static struct {
+    uint32_t disk, row, rows;
+} bad[MAX_BAD_RUNS];
+static uint32_t bad_runs;
+
+static void note_bad_row(uint32_t disk, uint32_t row) {
+    for (uint32_t i = 0; i < bad_runs; ++i) {
+        if (bad[i].disk != disk) continue;
+        if (row + 1 == bad[i].row) {
+            --bad[i].row;
+            ++bad[i].rows;
+            return;
+        }
+        if (row == bad[i].row + bad[i].rows) {
+            ++bad[i].rows;
+            return;
+        }
+    }
+    if (bad_runs < MAX_BAD_RUNS) {
+        bad[bad_runs].disk = disk;
+        bad[bad_runs].row = row;
+        bad[bad_runs].rows = 1;
+        ++bad_runs;
+        return;
+    }
+    for (uint32_t i = 0; i < bad_runs; ++i) {
+        if (bad[i].disk != disk && i + 1 < bad_runs) continue;
+        const uint32_t first = row < bad[i].row ? row : bad[i].row;
+        const uint32_t end = row + 1 > bad[i].row + bad[i].rows ? row + 1 : bad[i].row + bad[i].rows;
+        if (bad[i].disk != disk) {  /* no run of this disk: the last run gives way to it */
+            bad[i].disk = disk;
+            bad[i].row = row;
+            bad[i].rows = 1;
+            return;
+        }
+        bad[i].row = first;
+        bad[i].rows = end - first;
+        return;
+    }
+}
+
+/* Rows [row, row + rows) of `disk` in `stripe` recorded lost where the disk holds data there. */
+static void lose_rows(uint32_t stripe, uint32_t disk, uint32_t row, uint32_t rows) {
+    if (row == 0 && rows == map->unit) {
+        lost_add_unit(stripe, disk);
+        return;
+    }
+    const uint32_t parity = array_parity_disk(map, stripe);
+    if (disk == parity) return;  /* the parity: no data lost */
+    lost_add(stripe * map->data_disks * map->unit + ((disk + map->disks - parity - 1) % map->disks) * map->unit + row,
+             rows);
+}
+
+/* The stripe's unreadable rows: the survivor's and the new drive's (`with_member`: the new
+ * drive's were written from the XOR; without it, it failed and is lost as a whole anyway). */
+static void lose_bad_rows(int with_member) {
+    for (uint32_t i = 0; i < bad_runs; ++i) {
+        lose_rows(job->stripe, bad[i].disk, bad[i].row, bad[i].rows);
+        if (with_member) lose_rows(job->stripe, rb.disk, bad[i].row, bad[i].rows);
+    }
+    bad_runs = 0;
+}
 
 void rebuild_init(const struct array_map *m, uint32_t checkpoint_offset) {
     rb.stripes = m->capacity_sectors / (m->data_disks * m->unit);
@@ -38,6 +105,10 @@ uint32_t rebuild_checkpointed(uint32_t disk) {
     if (REG(RT_NVRAM_BASE, rb.checkpoint) != (CHECKPOINT_TAG | disk)) return 0;
     const uint32_t next = REG(RT_NVRAM_BASE, rb.checkpoint + 4);
     return next <= rb.stripes ? next : 0;
+}
+
+void rebuild_forget(uint32_t disk) {
+    if (REG(RT_NVRAM_BASE, rb.checkpoint) == (CHECKPOINT_TAG | disk)) nvram_write_word(rb.checkpoint, 0);
 }
 
 uint32_t rebuild_member(void) { return rb.disk; }
@@ -57,7 +128,7 @@ static void lock_next(void) {
 
 static void start(uint32_t disk) {
     REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;  /* taken: the line falls */
-    if (map->layout != RT_LAYOUT_RAID5 || rb.disk != RT_NO_DISK) hw_panic(0x600);
+    if (map->layout != RT_LAYOUT_RAID5) hw_panic(0x600);
     rb.disk = disk;
     rb.share_permille = REG(RT_SYS_BASE, RT_SYS_REBUILD_SHARE);
     rb.rate_kb_s = REG(RT_SYS_BASE, RT_SYS_REBUILD_RATE);
@@ -75,6 +146,7 @@ static void finish(void) {
     rb.done = rb.disk;
     REG(RT_SYS_BASE, RT_SYS_REBUILD_DONE) = rb.disk;
     rb.disk = RT_NO_DISK;
+    hw_mask(RT_IRQ_REBUILD, 0);  /* another fresh drive waiting is taken now */
 }
 
 /* The new drive failed as well: the member is failed again, host commands see it lost everywhere. */
@@ -88,6 +160,7 @@ static void stop(void) {
     job->state = IDLE;
     rb.disk = RT_NO_DISK;
     rb.done = RT_NO_DISK;
+    hw_mask(RT_IRQ_REBUILD, 0);
 }
 
 void rebuild_on_buffer(uint32_t handle) {
@@ -99,8 +172,33 @@ void rebuild_on_buffer(uint32_t handle) {
     lock_next();
 }
 
+/* A second member (`other`) is missing from here on: no stripe not yet rebuilt can be, nor can
+ * `other`'s unit there be served from it. Both units of each are recorded lost where they hold
+ * data and the rebuild ends (the member is served where it was rebuilt, and the other member's
+ * fresh drive can then be rebuilt from it). */
+static void lose_the_rest(uint32_t other) {
+    job->holds_lock = 0;
+    unlock_stripes(job->stripe, job->stripe);
+    for (uint32_t s = rb.next; s < rb.stripes; ++s) {
+        lost_add_unit(s, rb.disk);
+        lost_add_unit(s, other);
+    }
+    rb.next = rb.stripes;
+    REG(RT_SYS_BASE, RT_SYS_REBUILD_PROGRESS) = rb.next;
+    finish();
+}
+
 void rebuild_locked(struct job *j) {
     rb.started_us = now_us();
+    rb.gone_source = RT_NO_DISK;
+    bad_runs = 0;
+    /* A second member missing (lost, or a fresh drive in its slot not yet taken: beyond RAID 5's
+     * one): this stripe's unit cannot be rebuilt, nor that member's served from it. */
+    const uint32_t other = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    if (other != RT_NO_DISK && other != rb.disk) {
+        lose_the_rest(other);
+        return;
+    }
     j->state = RB_READ;
     j->pending = 0;
     j->status = RT_STATUS_OK;
@@ -130,6 +228,7 @@ static uint32_t pause_us(uint32_t busy_us) {
 }
 
 static void stripe_rebuilt(void) {
+    lose_bad_rows(1);
     /* The cursor first: the jobs the unlock lets in see the stripe rebuilt. */
     ++rb.next;
     job->holds_lock = 0;
@@ -151,8 +250,25 @@ static void stripe_rebuilt(void) {
     REG(RT_TIMER_BASE, RT_TIMER_CONTROL) = 1;
 }
 
-void rebuild_on_scsi(uint32_t status) {
-    if (status != RT_STATUS_OK) job->status = status;
+/* A survivor's read answered MEDIUM ERROR: its halves are read again into the same places. */
+static void narrow_unreadable(const struct elevator_command *c) {
+    if (c->sectors == 1) {
+        note_bad_row(c->disk, c->lbn - job->stripe * map->unit);
+        return;
+    }
+    const uint32_t half = c->sectors / 2;
+    job->pending += 2;
+    elevator_add(REBUILD_JOB, c->disk, 0, c->lbn, half, c->address);
+    elevator_add(REBUILD_JOB, c->disk, 0, c->lbn + half, c->sectors - half, c->address + half);
+}
+
+void rebuild_on_scsi(const struct elevator_command *command, uint32_t status) {
+    if (status == RT_STATUS_MEDIUM_ERROR && job->state == RB_READ && command->disk != rb.disk)
+        narrow_unreadable(command);
+    else if (status != RT_STATUS_OK) {
+        job->status = status;
+        if (job->state == RB_READ && command->disk != rb.disk) rb.gone_source = command->disk;
+    }
     if (--job->pending) return;
     if (job->state == RB_READ) {
         if (job->status == RT_STATUS_OK) {
@@ -165,18 +281,17 @@ void rebuild_on_scsi(uint32_t status) {
             stop();
             return;
         }
-        /* A survivor could not be read (a second lost drive, a medium error): the member's unit
-         * of this stripe cannot be rebuilt. A data unit is recorded lost; a parity unit is left
-         * stale (the data are all on their drives; the next write of the stripe rewrites it). */
-        const uint32_t parity = array_parity_disk(map, job->stripe);
-        if (rb.disk != parity)
-            lost_add(job->stripe * map->data_disks * map->unit +
-                         ((rb.disk + map->disks - parity - 1) % map->disks) * map->unit,
-                     map->unit);
+        /* A survivor is gone (a second lost drive): the member's unit of this stripe cannot be
+         * rebuilt, nor the gone survivor's served from it. Both are recorded lost where they
+         * hold data; a parity unit is left stale (its data are lost or on their drives). */
+        lose_bad_rows(0);
+        lose_rows(job->stripe, rb.disk, 0, map->unit);
+        if (rb.gone_source != RT_NO_DISK) lose_rows(job->stripe, rb.gone_source, 0, map->unit);
         stripe_rebuilt();
         return;
     }
     if (job->status != RT_STATUS_OK) {  /* the write to the new drive */
+        lose_bad_rows(0);
         stop();
         return;
     }
@@ -185,9 +300,15 @@ void rebuild_on_scsi(uint32_t status) {
 
 void rebuild_events(uint32_t pending) {
     if (pending & (1u << RT_IRQ_REBUILD)) {
-        const uint32_t disk = REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK);
-        if (disk != RT_NO_DISK) start(disk);
-        else REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;
+        /* One rebuild at a time: a second fresh drive (a second member lost and replaced during
+         * this rebuild, beyond RAID 5's one) waits, its line ignored, until this one ends. */
+        if (rb.disk != RT_NO_DISK) {
+            hw_mask(RT_IRQ_REBUILD, 1);
+        } else {
+            const uint32_t disk = REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK);
+            if (disk != RT_NO_DISK) start(disk);
+            else REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;
+        }
     }
     if (pending & (1u << RT_IRQ_TIMER)) {
         REG(RT_TIMER_BASE, RT_TIMER_CONTROL) = 0;  /* disarmed, the line cleared */

@@ -5,7 +5,13 @@
  * rebuild has not reached and as present in those it has (jobs.h: disk_lost_in). Paced like the
  * C++ firmwares' rebuild (controller.rebuild_share, rebuild_rate_mb_s from REBUILD_SHARE and
  * REBUILD_RATE) with the firmware's own timer; the cursor is checkpointed in NVRAM after each
- * stripe, so a power loss resumes the rebuild where it was. */
+ * stripe, so a power loss resumes the rebuild where it was.
+ * A survivor that answers MEDIUM ERROR is read again in halves, and each half that fails in
+ * halves again down to single sectors, as firmware finds which sectors a drive cannot give
+ * (controller/unreadable_sectors.h): its readable rows are rebuilt as usual; a row it cannot give
+ * leaves the new drive's row unknown and the survivor's without its only other copy, so both are
+ * recorded lost where they hold data (lost_ranges.h: reads of them fail until the host writes
+ * them) and the rebuild goes on. */
 #ifndef FW_REBUILD_H
 #define FW_REBUILD_H
 #include <stdint.h>
@@ -19,6 +25,8 @@ void rebuild_init(const struct array_map *map, uint32_t checkpoint_offset);
 /* At boot, after a power loss: the stripes of `disk` its interrupted rebuild had finished (from
  * the NVRAM checkpoint; 0: none). */
 uint32_t rebuild_checkpointed(uint32_t disk);
+/* At boot: `disk` is not the drive the rebuild wrote (members.h): its checkpoint is void. */
+void rebuild_forget(uint32_t disk);
 /* The member being rebuilt (RT_NO_DISK: none). */
 uint32_t rebuild_member(void);
 /* The first stripe of `disk` not rebuilt: the cursor while it is being rebuilt, past the end once
@@ -32,5 +40,6 @@ struct job;
 void rebuild_locked(struct job *j);
 void rebuild_on_buffer(uint32_t handle);
 void rebuild_on_xor(void);
-void rebuild_on_scsi(uint32_t status);
+struct elevator_command;
+void rebuild_on_scsi(const struct elevator_command *command, uint32_t status);
 #endif

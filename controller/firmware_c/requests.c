@@ -6,6 +6,7 @@
 #include "host_order.h"
 #include "lost_ranges.h"
 #include "media.h"
+#include "members.h"
 #include "recovery.h"
 
 struct job jobs[ALL_JOBS];
@@ -424,7 +425,7 @@ void on_host_command(const struct completion *c) {
 
 static void start(struct job *j) {
     order_started(j->slot);
-    if (!j->write && lost_overlaps(j->lbn, j->sectors)) {
+    if ((!j->write && lost_overlaps(j->lbn, j->sectors)) || beyond_redundancy(j)) {
         /* Sectors the firmware lost: the host gets an error, never data it cannot vouch for. */
         hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, RT_STATUS_ERROR, 0, 0, 0, 0);
         j->state = IDLE;
@@ -433,17 +434,16 @@ static void start(struct job *j) {
         return;
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
-    j->lost = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
-    j->partial = 0;
-    if (j->lost == RT_NO_DISK && rebuild_member() != RT_NO_DISK) {
-        j->lost = rebuild_member();
-        j->partial = 1;
-    }
+    take_lost(j);
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
 }
 
 void on_buffer(const struct completion *c) {
+    if ((c->tag & 0xFF) == MEMBERS_JOB) {
+        members_on_buffer(c->result);
+        return;
+    }
     struct job *j = &jobs[c->tag & 0xFF];
     if (j == &jobs[REBUILD_JOB]) {
         rebuild_on_buffer(c->result);
@@ -532,8 +532,12 @@ void on_xor(const struct completion *c) {
 static void continue_degraded(struct job *j) {
     j->drive_lost = 0;
     j->media_disk = RT_NO_DISK;
-    j->lost = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
-    j->partial = 0;
+    if (!j->write && beyond_redundancy(j)) {  /* no member left to rebuild its pieces from */
+        j->status = RT_STATUS_ERROR;
+        finish(j);
+        return;
+    }
+    take_lost(j);
     switch (j->state) {
     case R_DISK:
         release(j->buf);
@@ -550,10 +554,17 @@ static void continue_degraded(struct job *j) {
 }
 
 void on_scsi(const struct completion *c) {
-    const uint32_t disk = elevator_disk(c->tag);
-    struct job *j = &jobs[elevator_completed(c->tag)];
+    struct elevator_command command;
+    elevator_command_of(c->tag, &command);
+    const uint32_t disk = command.disk;
+    const uint32_t job_index = elevator_completed(c->tag);
+    if (job_index == MEMBERS_JOB) {
+        members_on_scsi();
+        return;
+    }
+    struct job *j = &jobs[job_index];
     if (j == &jobs[REBUILD_JOB]) {
-        rebuild_on_scsi(c->status);
+        rebuild_on_scsi(&command, c->status);
         return;
     }
     if (c->status != RT_STATUS_OK) {
@@ -561,6 +572,10 @@ void on_scsi(const struct completion *c) {
          * (the array's failed-drive register names it now) is not the host's error. */
         const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
         if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
+            j->drive_lost = 1;
+        /* Lost and already replaced: the member is being rebuilt onto a fresh drive now. */
+        else if (c->status == RT_STATUS_ERROR && j->lost == RT_NO_DISK && map->layout == RT_LAYOUT_RAID5 &&
+                 disk == rebuild_member())
             j->drive_lost = 1;
         else if (!media_error_taken(j, disk, c->status))
             j->status = c->status;

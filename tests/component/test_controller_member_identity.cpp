@@ -73,6 +73,52 @@ TEST(member_identity, raid5_a_drive_swapped_while_the_power_is_off_is_rebuilt_no
     swap_during_outage(b, 1);
 }
 
+#ifdef RAIDTLM_HAVE_ISS
+// The C firmware on the instruction-set simulator (controller/firmware_c/members.c): at boot it
+// reads every member's superblock with its own SCSI commands, finds the blank drive and has it
+// failed before its recovery; the drive is rebuilt. Before: served as it was (zeros).
+TEST(member_identity, the_c_firmware_on_the_iss_rebuilds_a_drive_swapped_while_the_power_is_off_never_serves_it) {
+    controller::controller_config c = raid5_config();
+    c.cpu.model = rtl_models::cpu_model::iss;
+    component_test::controller_bench b(4, c, component_test::cheetah(), member_blocks);
+    swap_during_outage(b, 1);
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    ASSERT_TRUE(fw.contains("member_identity")) << fw.dump();
+    EXPECT_EQ(fw["member_identity"]["members_not_current"], 1);
+}
+
+// A member the C firmware failed while it ran is stale on its drive: its superblock was left at
+// the old event count while the others' were rewritten. Put back (the same drive, its old data)
+// during an outage, it is found stale at boot and rebuilt, never served.
+TEST(member_identity, the_c_firmware_on_the_iss_finds_a_failed_member_put_back_during_an_outage_stale) {
+    controller::controller_config c = raid5_config();
+    c.cpu.model = rtl_models::cpu_model::iss;
+    component_test::controller_bench b(4, c, component_test::cheetah(), member_blocks);
+    component_test::host_writer<component_test::controller_bench> w{b};
+    const int pulled = 2;
+    component_test::run_clean(b, [&] {
+        fill(w, b.ctl->capacity_sectors(), 100);
+        b.ctl->fail_member(pulled);
+        pause_ms(100);  // the superblocks of the others rewritten
+        fill(w, b.ctl->capacity_sectors(), 200);  // degraded writes: the pulled drive misses them
+        b.ctl->power_fail();
+        b.ctl->insert_drive(pulled);
+        pause_ms(100);
+        b.ctl->power_restore_and_recover();
+        EXPECT_NE(b.ctl->members().state(pulled), member_state::optimal) << "the stale drive is served";
+        w.check_all();
+        wait_for_state(b, pulled, member_state::optimal, 600000);
+        for (int other = 0; other < int(b.drives.size()); ++other) {
+            if (other != pulled) b.ctl->set_failed_disk(other);
+            w.check_all();
+        }
+        b.ctl->set_failed_disk(-1);
+    });
+    EXPECT_EQ(b.ctl->statistics().failed_reads, 0u);
+}
+#endif
+
 TEST(member_identity, parity_logging_a_drive_swapped_while_the_power_is_off_is_rebuilt_not_served) {
     component_test::plog_bench b(6, plog_config(), member_blocks);
     swap_during_outage(b, 2);

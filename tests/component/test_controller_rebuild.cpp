@@ -289,6 +289,22 @@ TEST(rebuild, raid5_a_source_media_error_during_a_rebuild_loses_exactly_its_rows
     EXPECT_EQ(r.integrity_errors, 0u);
 }
 
+#ifdef RAIDTLM_HAVE_ISS
+// The C firmware (controller/firmware_c/rebuild.c) reads a source that answers MEDIUM ERROR again
+// in halves. Before: the whole unit of the new drive was recorded lost (16 sectors where 4 were)
+// and left unwritten, the source's rows not at all, so reads of them, rebuilt from the new
+// drive's zeros, returned wrong data.
+TEST(rebuild, the_c_firmware_a_source_media_error_during_a_rebuild_loses_exactly_its_rows_until_rewritten) {
+    const source_media_error_during_rebuild r(rtl_models::cpu_model::iss);
+    EXPECT_GT(r.expected_lost, 0);
+    EXPECT_EQ(r.lost_sectors, r.expected_lost);
+    EXPECT_EQ(r.lost_reads, uint64_t(r.expected_lost));
+    EXPECT_EQ(r.lost_reads_failed, r.lost_reads);
+    EXPECT_EQ(r.unwritten_half_served, 0u);
+    EXPECT_EQ(r.integrity_errors, 0u);
+}
+#endif
+
 // RAID 1: lose disk 0, rebuild it, lose disk 1 midway: the units not yet copied have no copy
 // left (lost, requests to them fail); the copied ones are served from the new drive.
 TEST(rebuild, raid1_a_second_loss_during_the_rebuild_loses_exactly_the_units_not_yet_copied) {
