@@ -620,6 +620,11 @@ size_t replicated_firmware::restart_after_power_loss() {
         return resynced;
     }
     const std::vector<recovery_item> items = m_table->recover_after_power_loss();
+    // The start-up check (check_members) may have failed members the table still names: a drive
+    // pulled or swapped while the controller was off. Their pending copies will never be written
+    // (serve_delayed skips a failed disk, and the wait below would never end); entries whose only
+    // newest copy was there are lost. After recover_after_power_loss: no buffer holds data now.
+    notice_lost_disk();
     size_t stale = 0;
     for (const recovery_item &it : items) stale += it.stale.size();
     m_stats.recovered_copies += stale;
