@@ -184,3 +184,54 @@ TEST(member_identity, raid1_delayed_copies_to_a_drive_swapped_while_the_power_is
     EXPECT_TRUE(recovered) << "the recovery waited for copies to a failed member";
     EXPECT_EQ(b.ctl->statistics().failed_reads, 0u);
 }
+
+// RAID 1 with the delayed-write table: an acknowledged write whose only copy was on disk 1 (disk 0
+// busy, its copy pending) is lost when disk 1 is swapped while the power is off; the sectors written
+// before it in the same rebuild unit are on disk 0 and not lost. The rebuild onto the new drive
+// must copy that unit all the same: once the cursor has passed it the new drive's copy is served
+// (before: the unit was skipped, and with disk 0 gone its sectors not lost read as zeros).
+TEST(member_identity, raid1_the_rebuild_copies_a_unit_with_lost_sectors_and_serves_its_other_sectors) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.tags_per_disk = 1;
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    const std::vector<uint64_t> old_data = component_test::tokens(1, 16), new_half = component_test::tokens(2, 8);
+    auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
+    component_test::run_clean(b, [&] {
+        std::vector<uint64_t> w = old_data;
+        ASSERT_EQ(b.host.send(false, 0, 16, w.data()), tlm::TLM_OK_RESPONSE);
+        pause_ms(50);  // on both copies
+        ASSERT_EQ(fw->delayed_writes()->entries(), 0u);
+        // Disk 0 busy with a long read (its one tag): the write's first copy goes to disk 1.
+        b.host.spawn([&] {
+            std::vector<uint64_t> t(3000);
+            b.ctl->raw_disk_io(true, 0, 2000, 3000, t.data());
+        });
+        pause_ms(0.1);
+        w = new_half;
+        ASSERT_EQ(b.host.send(false, 8, 8, w.data()), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(fw->delayed_writes()->entries(), 1u) << "the copy to disk 0 is not pending: the test shows nothing";
+        b.ctl->power_fail();
+        pause_ms(100);
+        b.drives[1]->replace_media();
+        pause_ms(100);
+        b.ctl->power_restore_and_recover();
+        auto read = [&](uint64_t lbn, uint32_t n, std::vector<uint64_t> &r) {
+            r.assign(n, 0);
+            return b.host.send(true, lbn, n, r.data()) == tlm::TLM_OK_RESPONSE;
+        };
+        std::vector<uint64_t> r;
+        const std::vector<uint64_t> old_half(old_data.begin(), old_data.begin() + 8);
+        EXPECT_FALSE(read(8, 8, r)) << "the lost write's sectors are served";
+        ASSERT_TRUE(read(0, 8, r));
+        EXPECT_EQ(r, old_half);
+        wait_for_state(b, 1, member_state::optimal, 600000);
+        b.ctl->set_failed_disk(0);  // the rebuilt drive alone
+        ASSERT_TRUE(read(0, 8, r));
+        EXPECT_EQ(r, old_half) << "the rebuild skipped the unit with lost sectors";
+        EXPECT_FALSE(read(8, 8, r));
+        b.ctl->set_failed_disk(-1);
+    });
+}
