@@ -235,3 +235,31 @@ TEST(member_identity, raid1_the_rebuild_copies_a_unit_with_lost_sectors_and_serv
         b.ctl->set_failed_disk(-1);
     });
 }
+
+// RAID 1 with the delayed-write table: disk 0 is being rebuilt onto a fresh drive when disk 1, the
+// only source, is lost (beyond the promise). The rebuild step in flight finds no copy that holds
+// the data and none that a propagation could bring up to date: it must give the unit up (lost),
+// not wait for a table change that never comes (before: the rebuild hung, and every write to its
+// unit behind it: the explorer's stall_raid1_2_94). The rebuild ends with its units lost, and
+// reads of them fail.
+TEST(member_identity, raid1_a_rebuild_whose_source_is_lost_gives_its_units_up_instead_of_waiting) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    component_test::host_writer<component_test::controller_bench> w{b};
+    component_test::run_clean(b, [&] {
+        fill(w, b.ctl->capacity_sectors(), 50);
+        pause_ms(50);
+        b.ctl->fail_member(0);
+        b.drives[0]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(0));
+        pause_ms(5);  // a few units rebuilt, one step in flight
+        b.ctl->fail_member(1);
+        wait_for_state(b, 0, member_state::optimal, 60000);
+        std::vector<uint64_t> r(8);
+        EXPECT_NE(b.host.send(true, b.ctl->capacity_sectors() - 8, 8, r.data()), tlm::TLM_OK_RESPONSE)
+            << "a unit with no copy left is served";
+    });
+}
