@@ -433,9 +433,13 @@ void replicated_firmware::notice_lost_disk() {
 }
 
 bool replicated_firmware::force_current(const chunk &c, uint64_t epoch) {
+    // Only a copy that holds its member's data can be brought up to date: none when every holder
+    // is lost or a new drive the rebuild has not reached (two members gone, beyond the promise).
+    std::vector<int> present;
+    for (const replica &r : c.replicas)
+        if (copy_present(r.disk, c.lbn, c.sectors)) present.push_back(r.disk);
+    if (present.empty()) return false;
     const int lost = m_platform.failed_disk();
-    if (std::none_of(c.replicas.begin(), c.replicas.end(), [&](const replica &r) { return r.disk != lost; }))
-        return false;
     std::vector<propagation> forced;
     m_table->force_overlapping(c.lbn, c.sectors, lost, forced);
     for (const propagation &p : forced) {
@@ -444,6 +448,13 @@ bool replicated_firmware::force_current(const chunk &c, uint64_t epoch) {
     }
     m_stats.delayed_writes_forced_by_loss += forced.size();
     if (!forced.empty()) after_table_change();
+    // Nothing handed out now and nothing on its way to a present copy: no table change is coming
+    // that would make one current (waiting for one was the stall of a RAID 1 that lost its second
+    // member while the first was being rebuilt).
+    if (forced.empty() && std::none_of(present.begin(), present.end(), [&](int d) {
+            return m_table->in_flight_overlaps(d, c.lbn, c.sectors);
+        }))
+        return false;
     sc_core::wait(m_table_changed);  // a propagation of the range written (or a newer write)
     m_platform.check_power(epoch);
     return true;
@@ -620,6 +631,11 @@ size_t replicated_firmware::restart_after_power_loss() {
         return resynced;
     }
     const std::vector<recovery_item> items = m_table->recover_after_power_loss();
+    // The start-up check (check_members) may have failed members the table still names: a drive
+    // pulled or swapped while the controller was off. Their pending copies will never be written
+    // (serve_delayed skips a failed disk, and the wait below would never end); entries whose only
+    // newest copy was there are lost. After recover_after_power_loss: no buffer holds data now.
+    notice_lost_disk();
     size_t stale = 0;
     for (const recovery_item &it : items) stale += it.stale.size();
     m_stats.recovered_copies += stale;

@@ -97,7 +97,10 @@ bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
     notice_lost_disk();
     const uint64_t lbn = unit * unit_sectors();
     const uint32_t sectors = uint32_t(std::min<uint64_t>(unit_sectors(), uint64_t(m_layout->capacity_sectors()) - lbn));
-    if (overlaps_lost(lbn, sectors)) return false;
+    // A unit with lost sectors is copied all the same: once the cursor passes it the new drive's
+    // copy is served, and its sectors not lost must hold their data there (skipping the unit left
+    // them blank: zeros returned as data). The lost sectors' reads fail until a write gives them
+    // new data, on every present copy.
     const bool locked = !m_table;
     if (locked) m_kit.locks.lock(int64_t(unit));
     m_units_in_rebuild.insert(unit);
@@ -107,6 +110,9 @@ bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
     bool ok = replicated_read(lbn, sectors, work, &logical);
     for (uint64_t t : logical) m_logical.leave(t);
     if (!logical.empty()) m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+    // No copy could give the unit: the cursor passes it all the same and the new drive's copy is
+    // served, so its sectors are recorded lost (reads fail) rather than served blank.
+    if (!ok && !m_lost_sectors.covers(int64_t(lbn), int64_t(lbn + sectors))) mark_lost(int64_t(lbn), int32_t(sectors));
     if (ok) {
         std::vector<chunk> chunks;
         m_layout->map(int64_t(lbn), int32_t(sectors), chunks);

@@ -3,6 +3,7 @@
 // and rebuilt; a drive replaced while parity logging replays its logs after a power loss is taken
 // once the replay is done. Every sector written is read back (the scoreboard and the writer
 // check) while the new drive is rebuilt and after.
+#include <map>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -171,4 +172,140 @@ TEST(member_identity, parity_logging_a_drive_replaced_during_the_log_replay_is_r
     });
     EXPECT_TRUE(replay_running_at_replacement) << "the replacement came after the replay: the test shows nothing";
     EXPECT_EQ(b.ctl->statistics().failed_reads, 0u);
+}
+
+// RAID 1 with the NVRAM delayed-write table: the power fails while acknowledged writes still have
+// their second copy pending (in the table), and the drive those copies were for is swapped for a
+// blank one while the controller is off. The start-up check fails the blank member; the table's
+// recovery must drop the copies it can never write there (before: it waited for them for ever, the
+// "no more events" stall of the explorer's RAID 1 / RAID 10 / SR-Array cases), and the member is
+// rebuilt from the other copy, which holds every acknowledged write.
+TEST(member_identity, raid1_delayed_copies_to_a_drive_swapped_while_the_power_is_off_do_not_stall_the_recovery) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.tags_per_disk = 1;  // copies wait behind the foreground: entries pending at the loss
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    constexpr int writers = 6, writes_each = 40;
+    std::map<uint64_t, std::vector<uint64_t>> acknowledged;  // first sector -> its 8 tokens
+    for (int k = 0; k < writers; ++k)
+        b.host.spawn([&, k] {
+            for (int i = 0; i < writes_each; ++i) {
+                const uint64_t lbn = uint64_t(k * writes_each + i) * 8;  // every write its own sectors
+                std::vector<uint64_t> t = component_test::tokens(uint64_t(k * 1000 + i + 1), 8);
+                if (b.host.send(false, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) break;
+                acknowledged[lbn] = t;
+            }
+        });
+    auto fw = [&] { return b.ctl->firmware_as<controller::replicated_firmware>(); };
+    size_t pending_at_loss = 0;
+    bool recovered = false;
+    component_test::run_clean(b, [&] {
+        // Until an acknowledged write has a copy pending, then the power fails.
+        while (fw()->delayed_writes()->entries() == 0 || acknowledged.empty()) pause_ms(0.05);
+        pending_at_loss = fw()->delayed_writes()->entries();
+        b.ctl->power_fail();
+        pause_ms(100);
+        b.drives[1]->replace_media();
+        pause_ms(100);
+        b.ctl->power_restore_and_recover();
+        recovered = true;
+        EXPECT_NE(b.ctl->members().state(1), member_state::optimal) << "the blank drive is served";
+        EXPECT_EQ(fw()->delayed_writes()->entries(), 0u);
+        auto check_all = [&] {
+            for (const auto &[lbn, want] : acknowledged) {
+                std::vector<uint64_t> got(8);
+                ASSERT_EQ(b.host.send(true, lbn, 8, got.data()), tlm::TLM_OK_RESPONSE) << "lbn " << lbn;
+                EXPECT_EQ(got, want) << "lbn " << lbn;
+            }
+        };
+        check_all();
+        wait_for_state(b, 1, member_state::optimal, 600000);
+        b.ctl->set_failed_disk(0);  // the rebuilt drive alone holds every acknowledged write
+        check_all();
+        b.ctl->set_failed_disk(-1);
+    });
+    EXPECT_GT(pending_at_loss, 0u);
+    EXPECT_TRUE(recovered) << "the recovery waited for copies to a failed member";
+    EXPECT_EQ(b.ctl->statistics().failed_reads, 0u);
+}
+
+// RAID 1 with the delayed-write table: an acknowledged write whose only copy was on disk 1 (disk 0
+// busy, its copy pending) is lost when disk 1 is swapped while the power is off; the sectors written
+// before it in the same rebuild unit are on disk 0 and not lost. The rebuild onto the new drive
+// must copy that unit all the same: once the cursor has passed it the new drive's copy is served
+// (before: the unit was skipped, and with disk 0 gone its sectors not lost read as zeros).
+TEST(member_identity, raid1_the_rebuild_copies_a_unit_with_lost_sectors_and_serves_its_other_sectors) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.tags_per_disk = 1;
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    const std::vector<uint64_t> old_data = component_test::tokens(1, 16), new_half = component_test::tokens(2, 8);
+    auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
+    component_test::run_clean(b, [&] {
+        std::vector<uint64_t> w = old_data;
+        ASSERT_EQ(b.host.send(false, 0, 16, w.data()), tlm::TLM_OK_RESPONSE);
+        pause_ms(50);  // on both copies
+        ASSERT_EQ(fw->delayed_writes()->entries(), 0u);
+        // Disk 0 busy with a long read (its one tag): the write's first copy goes to disk 1.
+        b.host.spawn([&] {
+            std::vector<uint64_t> t(3000);
+            b.ctl->raw_disk_io(true, 0, 2000, 3000, t.data());
+        });
+        pause_ms(0.1);
+        w = new_half;
+        ASSERT_EQ(b.host.send(false, 8, 8, w.data()), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(fw->delayed_writes()->entries(), 1u) << "the copy to disk 0 is not pending: the test shows nothing";
+        b.ctl->power_fail();
+        pause_ms(100);
+        b.drives[1]->replace_media();
+        pause_ms(100);
+        b.ctl->power_restore_and_recover();
+        auto read = [&](uint64_t lbn, uint32_t n, std::vector<uint64_t> &r) {
+            r.assign(n, 0);
+            return b.host.send(true, lbn, n, r.data()) == tlm::TLM_OK_RESPONSE;
+        };
+        std::vector<uint64_t> r;
+        const std::vector<uint64_t> old_half(old_data.begin(), old_data.begin() + 8);
+        EXPECT_FALSE(read(8, 8, r)) << "the lost write's sectors are served";
+        ASSERT_TRUE(read(0, 8, r));
+        EXPECT_EQ(r, old_half);
+        wait_for_state(b, 1, member_state::optimal, 600000);
+        b.ctl->set_failed_disk(0);  // the rebuilt drive alone
+        ASSERT_TRUE(read(0, 8, r));
+        EXPECT_EQ(r, old_half) << "the rebuild skipped the unit with lost sectors";
+        EXPECT_FALSE(read(8, 8, r));
+        b.ctl->set_failed_disk(-1);
+    });
+}
+
+// RAID 1 with the delayed-write table: disk 0 is being rebuilt onto a fresh drive when disk 1, the
+// only source, is lost (beyond the promise). The rebuild step in flight finds no copy that holds
+// the data and none that a propagation could bring up to date: it must give the unit up (lost),
+// not wait for a table change that never comes (before: the rebuild hung, and every write to its
+// unit behind it: the explorer's stall_raid1_2_94). The rebuild ends with its units lost, and
+// reads of them fail.
+TEST(member_identity, raid1_a_rebuild_whose_source_is_lost_gives_its_units_up_instead_of_waiting) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    component_test::host_writer<component_test::controller_bench> w{b};
+    component_test::run_clean(b, [&] {
+        fill(w, b.ctl->capacity_sectors(), 50);
+        pause_ms(50);
+        b.ctl->fail_member(0);
+        b.drives[0]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(0));
+        pause_ms(5);  // a few units rebuilt, one step in flight
+        b.ctl->fail_member(1);
+        wait_for_state(b, 0, member_state::optimal, 60000);
+        std::vector<uint64_t> r(8);
+        EXPECT_NE(b.host.send(true, b.ctl->capacity_sectors() - 8, 8, r.data()), tlm::TLM_OK_RESPONSE)
+            << "a unit with no copy left is served";
+    });
 }
