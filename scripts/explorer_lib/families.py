@@ -77,6 +77,10 @@ class Promise:
     tolerance: int
     row_sectors: object    # int or None
     computed_checks: bool = True  # stripes hold checks computed from the data (the write hole applies)
+    # Copies after the first written later from volatile buffer DRAM (the delayed-write table, Yu et al.
+    # 3.4: NVRAM keeps only the first copy's location): a crash leaves those rows one copy until the
+    # recovery has copied them.
+    delayed_copies: bool = False
 
     def group_of(self, member):
         for g in self.groups:
@@ -95,6 +99,7 @@ def promise_of(keys):
     disks = len(keys["disks.specs"]) if keys.get("disks.specs") else int(keys.get("disks.count", 4))
     unit = int(keys.get("host.stripe_unit_sectors", 64))
     everyone = (tuple(range(disks)),)
+    delayed = str(keys.get("controller.delayed_writes.foreground_propagation", "false")).lower() != "true"
 
     def columns(size):
         return tuple(tuple(range(c, c + size)) for c in range(0, disks, size))
@@ -102,10 +107,10 @@ def promise_of(keys):
     if layout == "raid0":
         return Promise("raid0", everyone, 0, unit, False)
     if layout == "raid1":
-        return Promise(f"raid1 ({disks} copies)", everyone, disks - 1, unit, False)
+        return Promise(f"raid1 ({disks} copies)", everyone, disks - 1, unit, False, delayed)
     if layout == "raid10":
         copies = int(keys.get("controller.mirror_copies", 2))
-        return Promise(f"raid10 ({copies} copies)", columns(copies), copies - 1, unit, False)
+        return Promise(f"raid10 ({copies} copies)", columns(copies), copies - 1, unit, False, delayed)
     if layout in ("raid4", "raid5"):
         return Promise(layout, everyone, 1, unit)
     if layout == "raid6":
@@ -121,7 +126,7 @@ def promise_of(keys):
         return Promise(f"parity_logging ({checks} checks)", everyone, checks, None)
     if layout == "sr_array":
         dm = int(keys.get("controller.sr.dm", 1))
-        return Promise(f"sr_array (dm {dm})", columns(dm), dm - 1, None, False)
+        return Promise(f"sr_array (dm {dm})", columns(dm), dm - 1, None, False, delayed and dm > 1)
     raise ValueError(f"no promise known for layout '{layout}'")
 
 

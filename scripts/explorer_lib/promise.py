@@ -15,8 +15,12 @@ A fault makes a member missing for some rows over some time (a footprint):
                uses up the whole tolerance (`tolerance` pseudo-members, TORN). Which stripes is not
                known from outside, so every row counts: a member missing or unreadable while the
                controller is off or before its recovery ends is the (degraded) write hole, beyond the
-               promise. Mirrors lose nothing by it (either copy of an unacknowledged write is a right
-               answer), so no member.
+               promise. Mirrors lose nothing by a torn write (either copy of an unacknowledged write is
+               a right answer), but with delayed writes (the default; not with
+               controller.delayed_writes.foreground_propagation) an acknowledged write's later copies
+               wait in volatile buffer DRAM, NVRAM keeping only where the first went (Yu et al. 3.4):
+               a crash leaves those rows on one copy until the recovery has copied them, so the same
+               pseudo-members, every row, until the recovery ends.
 The schedule exceeds the promise when at some moment some row of some group has more distinct
 members missing than the tolerance. Only then may requests fail or sectors be lost; wrong data
 never.
@@ -79,13 +83,14 @@ def footprints(promise, schedule, end_ms=INF, writes=True):
             continue
         start = f["at_ms"]
         if f["kind"] in ("power_loss", "controller_loss"):
-            if promise.computed_checks and writes:
+            if (promise.computed_checks or promise.delayed_copies) and writes:
                 end = start + f["restore_after_ms"] + (f["recovery_ms"] if "recovery_ms" in f else 0)
                 if "happened" in f and "recovery_ms" not in f:
                     end = end_ms  # never recovered
+                why = (" (the stripes written at that moment torn until its recovery ends)" if promise.computed_checks else
+                       " (writes acknowledged on one copy, the others lost with the buffer DRAM, until its recovery ends)")
                 for k in range(promise.tolerance):
-                    out.append(Footprint(-1 - k, None, start, end, i, describe_fault(i, f) +
-                                         " (the stripes written at that moment torn until its recovery ends)"))
+                    out.append(Footprint(-1 - k, None, start, end, i, describe_fault(i, f) + why))
         elif f["kind"] == "disk_loss":
             end = f.get("rebuild_done_ms") if f.get("rebuild_done_ms") is not None else end_ms
             out.append(Footprint(f["disk"], None, start, end, i, describe_fault(i, f)))
@@ -147,7 +152,7 @@ def excesses(promise, schedule, end_ms=INF, writes=True):
             missing[tip.member] = tip
             others = {fp.label for m, fp in missing.items() if fp.fault != tip.fault}
             members = sorted(m for m in missing if m >= 0)
-            text = (f"{tip.label} left {len(missing)} members missing in one stripe, counting a torn stripe as short of "
+            text = (f"{tip.label} left {len(missing)} members missing in one stripe, counting a torn stripe (or a write still on one copy) as short of "
                     f"every check (with {'; '.join(sorted(others))}), beyond {promise.describe()}")
             if not any(m < 0 for m in missing):
                 text = (f"{tip.label} made {len(missing)} members missing in one stripe "

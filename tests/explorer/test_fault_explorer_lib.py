@@ -85,11 +85,27 @@ class Excesses(unittest.TestCase):
         schedule = [dict(loss(10, 0), happened=True), dict(loss(20, 1), happened=False)]
         self.assertEqual(promise.excesses(self.raid5, schedule), [])
 
-    def test_outages_miss_no_member_of_a_mirror(self):
+    def test_outages_miss_no_member_of_a_mirror_that_writes_every_copy_in_the_foreground(self):
         schedule = [loss(10, 0), {"kind": "power_loss", "at_ms": 20, "restore_after_ms": 100},
                     {"kind": "controller_loss", "at_ms": 300, "restore_after_ms": 1000}]
-        self.assertEqual(promise.excesses(families.promise_of(keys("raid1", 2)), schedule), [])
-        self.assertEqual(promise.excesses(families.promise_of(keys("raid10", 4)), schedule), [])
+        foreground = {"delayed_writes.foreground_propagation": "true"}
+        self.assertEqual(promise.excesses(families.promise_of(keys("raid1", 2, **foreground)), schedule), [])
+        self.assertEqual(promise.excesses(families.promise_of(keys("raid10", 4, **foreground)), schedule), [])
+
+    def test_with_delayed_writes_a_mirror_has_one_copy_of_recent_writes_until_its_recovery_ends(self):
+        outage = {"kind": "power_loss", "at_ms": 20, "restore_after_ms": 100, "recovery_ms": 50, "happened": True}
+        for p in (families.promise_of(keys("raid1", 2)), families.promise_of(keys("raid10", 4)),
+                  families.promise_of(keys("sr_array", 6, sr__dm=2))):
+            found = promise.excesses(p, [outage, dict(loss(150, 0), happened=True)])
+            self.assertEqual([e.fault for e in found], [1], p.describe())
+            self.assertIn("buffer DRAM", " ".join(fp.label for fp in found[0].footprints))
+            self.assertEqual(promise.excesses(p, [outage, dict(loss(171, 0), happened=True)]), [], "after the recovery")
+        three = families.promise_of(keys("raid1", 3))
+        self.assertEqual(len(promise.excesses(three, [outage, dict(loss(150, 0), happened=True)])), 1,
+                         "three copies: the later two both wait in the buffer DRAM, one copy on the media")
+        self.assertEqual(promise.excesses(families.promise_of(keys("sr_array", 6, sr__dm=1)),
+                                          [outage, dict(loss(150, 0), happened=True)])[0].fault, 1,
+                         "no copies: a lost disk is beyond with or without the outage")
 
     def test_a_disk_lost_before_the_recovery_ends_meets_torn_stripes(self):
         outage = {"kind": "power_loss", "at_ms": 20, "restore_after_ms": 100, "recovery_ms": 5, "happened": True}
