@@ -71,13 +71,13 @@ void scoreboard::write_acknowledged(int64_t lbn, uint64_t token, int64_t request
         // issued yet: nothing kept; the watermark read from an unnamed token is an arbitrary
         // 64-bit number, beyond every id but as rarely as two tokens collide, so failed writes
         // issued later are kept one by one (exact).
-        if (m_next_request == 0) m_watermarks.erase(lbn);
-        else m_watermarks[lbn] = m_next_request;
+        if (m_next_request > 0) m_watermarks[lbn] = m_next_request;
+        else if (!m_watermarks.empty()) m_watermarks.erase(lbn);
         return;
     }
     const uint64_t mark = std::max(uint64_t(request) + 1, overtaken_by);
-    if (mark == uint64_t(request) + 1) m_watermarks.erase(lbn);  // the token says it
-    else m_watermarks[lbn] = mark;
+    if (mark != uint64_t(request) + 1) m_watermarks[lbn] = mark;
+    else if (!m_watermarks.empty()) m_watermarks.erase(lbn);  // the token says it
 }
 
 void scoreboard::write_failed(int64_t lbn, uint64_t token, int64_t request) {
