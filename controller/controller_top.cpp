@@ -147,7 +147,7 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
     // The scoreboard at the host interface: the write's data as they arrive.
     const uint64_t *tokens = reinterpret_cast<const uint64_t *>(trans.get_data_ptr());
     if (hc.write && data)
-        for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.write_issued(int64_t(hc.lbn + i), tokens[i]);
+        for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.write_issued(int64_t(hc.lbn + i), tokens[i], cmd->host_request);
 
     set_serving(int64_t(hc.sequence));
     const bool ok = m_firmware->serve(hc);
@@ -159,8 +159,8 @@ void controller_top::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_ti
         for (uint32_t i = 0; i < hc.sectors; ++i) m_scoreboard.check_read(int64_t(hc.lbn + i), tokens[i]);
     if (hc.write && data)
         for (uint32_t i = 0; i < hc.sectors; ++i) {
-            if (ok) m_scoreboard.write_acknowledged(int64_t(hc.lbn + i), tokens[i]);
-            else m_scoreboard.write_failed(int64_t(hc.lbn + i), tokens[i]);
+            if (ok) m_scoreboard.write_acknowledged(int64_t(hc.lbn + i), tokens[i], cmd->host_request);
+            else m_scoreboard.write_failed(int64_t(hc.lbn + i), tokens[i], cmd->host_request);
         }
     if (!ok) ++(hc.write ? m_stats.failed_writes : m_stats.failed_reads);
     m_stats.response_ms_sum[phase] += now_ms() - arrived_ms;

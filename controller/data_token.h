@@ -12,6 +12,12 @@ namespace raidtlm::controller {
 // A token no other (lbn, write) pair is likely to produce; never 0.
 uint64_t make_token(int64_t lbn, uint64_t write_sequence);
 
+// The write sequence whose token for sector lbn is `token`: make_token is a bijection of the
+// sequence for a given sector (a multiply-xorshift mix, each step invertible), so a token read
+// back names the write that produced it without the token being stored (the scoreboard's failed
+// writes, scoreboard.h). False when no sequence gives it (only token 0, and 1 in rare cases).
+bool token_write_sequence(int64_t lbn, uint64_t token, uint64_t *write_sequence);
+
 // Parity of a row: the XOR of its data tokens.
 uint64_t parity_of(const std::vector<uint64_t> &data_tokens);
 

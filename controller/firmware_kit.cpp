@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "controller/lost_range_report.h"
 #include "controller/predictor_feed.h"
 
 namespace raidtlm::controller {
@@ -27,27 +28,14 @@ void add_fragment(std::vector<disk_fragment> &out, const disk_fragment &f) {
 }  // namespace
 
 void report_lost_ranges(const std::vector<std::pair<int64_t, int32_t>> &ranges, nlohmann::json &out) {
-    // Sorted, and ranges that touch or overlap merged: the same sectors in fewer pairs (a RAID 5
-    // that lost two disks lists a unit or two of every stripe; EXPERIMENTS.md 19.5).
-    std::vector<std::pair<int64_t, int64_t>> merged;  // [first, end)
-    merged.reserve(ranges.size());
-    for (const auto &[lbn, n] : ranges) merged.emplace_back(lbn, lbn + n);
-    std::sort(merged.begin(), merged.end());
-    size_t kept = 0;
-    for (const auto &r : merged) {
-        if (kept > 0 && merged[kept - 1].second >= r.first) merged[kept - 1].second = std::max(merged[kept - 1].second, r.second);
-        else merged[kept++] = r;
-    }
-    merged.resize(kept);
-    int64_t sectors = 0;
-    nlohmann::json list = nlohmann::json::array();
-    list.get_ref<nlohmann::json::array_t &>().reserve(merged.size());
-    for (const auto &[first, end] : merged) {
-        sectors += end - first;
-        list.push_back(nlohmann::json::array({first, end - first}));
-    }
-    out["lost_sectors"] = sectors;
-    out["lost_ranges"] = std::move(list);
+    // Sorted, and ranges that touch or overlap merged: the same sectors in fewer pairs.
+    std::vector<std::pair<int64_t, int64_t>> sorted;  // [first, end)
+    sorted.reserve(ranges.size());
+    for (const auto &[lbn, n] : ranges) sorted.emplace_back(lbn, lbn + n);
+    std::sort(sorted.begin(), sorted.end());
+    lost_range_report report;
+    for (const auto &[first, end] : sorted) report.add(first, end);
+    report.write(out);
 }
 
 firmware_kit::firmware_kit(firmware_platform &p) : platform(p), queues(p), intents(p) {

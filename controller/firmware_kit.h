@@ -122,8 +122,9 @@ private:
     host_staging m_staging;
 };
 
-// stats.json's firmware.lost_sectors and lost_ranges ([first logical sector, sectors] pairs):
-// what faults beyond the layout's redundancy destroyed.
+// stats.json's firmware.lost_sectors, lost_range_count, lost_ranges ([first logical sector,
+// sectors] pairs, sorted and merged, the first lost_range_report::max_listed) and
+// lost_ranges_left_out: what faults beyond the layout's redundancy destroyed.
 void report_lost_ranges(const std::vector<std::pair<int64_t, int32_t>> &ranges, nlohmann::json &out);
 
 // A firmware family built on a kit of these pieces: the kit, and maintenance access through it.

@@ -1,5 +1,7 @@
 #include "controller/raid_firmware.h"
 
+#include "controller/lost_range_report.h"
+
 #include "controller/plugins.h"
 
 namespace raidtlm::controller {
@@ -134,8 +136,7 @@ bool raid_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, uint
 
 void raid_firmware::reset_statistics() {
     m_kit.reset_statistics();
-    raid_statistics fresh;
-    fresh.lost_ranges = std::move(m_stats.lost_ranges);  // a fault's outcome covers the whole run
+    raid_statistics fresh;  // what faults lost (noted ranges, lost stripes) covers the whole run
     fresh.lost_stripe_requests = m_stats.lost_stripe_requests;
     m_stats = std::move(fresh);
 }
@@ -144,7 +145,9 @@ void raid_firmware::report(nlohmann::json &out) const {
     m_kit.report(out);
     if (m_layout) out["layout"] = m_layout->describe();
     out["capacity_sectors"] = capacity_sectors();  // what the array exports to the host
-    report_lost_ranges(m_stats.lost_ranges, out);
+    lost_range_report lost;
+    for_each_lost_range([&](int64_t first, int64_t end) { lost.add(first, end); });
+    lost.write(out);
     if (!m_stripes) return;
     nlohmann::json paths;
     for (auto p : {write_path::full_stripe, write_path::reconstruct_write, write_path::read_modify_write})
@@ -154,7 +157,7 @@ void raid_firmware::report(nlohmann::json &out) const {
     out["degraded_stripe_writes"] = m_stats.degraded_stripe_writes;
     out["resynced_stripes"] = m_stats.resynced_stripes;
     out["media_repairs"] = m_stats.media_repairs;
-    out["lost_stripes"] = m_lost_stripes.size();
+    out["lost_stripes"] = m_lost_stripes.stripes();
     out["lost_stripe_requests"] = m_stats.lost_stripe_requests;
     m_rebuild.report(out);
     out["read_rotate_writes"] = m_kit.queues.statistics().read_rotate_writes;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <utility>
@@ -20,6 +21,7 @@
 
 #include "controller/firmware_kit.h"
 #include "controller/host_read_fence.h"
+#include "controller/lost_stripe_runs.h"
 #include "controller/parity_layout.h"
 #include "controller/parity_write_plan.h"
 #include "controller/rebuild_runner.h"
@@ -34,9 +36,6 @@ struct raid_statistics {
     uint64_t degraded_stripe_writes = 0;
     uint64_t resynced_stripes = 0;
     uint64_t media_repairs = 0;  // chunks rebuilt from redundancy after a MEDIUM ERROR and rewritten
-    // Logical ranges lost: a stripe torn by a power loss while a disk was already lost, a
-    // stripe that lost two members (its data units on them).
-    std::vector<std::pair<int64_t, int32_t>> lost_ranges;
     // Host requests failed because they touch a stripe that lost two members, or read lost sectors.
     uint64_t lost_stripe_requests = 0;
 };
@@ -49,16 +48,22 @@ public:
     uint64_t capacity_sectors() const override;
     const layout *array_layout() const override { return m_layout.get(); }
     bool serve(const host_command &cmd) override;
-    // The sectors lost to a second fault and not written since (memory: its ranges).
+    // The sectors lost to a second fault outside the lost stripes and not written since (memory:
+    // its ranges).
     const sector_ranges &lost_sectors() const { return m_lost_sectors; }
+    // Every logical range lost in the run (whether written since or not), merged, in address
+    // order, as [first sector, sectors]: the noted ranges (a stripe torn by a power loss while a
+    // disk was already lost, rows a rebuild source could not give, ...) and the data units the
+    // lost stripes had on their absent members. stats.json's lost_ranges (lost_range_report.h).
+    std::vector<std::pair<int64_t, int64_t>> lost_ranges() const;
     // RAID 4/5: the parity of every stripe a write-intent record names is resynchronised from
     // its data before serving again (raid_parity_resync.cpp); returns the stripes resynchronised.
     size_t restart_after_power_loss() override;
     // RAID 4/5, AdaptRaid5: the member rebuilt stripe by stripe onto the new drive
     // (raid_rebuild.cpp); RAID 0 has nothing to rebuild from.
     bool start_rebuild(int disk) override;
-    // Stripes that lost two members (requests touching them fail), ascending.
-    const std::set<int64_t> &lost_stripes() const { return m_lost_stripes; }
+    // Stripes that lost two members (requests touching them fail), as runs.
+    const lost_stripe_runs &lost_stripes() const { return m_lost_stripes; }
     const rebuild_runner &rebuild() const { return m_rebuild; }
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
@@ -95,7 +100,7 @@ protected:
     rebuild_runner m_rebuild;  // paced background rebuilds of replaced members (rebuild_runner.h)
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
     virtual bool resync_parity(int64_t stripe);
-    void note_lost_range(int64_t lbn, int32_t sectors);  // once each
+    void note_lost_range(int64_t lbn, int32_t sectors);
     // Whether the members absent from `stripe` now are at most `lost` (-1: none), as the plan made
     // before the stripe's lock assumed: a member lost (perhaps replaced by a fresh, empty drive)
     // while the plan waited for the lock must not be read as if it held its data. Checked once
@@ -125,7 +130,7 @@ private:
     // there (a MEDIUM ERROR, or a new drive being rebuilt), so its rows are written too.
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t lbn, protocol::buffer_block *buffer,
                                int affinity, int lost, bool write_lost);
-    // The lost disk's unit of a stripe whose rebuild failed (a second fault): into lost_ranges.
+    // The lost disk's unit of a stripe whose write failed (a second fault): into lost_ranges.
     void record_lost_stripe_rows(int64_t stripe, int lost);
     // Rows [row, row + rows) of `disk`'s unit in `stripe` into lost_ranges when it holds data.
     void note_lost_rows(int64_t stripe, int disk, uint64_t row, uint64_t rows);
@@ -148,12 +153,18 @@ private:
     int64_t stripe_count() const;
     bool all_optimal() const;
 
-    std::vector<int> m_known_failed;   // the failed members at the last look
-    std::set<int64_t> m_lost_stripes;  // stripes that lost two members
+    // Calls f(first, end) for every lost range of lost_ranges(), merged, in address order, one
+    // at a time (the report builds from it without holding them).
+    void for_each_lost_range(const std::function<void(int64_t, int64_t)> &f) const;
+
+    std::vector<int> m_known_failed;  // the failed members at the last look
+    // Stripes that lost two members, with the members: their data units on those are lost (not
+    // noted range by range: a RAID 5 that lost two disks has lost two thirds of its sectors).
+    lost_stripe_runs m_lost_stripes;
     // Stripes a rebuild step holds: whether a loss during it lost them is the step's to say
     // (its reads may all have been done before the loss).
     std::set<int64_t> m_stripes_in_rebuild;
-    sector_ranges m_lost_noted;  // lost_ranges' sectors, merged: note_lost_range notes each once
+    sector_ranges m_lost_noted;  // every range note_lost_range noted in the run, merged
     // The sectors of lost_ranges not written since (few: only sectors lost to a second fault).
     // Reads of them fail rather than return what a stale parity rebuilds; a write makes them
     // good again (a degraded write computes the stripe's redundancy from the new data).

@@ -361,10 +361,7 @@ bool raid_firmware::read_repairing(uint64_t lbn, uint32_t sectors, protocol::buf
 }
 
 void raid_firmware::note_lost_range(int64_t lbn, int32_t sectors) {
-    if (!m_lost_noted.covers(lbn, lbn + sectors)) {
-        m_lost_noted.insert(lbn, lbn + sectors);
-        m_stats.lost_ranges.push_back({lbn, sectors});
-    }
+    m_lost_noted.insert(lbn, lbn + sectors);
     m_lost_sectors.insert(lbn, lbn + sectors);
 }
 

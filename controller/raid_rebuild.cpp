@@ -8,9 +8,12 @@
 // a stripe holds the stripe's lock, so no write of it comes between its reads and its write.
 //
 // A stripe missing two members (a failed one and one failed or not yet rebuilt there) has lost
-// its data: every such stripe is recorded when the loss is noticed (lost_ranges: its data units
-// on the two members), and host requests that touch it fail.
+// its data: every such stripe is recorded when the loss is noticed (m_lost_stripes, runs of
+// stripes that lost the same members; lost_ranges reports their data units on those members),
+// and host requests that touch it fail.
 #include <algorithm>
+#include <functional>
+#include <limits>
 
 #include "controller/raid_firmware.h"
 #include "controller/unreadable_sectors.h"
@@ -56,16 +59,50 @@ void raid_firmware::notice_losses() {
 }
 
 void raid_firmware::lose_stripe(int64_t stripe, const std::vector<int> &absent) {
-    if (!m_lost_stripes.insert(stripe).second) return;
-    for (int d : absent) record_lost_stripe_rows(stripe, d);
+    m_lost_stripes.add(stripe, absent);
+}
+
+void raid_firmware::for_each_lost_range(const std::function<void(int64_t, int64_t)> &f) const {
+    // Two streams in address order, merged by their first sector: the noted ranges, and the lost
+    // stripes' data units on their absent members (a stripe's data are logically contiguous and
+    // stripes follow each other, so stripe by stripe and unit by unit is address order).
+    auto noted = m_lost_noted.begin();
+    const auto emit_noted_before = [&](int64_t lbn) {
+        for (; noted != m_lost_noted.end() && noted->first < lbn; ++noted) f(noted->first, noted->second);
+    };
+    if (m_stripes) {
+        const int64_t unit = m_stripes->unit_sectors();
+        std::vector<int> units;
+        for (const auto &[first_stripe, run] : m_lost_stripes)
+            for (int64_t s = run.first; s < run.end; ++s) {
+                units.clear();
+                for (int d : run.disks)
+                    if (const int j = m_stripes->unit_on_disk(s, d); j >= 0) units.push_back(j);
+                std::sort(units.begin(), units.end());
+                for (int j : units) {
+                    const int64_t lbn = m_stripes->stripe_first_lbn(s) + j * unit;
+                    emit_noted_before(lbn);
+                    f(lbn, lbn + unit);
+                }
+            }
+    }
+    emit_noted_before(std::numeric_limits<int64_t>::max());
+}
+
+std::vector<std::pair<int64_t, int64_t>> raid_firmware::lost_ranges() const {
+    std::vector<std::pair<int64_t, int64_t>> merged;  // [first, sectors]
+    for_each_lost_range([&](int64_t first, int64_t end) {
+        if (!merged.empty() && merged.back().first + merged.back().second >= first)
+            merged.back().second = std::max(merged.back().second, end - merged.back().first);
+        else
+            merged.emplace_back(first, end - first);
+    });
+    return merged;
 }
 
 bool raid_firmware::touches_lost_stripe(uint64_t lbn, uint32_t sectors) const {
     if (m_lost_stripes.empty()) return false;
-    const int64_t first = m_stripes->stripe_of(int64_t(lbn));
-    const int64_t last = m_stripes->stripe_of(int64_t(lbn + sectors - 1));
-    const auto it = m_lost_stripes.lower_bound(first);
-    return it != m_lost_stripes.end() && *it <= last;
+    return m_lost_stripes.touches(m_stripes->stripe_of(int64_t(lbn)), m_stripes->stripe_of(int64_t(lbn + sectors - 1)));
 }
 
 bool raid_firmware::start_rebuild(int disk) {
@@ -81,7 +118,7 @@ uint64_t raid_firmware::rebuild_unit_bytes(int disk, int64_t stripe) const {
 
 bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
     notice_losses();
-    if (m_lost_stripes.count(stripe)) return false;
+    if (m_lost_stripes.contains(stripe)) return false;
     const parity_stripe_layout &l = *m_stripes;
     const uint64_t unit = uint64_t(l.unit_sectors());
     m_kit.locks.lock(stripe);

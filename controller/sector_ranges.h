@@ -24,6 +24,9 @@ public:
     size_t ranges() const { return m_ranges.size(); }
     int64_t sectors() const;
     void clear() { m_ranges.clear(); }
+    // The ranges in address order, as (first, end) pairs.
+    auto begin() const { return m_ranges.begin(); }
+    auto end() const { return m_ranges.end(); }
 
 private:
     std::map<int64_t, int64_t> m_ranges;  // first -> end, disjoint and not touching

@@ -68,8 +68,10 @@ public:
     // Runs `body` in its own thread, started at time 0.
     void spawn(std::function<void()> body) { sc_core::sc_spawn(std::move(body)); }
 
-    // A blocking host command; returns the response status.
-    tlm::tlm_response_status send(bool read, uint64_t lbn, uint32_t blocks, uint64_t *tokens = nullptr) {
+    // A blocking host command; returns the response status. `host_request`: its id, as the
+    // workload numbers them (a write's tokens are then make_token(lbn, host_request)).
+    tlm::tlm_response_status send(bool read, uint64_t lbn, uint32_t blocks, uint64_t *tokens = nullptr,
+                                  int64_t host_request = -1) {
         tlm::tlm_generic_payload *gp = m_pool.acquire();
         gp->set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
         if (tokens) {
@@ -80,6 +82,7 @@ public:
         auto *cmd = gp->get_extension<raidtlm::protocol::scsi_command>();
         cmd->lbn = lbn;
         cmd->blocks = blocks;
+        cmd->host_request = host_request;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         socket->b_transport(*gp, delay);
         const auto status = gp->get_response_status();

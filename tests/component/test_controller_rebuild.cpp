@@ -378,7 +378,7 @@ TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_n
         // Every stripe: all of its data read back (3 units of 16 sectors).
         const uint64_t stripe_sectors = 3 * unit_sectors;
         for (int64_t s = 0; s < stripes; ++s) {
-            const bool lost = fw->lost_stripes().count(s) > 0;
+            const bool lost = fw->lost_stripes().contains(s);
             if (!lost) {
                 w.check(uint64_t(s) * stripe_sectors, uint32_t(stripe_sectors));
                 ++ok_reads;
@@ -395,24 +395,25 @@ TEST(rebuild, raid5_a_second_loss_during_the_rebuild_loses_exactly_the_stripes_n
     ASSERT_GT(cursor_at_loss, 0);
     ASSERT_LT(cursor_at_loss, stripes);
     // The stripe the rebuild held at the loss may have been read in full before it: rebuilt.
-    const std::set<int64_t> &lost = fw->lost_stripes();
+    const controller::lost_stripe_runs &lost = fw->lost_stripes();
     ASSERT_FALSE(lost.empty());
-    const int64_t first = *lost.begin();
+    const int64_t first = lost.first_stripe();
     EXPECT_TRUE(first == cursor_at_loss || first == cursor_at_loss + 1) << first << " vs " << cursor_at_loss;
-    EXPECT_EQ(int64_t(lost.size()), stripes - first) << "lost stripes are exactly those from the cursor on";
-    EXPECT_EQ(*lost.rbegin(), stripes - 1);
-    EXPECT_EQ(failed_reads, lost.size());
-    EXPECT_EQ(failed_writes, lost.size());
+    EXPECT_EQ(lost.stripes(), stripes - first) << "lost stripes are exactly those from the cursor on";
+    EXPECT_EQ(lost.last_stripe(), stripes - 1);
+    EXPECT_EQ(lost.runs(), 1u) << "every stripe from the cursor on lost the same two members";
+    EXPECT_EQ(int64_t(failed_reads), lost.stripes());
+    EXPECT_EQ(int64_t(failed_writes), lost.stripes());
     EXPECT_EQ(ok_reads, uint64_t(first));
     // lost_ranges: the data units of disks 1 and 2 in each lost stripe (one of them may be the parity).
     int64_t lost_sectors = 0;
-    for (const auto &[lbn, n] : fw->statistics().lost_ranges) {
+    for (const auto &[lbn, n] : fw->lost_ranges()) {
         const int64_t s = lbn / int64_t(3 * unit_sectors);
-        EXPECT_TRUE(lost.count(s)) << "range at " << lbn << " in a stripe not lost";
+        EXPECT_TRUE(lost.contains(s)) << "range at " << lbn << " in a stripe not lost";
         lost_sectors += n;
     }
     int64_t expected = 0;
-    for (int64_t s : lost)
+    for (int64_t s = lost.first_stripe(); s <= lost.last_stripe(); ++s)
         for (int d : {1, 2})
             if (fw->array_layout() && dynamic_cast<const controller::parity_stripe_layout *>(fw->array_layout())
                                               ->unit_on_disk(s, d) >= 0)
