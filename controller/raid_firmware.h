@@ -24,6 +24,7 @@
 #include "controller/parity_write_plan.h"
 #include "controller/rebuild_runner.h"
 #include "controller/sector_ranges.h"
+#include "controller/torn_stripe_rows.h"
 
 namespace raidtlm::controller {
 
@@ -93,8 +94,9 @@ protected:
     // and written (raid_rebuild.cpp; RAID 6 overrides it).
     virtual bool rebuild_stripe_unit(int disk, int64_t stripe);
     rebuild_runner m_rebuild;  // paced background rebuilds of replaced members (rebuild_runner.h)
-    // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
-    virtual bool resync_parity(int64_t stripe);
+    // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync;
+    // with a member missing from it, the rows `torn` makes ambiguous recorded lost instead.
+    virtual bool resync_parity(int64_t stripe, const torn_stripe_rows &torn);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
     // Whether the members absent from `stripe` now are at most `lost` (-1: none), as the plan made
     // before the stripe's lock assumed: a member lost (perhaps replaced by a fresh, empty drive)
