@@ -84,6 +84,31 @@ void raid6_firmware::record_lost_members(int64_t stripe, const std::vector<int> 
                             int32_t(m_stripes->unit_sectors()));
 }
 
+void raid6_firmware::note_unreadable_rows(int64_t stripe, const std::vector<int> &media_errors, uint64_t row,
+                                          uint64_t rows) {
+    std::vector<int> absent;
+    for (int d : lost_disks(stripe))
+        if (member_on_disk(stripe, d) >= 0) absent.push_back(d);
+    m_kit.locks.lock(stripe);
+    const uint64_t slots = media_errors.size();
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * rows * protocol::sector_bytes, slots * rows);
+    std::vector<survivor_read> unreadable;
+    for (size_t k = 0; k < media_errors.size(); ++k) {
+        const int m = member_on_disk(stripe, media_errors[k]);
+        if (m < 0) continue;
+        unreadable.push_back({media_errors[k], uint64_t(member_place(stripe, m).drive_lbn) + row, work, k * rows});
+    }
+    const bool narrowed = note_rows_beyond_checks(stripe, absent, unreadable, row, rows);
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    if (!narrowed) {  // a member lost meanwhile: the rows' every unreadable data unit, as before
+        const int64_t unit = m_stripes->unit_sectors();
+        for (int m : unreadable_members(stripe, media_errors))
+            if (m < m_stripes->stripe_data_units(stripe))
+                note_lost_range(m_stripes->stripe_first_lbn(stripe) + m * unit + int64_t(row), int32_t(rows));
+    }
+}
+
 // ---- reads --------------------------------------------------------------------------------------
 
 bool raid6_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
@@ -123,7 +148,8 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
         }
         const std::vector<int> lost_members = unreadable_members(stripe, media_errors);
         if (lost_members.size() > size_t(checks())) {
-            note_lost_range(c.lbn, c.sectors);
+            if (media_errors.empty()) note_lost_range(c.lbn, c.sectors);
+            else note_unreadable_rows(stripe, media_errors, uint64_t(m_stripes->offset_in_unit(e.drive_lbn)), uint64_t(c.sectors));
             return false;
         }
         int failed = -1;

@@ -113,6 +113,11 @@ private:
     bool rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
                        const std::vector<int> &lost_members, bool repair, int *failed_read);
     void record_lost_members(int64_t stripe, const std::vector<int> &lost_members);
+    // Rows [row, row + rows) of `stripe` found beyond the checks with the disks `media_errors`
+    // (MEDIUM ERROR) among its unreadable members: each read again in pieces under the stripe's
+    // lock, and only the rows beyond the checks recorded lost, per sector (before: every lost
+    // data member's whole unit, or the whole chunk).
+    void note_unreadable_rows(int64_t stripe, const std::vector<int> &media_errors, uint64_t row, uint64_t rows);
 
     raid6_statistics m_raid6_stats;
 };

@@ -98,6 +98,20 @@ protected:
     // with a member missing from it, the rows `torn` makes ambiguous recorded lost instead.
     virtual bool resync_parity(int64_t stripe, const torn_stripe_rows &torn);
     void note_lost_range(int64_t lbn, int32_t sectors);  // once each
+    // A read of rows [row, row + rows) of a stripe missing `absent` (whole units) failed on some
+    // survivors (`unreadable`: each with where its rows were read to, reused here): each is read
+    // again in pieces (unreadable_sectors.h), and a row where the absent members and the survivors
+    // unreadable there exceed the stripe's checks is lost on every data unit among them,
+    // sector by sector (before: the whole chunk or unit). False (nothing recorded): a member was
+    // lost meanwhile, for the caller to plan again.
+    struct survivor_read {
+        int disk;
+        uint64_t drive_lbn;  // of the first row
+        protocol::buffer_block *buffer;
+        uint64_t first_sector;
+    };
+    bool note_rows_beyond_checks(int64_t stripe, const std::vector<int> &absent,
+                                 const std::vector<survivor_read> &unreadable, uint64_t row, uint64_t rows);
     // Whether the members absent from `stripe` now are at most `lost` (-1: none), as the plan made
     // before the stripe's lock assumed: a member lost (perhaps replaced by a fresh, empty drive)
     // while the plan waited for the lock must not be read as if it held its data. Checked once
@@ -131,20 +145,6 @@ private:
     void record_lost_stripe_rows(int64_t stripe, int lost);
     // Rows [row, row + rows) of `disk`'s unit in `stripe` into lost_ranges when it holds data.
     void note_lost_rows(int64_t stripe, int disk, uint64_t row, uint64_t rows);
-    // A read of rows [row, row + rows) of a stripe missing `absent` (whole units) failed on some
-    // survivors (`unreadable`: each with where its rows were read to, reused here): each is read
-    // again in pieces (unreadable_sectors.h), and a row where the absent members and the survivors
-    // unreadable there exceed the stripe's one check is lost on every data unit among them,
-    // sector by sector (before: the whole chunk or unit). False (nothing recorded): a member was
-    // lost meanwhile, for the caller to plan again.
-    struct survivor_read {
-        int disk;
-        uint64_t drive_lbn;  // of the first row
-        protocol::buffer_block *buffer;
-        uint64_t first_sector;
-    };
-    bool note_rows_beyond_parity(int64_t stripe, const std::vector<int> &absent,
-                                 const std::vector<survivor_read> &unreadable, uint64_t row, uint64_t rows);
     bool degraded_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     bool read_repairing(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity);
     // One chunk's data rebuilt from the rest of its stripe as if `lost` were lost; `rewrite`: the

@@ -139,7 +139,7 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
                     const unit_place &u = units[survivors[i]];
                     unreadable.push_back({u.disk, uint64_t(u.drive_lbn + lo), work, slot(survivors[i]).first_sector});
                 }
-            note_rows_beyond_parity(plan.stripe, {lost}, unreadable, uint64_t(lo), rows);
+            note_rows_beyond_checks(plan.stripe, {lost}, unreadable, uint64_t(lo), rows);
         }
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
@@ -391,7 +391,7 @@ void raid_firmware::note_lost_rows(int64_t stripe, int disk, uint64_t row, uint6
     note_lost_range(m_stripes->stripe_first_lbn(stripe) + j * m_stripes->unit_sectors() + int64_t(row), int32_t(rows));
 }
 
-bool raid_firmware::note_rows_beyond_parity(int64_t stripe, const std::vector<int> &absent,
+bool raid_firmware::note_rows_beyond_checks(int64_t stripe, const std::vector<int> &absent,
                                             const std::vector<survivor_read> &unreadable, uint64_t row, uint64_t rows) {
     const uint64_t losses = m_platform.member_losses();
     std::vector<std::vector<sector_run>> bad(unreadable.size());
@@ -458,7 +458,7 @@ bool raid_firmware::rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer
         std::vector<survivor_read> unreadable;
         for (size_t k = 0; k < ops.size(); ++k)
             if (read_failed[k]) unreadable.push_back({ops[k].disk, uint64_t(ops[k].drive_lbn), work, k * n});
-        note_rows_beyond_parity(stripe, {lost}, unreadable, uint64_t(m_stripes->offset_in_unit(ops[0].drive_lbn)), n);
+        note_rows_beyond_checks(stripe, {lost}, unreadable, uint64_t(m_stripes->offset_in_unit(ops[0].drive_lbn)), n);
     }
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
