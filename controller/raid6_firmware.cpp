@@ -84,6 +84,31 @@ void raid6_firmware::record_lost_members(int64_t stripe, const std::vector<int> 
                             int32_t(m_stripes->unit_sectors()));
 }
 
+void raid6_firmware::note_unreadable_rows(int64_t stripe, const std::vector<int> &media_errors, uint64_t row,
+                                          uint64_t rows) {
+    std::vector<int> absent;
+    for (int d : lost_disks(stripe))
+        if (member_on_disk(stripe, d) >= 0) absent.push_back(d);
+    m_kit.locks.lock(stripe);
+    const uint64_t slots = media_errors.size();
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * rows * protocol::sector_bytes, slots * rows);
+    std::vector<survivor_read> unreadable;
+    for (size_t k = 0; k < media_errors.size(); ++k) {
+        const int m = member_on_disk(stripe, media_errors[k]);
+        if (m < 0) continue;
+        unreadable.push_back({media_errors[k], uint64_t(member_place(stripe, m).drive_lbn) + row, work, k * rows});
+    }
+    const bool narrowed = note_rows_beyond_checks(stripe, absent, unreadable, row, rows);
+    m_platform.free_buffer(work);
+    m_kit.locks.unlock(stripe);
+    if (!narrowed) {  // a member lost meanwhile: the rows' every unreadable data unit, as before
+        const int64_t unit = m_stripes->unit_sectors();
+        for (int m : unreadable_members(stripe, media_errors))
+            if (m < m_stripes->stripe_data_units(stripe))
+                note_lost_range(m_stripes->stripe_first_lbn(stripe) + m * unit + int64_t(row), int32_t(rows));
+    }
+}
+
 // ---- reads --------------------------------------------------------------------------------------
 
 bool raid6_firmware::stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
@@ -123,7 +148,8 @@ bool raid6_firmware::read_chunk(const chunk &c, uint64_t host_lbn, protocol::buf
         }
         const std::vector<int> lost_members = unreadable_members(stripe, media_errors);
         if (lost_members.size() > size_t(checks())) {
-            note_lost_range(c.lbn, c.sectors);
+            if (media_errors.empty()) note_lost_range(c.lbn, c.sectors);
+            else note_unreadable_rows(stripe, media_errors, uint64_t(m_stripes->offset_in_unit(e.drive_lbn)), uint64_t(c.sectors));
             return false;
         }
         int failed = -1;
@@ -204,20 +230,27 @@ bool raid6_firmware::rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::
 
 // The checks of a stripe an intent record names, recomputed from its data units. With one data
 // unit already lost and at least two checks readable, the lost unit is rebuilt once from each
-// readable check: if they all agree, the checks are consistent with the surviving data (the write
-// was not torn between them and its data units) and nothing is lost; if they differ, a torn write
-// left a check stale and nothing says which: the unit's sectors are reported lost, as always in
-// RAID 5 (raid_parity_resync.cpp) and here with more data units lost than that can tell.
-bool raid6_firmware::resync_parity(int64_t stripe) {
+// readable check: where they all agree the checks are consistent with the surviving data and
+// nothing is lost; where they differ a torn write left a check stale and nothing says which: those
+// sectors are reported lost (unless only the lost unit itself was written in the row: the first
+// check's version is then its old or new data, either the host's). With fewer checks to compare,
+// the rows the torn writes made ambiguous are reported lost (torn_stripe_rows.h), as in RAID 5
+// (raid_parity_resync.cpp); the checks are then left as they are.
+bool raid6_firmware::resync_parity(int64_t stripe, const torn_stripe_rows &torn) {
     const parity_stripe_layout &l = *m_stripes;
     const int n = l.stripe_data_units(stripe);
     const int m = checks();
     const std::vector<int> lost = members_on(stripe, lost_disks(stripe));
-    const auto lost_data = size_t(std::count_if(lost.begin(), lost.end(), [&](int x) { return x < n; }));
-    const int readable_checks = m - int(lost.size() - lost_data);
-    if (lost_data == 1 && readable_checks >= 2) return checks_agree_with_one_unit_lost(stripe, lost.front(), lost);
-    if (lost_data > 0) {
-        record_lost_members(stripe, lost);
+    std::vector<int> lost_data;
+    for (int x : lost)
+        if (x < n) lost_data.push_back(x);
+    const int readable_checks = m - int(lost.size() - lost_data.size());
+    if (lost_data.size() == 1 && readable_checks >= 2)
+        return checks_agree_with_one_unit_lost(stripe, lost.front(), lost, torn);
+    if (!lost_data.empty()) {
+        for (const sector_run &r : torn.rows_lost(stripe, lost_data))
+            for (int x : lost_data)
+                note_lost_range(l.stripe_first_lbn(stripe) + x * l.unit_sectors() + int64_t(r.first), int32_t(r.count));
         return false;
     }
     std::vector<int> written;  // the readable checks (k)
@@ -252,7 +285,8 @@ bool raid6_firmware::resync_parity(int64_t stripe) {
     return ok;
 }
 
-bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost) {
+bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost,
+                                                     const torn_stripe_rows &torn) {
     const parity_stripe_layout &l = *m_stripes;
     const int n = l.stripe_data_units(stripe);
     const int m = checks();
@@ -271,6 +305,7 @@ bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_me
         return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, x * unit);
     });
     bool agree = true;
+    std::vector<sector_run> disagreeing;  // rows of the lost unit lost
     auto from_check = [&](size_t i) { return uint64_t(n + m) + i; };  // slot
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
@@ -283,9 +318,18 @@ bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_me
             combine(inputs, pq::erasure_coefficients(n, m, without, lost_member), {work, from_check(i) * unit}, unit,
                     0);
         }
+        // Per sector: the rows where the checks' versions of the unit differ.
         const auto first = work->tokens.begin() + int64_t(from_check(0) * unit);
-        for (size_t i = 1; i < readable.size(); ++i)
-            agree = agree && std::equal(first, first + int64_t(unit), first + int64_t(i * unit));
+        for (uint64_t row = 0; row < unit; ++row) {
+            bool same = true;
+            for (size_t i = 1; i < readable.size(); ++i) same = same && first[int64_t(row)] == first[int64_t(i * unit + row)];
+            if (same) continue;
+            agree = false;
+            // Only the lost unit itself written in the row: the first check's version is its old or new data.
+            const bool own_write_only = in_runs(torn.written(stripe, lost_member), row) &&
+                                        !in_runs(torn.rows_lost(stripe, {lost_member}), row);
+            if (!own_write_only) add_run(disagreeing, row, 1);
+        }
         if (!agree) {
             // The unit is lost either way; the other checks made to agree with the first's
             // version of it, so the stripe still rebuilds its other units right when more go.
@@ -305,7 +349,9 @@ bool raid6_firmware::checks_agree_with_one_unit_lost(int64_t stripe, int lost_me
     m_kit.locks.unlock(stripe);
     if (!ok) return false;
     if (!agree) {
-        record_lost_members(stripe, {lost_member});
+        for (const sector_run &r : disagreeing)
+            note_lost_range(l.stripe_first_lbn(stripe) + lost_member * l.unit_sectors() + int64_t(r.first),
+                            int32_t(r.count));
         return false;
     }
     ++m_raid6_stats.resyncs_checks_agreed;

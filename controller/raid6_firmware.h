@@ -54,11 +54,13 @@ protected:
     bool stripes_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool array_degraded() const override;
-    bool resync_parity(int64_t stripe) override;
+    bool resync_parity(int64_t stripe, const torn_stripe_rows &torn) override;
     // Resync of a stripe with data member `lost_member` lost (and `lost`, every unreadable member,
     // at least two checks readable): true when every readable check rebuilds the same unit
-    // (nothing lost), else its sectors are reported lost.
-    bool checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost);
+    // (nothing lost), else the sectors where they differ are reported lost (but rows `torn` wrote
+    // only in the lost unit itself: the first check's version is then old or new data).
+    bool checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost,
+                                         const torn_stripe_rows &torn);
     bool single_parity() const override { return false; }
     bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 
@@ -111,6 +113,11 @@ private:
     bool rebuild_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
                        const std::vector<int> &lost_members, bool repair, int *failed_read);
     void record_lost_members(int64_t stripe, const std::vector<int> &lost_members);
+    // Rows [row, row + rows) of `stripe` found beyond the checks with the disks `media_errors`
+    // (MEDIUM ERROR) among its unreadable members: each read again in pieces under the stripe's
+    // lock, and only the rows beyond the checks recorded lost, per sector (before: every lost
+    // data member's whole unit, or the whole chunk).
+    void note_unreadable_rows(int64_t stripe, const std::vector<int> &media_errors, uint64_t row, uint64_t rows);
 
     raid6_statistics m_raid6_stats;
 };

@@ -50,7 +50,10 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
         return healthy_stripe_write(plan, host_lbn, buffer, affinity, media_errors, failed_read);
     }
     if (lost.size() > size_t(checks())) {  // beyond the checks: the stripe's lost data units are gone
-        record_lost_members(plan.stripe, lost);
+        // Where MEDIUM ERRORs took it beyond them, only their rows (per sector).
+        if (media_errors.empty()) record_lost_members(plan.stripe, lost);
+        else note_unreadable_rows(plan.stripe, media_errors, uint64_t(m_stripes->offset_in_unit(plan.parity_write().drive_lbn)),
+                                  uint64_t(plan.parity_write().sectors));
         return false;
     }
     return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, media_errors, repair_disk, failed_read);

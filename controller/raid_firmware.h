@@ -26,6 +26,7 @@
 #include "controller/parity_write_plan.h"
 #include "controller/rebuild_runner.h"
 #include "controller/sector_ranges.h"
+#include "controller/torn_stripe_rows.h"
 
 namespace raidtlm::controller {
 
@@ -98,9 +99,24 @@ protected:
     // and written (raid_rebuild.cpp; RAID 6 overrides it).
     virtual bool rebuild_stripe_unit(int disk, int64_t stripe);
     rebuild_runner m_rebuild;  // paced background rebuilds of replaced members (rebuild_runner.h)
-    // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync.
-    virtual bool resync_parity(int64_t stripe);
+    // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync;
+    // with a member missing from it, the rows `torn` makes ambiguous recorded lost instead.
+    virtual bool resync_parity(int64_t stripe, const torn_stripe_rows &torn);
     void note_lost_range(int64_t lbn, int32_t sectors);
+    // A read of rows [row, row + rows) of a stripe missing `absent` (whole units) failed on some
+    // survivors (`unreadable`: each with where its rows were read to, reused here): each is read
+    // again in pieces (unreadable_sectors.h), and a row where the absent members and the survivors
+    // unreadable there exceed the stripe's checks is lost on every data unit among them,
+    // sector by sector (before: the whole chunk or unit). False (nothing recorded): a member was
+    // lost meanwhile, for the caller to plan again.
+    struct survivor_read {
+        int disk;
+        uint64_t drive_lbn;  // of the first row
+        protocol::buffer_block *buffer;
+        uint64_t first_sector;
+    };
+    bool note_rows_beyond_checks(int64_t stripe, const std::vector<int> &absent,
+                                 const std::vector<survivor_read> &unreadable, uint64_t row, uint64_t rows);
     // Whether the members absent from `stripe` now are at most `lost` (-1: none), as the plan made
     // before the stripe's lock assumed: a member lost (perhaps replaced by a fresh, empty drive)
     // while the plan waited for the lock must not be read as if it held its data. Checked once

@@ -3,6 +3,7 @@
 #include "controller/raid_firmware.h"
 #include "controller/read_rotate_undo.h"
 #include "controller/stripe_rows.h"
+#include "controller/unreadable_sectors.h"
 
 #include <algorithm>
 #include <map>
@@ -122,12 +123,24 @@ bool raid_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_
         std::vector<size_t> survivors;
         for (size_t k = 0; k < units.size(); ++k)
             if (units[k].disk != lost) survivors.push_back(k);
+        const uint64_t losses = m_platform.member_losses();
+        std::vector<char> read_failed(survivors.size(), 0);
         ok = m_kit.parallel(survivors.size(), [&](size_t i) {
             const unit_place &u = units[survivors[i]];
-            return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + lo), uint32_t(rows), work,
-                           slot(survivors[i]).first_sector);
+            read_failed[i] = !m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn + lo), uint32_t(rows), work,
+                                            slot(survivors[i]).first_sector);
+            return !read_failed[i];
         });
-        if (!ok) record_lost_stripe_rows(plan.stripe, lost);  // a second fault in the stripe
+        if (!ok && m_platform.member_losses() == losses) {
+            // A survivor's MEDIUM ERROR: the rows it cannot give are lost with the lost unit's.
+            std::vector<survivor_read> unreadable;
+            for (size_t i = 0; i < survivors.size(); ++i)
+                if (read_failed[i]) {
+                    const unit_place &u = units[survivors[i]];
+                    unreadable.push_back({u.disk, uint64_t(u.drive_lbn + lo), work, slot(survivors[i]).first_sector});
+                }
+            note_rows_beyond_checks(plan.stripe, {lost}, unreadable, uint64_t(lo), rows);
+        }
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k : survivors) inputs.push_back(slot(k));
@@ -375,6 +388,35 @@ void raid_firmware::note_lost_rows(int64_t stripe, int disk, uint64_t row, uint6
     note_lost_range(m_stripes->stripe_first_lbn(stripe) + j * m_stripes->unit_sectors() + int64_t(row), int32_t(rows));
 }
 
+bool raid_firmware::note_rows_beyond_checks(int64_t stripe, const std::vector<int> &absent,
+                                            const std::vector<survivor_read> &unreadable, uint64_t row, uint64_t rows) {
+    const uint64_t losses = m_platform.member_losses();
+    std::vector<std::vector<sector_run>> bad(unreadable.size());
+    for (size_t k = 0; k < unreadable.size(); ++k) {
+        const survivor_read &r = unreadable[k];
+        bad[k] = narrow_unreadable(rows, [&](uint64_t at, uint64_t count) {
+            return m_kit.disk_io(false, r.disk, r.drive_lbn + at, uint32_t(count), r.buffer, r.first_sector + at);
+        });
+    }
+    if (m_platform.member_losses() != losses) return false;
+    const int checks = m_stripes->check_units();
+    // Per disk (absent ones first, then the unreadable survivors), the rows it loses.
+    std::vector<std::vector<sector_run>> lost(absent.size() + unreadable.size());
+    for (uint64_t r = 0; r < rows; ++r) {
+        int missing = int(absent.size());
+        for (const auto &b : bad) missing += in_runs(b, r) ? 1 : 0;
+        if (missing <= checks) continue;
+        for (size_t a = 0; a < absent.size(); ++a) add_run(lost[a], r, 1);
+        for (size_t k = 0; k < bad.size(); ++k)
+            if (in_runs(bad[k], r)) add_run(lost[absent.size() + k], r, 1);
+    }
+    for (size_t i = 0; i < lost.size(); ++i) {
+        const int disk = i < absent.size() ? absent[i] : unreadable[i - absent.size()].disk;
+        for (const sector_run &r : lost[i]) note_lost_rows(stripe, disk, row + r.first, r.count);
+    }
+    return true;
+}
+
 void raid_firmware::record_lost_stripe_rows(int64_t stripe, int lost) {
     const int j = m_stripes->unit_on_disk(stripe, lost);
     if (j < 0) return;  // the parity, or no unit there: no data lost
@@ -401,10 +443,20 @@ bool raid_firmware::rebuild_chunk(const chunk &c, uint64_t lbn, protocol::buffer
         m_kit.locks.unlock(stripe);
         return false;
     }
+    const uint64_t losses = m_platform.member_losses();
+    std::vector<char> read_failed(ops.size(), 0);
     bool ok = m_kit.parallel(ops.size(), [&](size_t k) {
-        return m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
+        read_failed[k] = !m_kit.disk_io(false, ops[k].disk, uint64_t(ops[k].drive_lbn), uint32_t(n), work, k * n);
+        return !read_failed[k];
     });
-    if (!ok) note_lost_range(c.lbn, c.sectors);  // a second fault in the stripe: the chunk's data are gone
+    if (!ok && m_platform.member_losses() == losses) {
+        // A second fault in the stripe (a survivor's MEDIUM ERROR): the rows it cannot give are
+        // lost, sector by sector. A member lost meanwhile: the caller reads again around it.
+        std::vector<survivor_read> unreadable;
+        for (size_t k = 0; k < ops.size(); ++k)
+            if (read_failed[k]) unreadable.push_back({ops[k].disk, uint64_t(ops[k].drive_lbn), work, k * n});
+        note_rows_beyond_checks(stripe, {lost}, unreadable, uint64_t(m_stripes->offset_in_unit(ops[0].drive_lbn)), n);
+    }
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (size_t k = 0; k < ops.size(); ++k) inputs.push_back({work, k * n});

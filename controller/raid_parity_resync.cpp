@@ -2,12 +2,21 @@
 // reached some of its stripe's disks and not others, so the stripe's parity no longer matches its
 // data; a later disk loss would then rebuild wrong data for sectors the host wrote long ago.
 // Every stripe a write-intent record names is resynchronised before the firmware serves again:
-// all its data units read, their XOR written as the parity (the whole unit: the torn write's
-// rows are not known more finely than its range). A stripe that already lost a disk cannot be
-// resynchronised: its lost unit's contents are gone (the classic write hole), reported as lost.
-#include <set>
-
+// all its data units read, their XOR written as the parity (the whole unit: consistent rows are
+// rewritten unchanged).
+//
+// A stripe missing a member (a lost disk, or a new drive its rebuild has not reached) cannot be
+// resynchronised: the missing unit exists only as the parity's sum over the others. Its rows the
+// torn writes made ambiguous are lost, sector by sector (torn_stripe_rows.h), and reads of them
+// fail until rewritten; the parity is left as it is, so the rest of the unit still rebuilds
+// right. Before, a member being rebuilt was not counted missing: its new drive's blank rows went
+// into the recomputed parity and the member's data were served as zeros (EXPERIMENTS 19.10).
+//
+// The rebuild cursors are taken from their NVRAM checkpoints before the stripes are judged, and
+// the rebuilds go on only after: a rebuild step must not copy a torn parity onto the new drive
+// before its stripe's loss is recorded.
 #include "controller/raid_firmware.h"
+#include "controller/torn_stripe_rows.h"
 
 namespace raidtlm::controller {
 
@@ -15,35 +24,38 @@ size_t raid_firmware::restart_after_power_loss() {
     m_kit.restart();
     m_order.clear();  // the reads from before the loss are gone, and the writes that waited for them
     const auto records = write_intent_log::read(m_platform);
-    std::set<int64_t> stripes;
-    if (m_stripes)
-        for (const auto &[address, r] : records) {
-            const int64_t first = m_stripes->stripe_of(int64_t(r.lbn));
-            const int64_t last = m_stripes->stripe_of(int64_t(r.lbn + r.sectors - 1));
-            for (int64_t s = first; s <= last; ++s) stripes.insert(s);
-        }
+    m_rebuild.resume_all();  // the cursors were in volatile memory: where the checkpoints say
     size_t resynced = 0;
-    for (int64_t s : stripes) resynced += resync_parity(s) ? 1 : 0;
-    // The records are done with once their stripes are consistent again.
+    if (m_stripes) {
+        torn_stripe_rows torn(*m_stripes);
+        for (const auto &[address, r] : records) torn.add_write(int64_t(r.lbn), int64_t(r.sectors));
+        for (int64_t s : torn.stripes()) resynced += resync_parity(s, torn) ? 1 : 0;
+    }
+    // The records are done with once their stripes are consistent again (or their loss recorded).
     for (const auto &[address, r] : records) m_platform.nvram_release(address);
     m_stats.resynced_stripes += resynced;
-    m_rebuild.restart_all();  // the cursors were in volatile memory
+    m_rebuild.start_all();
     return resynced;
 }
 
-bool raid_firmware::resync_parity(int64_t stripe) {
+bool raid_firmware::resync_parity(int64_t stripe, const torn_stripe_rows &torn) {
     const parity_stripe_layout &l = *m_stripes;
-    const int lost = m_platform.failed_disk();
     const unit_place parity = l.parity_unit(stripe);
     const uint64_t unit = uint64_t(l.unit_sectors());
     const int n = l.stripe_data_units(stripe);
-    const int lost_unit = lost >= 0 ? l.unit_on_disk(stripe, lost) : -2;
-    if (lost_unit >= 0) {
-        // The lost data unit cannot be told from the others: its sectors are lost.
-        record_lost_stripe_rows(stripe, lost);
+    std::vector<int> absent;
+    absent_in_stripe(stripe, absent);
+    std::vector<int> missing_data;  // data unit indices
+    for (int d : absent)
+        if (l.unit_on_disk(stripe, d) >= 0) missing_data.push_back(l.unit_on_disk(stripe, d));
+    if (!missing_data.empty()) {
+        // The missing units' rows the torn writes made ambiguous are lost; nothing is rewritten.
+        for (const sector_run &r : torn.rows_lost(stripe, missing_data))
+            for (int j : missing_data)
+                note_lost_range(l.stripe_first_lbn(stripe) + j * int64_t(unit) + int64_t(r.first), int32_t(r.count));
         return false;
     }
-    if (lost_unit == -1) return false;  // no parity to make consistent
+    if (!absent.empty()) return false;  // the parity missing: nothing to make consistent
     m_kit.locks.lock(stripe);
     // With tokens always: the firmware cannot know after a restart whether the host sent any.
     protocol::buffer_block *work =

@@ -48,6 +48,11 @@ const rebuild_cursor *rebuild_runner::cursor(int disk) const {
 }
 
 void rebuild_runner::restart_all() {
+    resume_all();
+    start_all();
+}
+
+void rebuild_runner::resume_all() {
     for (auto &[disk, m] : m_members) {
         if (m_platform.member_state_of(disk) != member_state::rebuilding) continue;
         // The NVRAM survived: the checkpoint says where this rebuild got to (untimed: a 24-byte
@@ -61,9 +66,16 @@ void rebuild_runner::restart_all() {
         } else {
             m.cursor.restart();
         }
+        m.done_ahead.clear();  // volatile: units done above the cursor are done again
+        m_platform.rebuild_progress(disk, m.cursor.fraction());
+    }
+}
+
+void rebuild_runner::start_all() {
+    for (auto &[disk, m] : m_members) {
+        if (m_platform.member_state_of(disk) != member_state::rebuilding) continue;
         const uint64_t generation = ++m.generation;
         ++m_stats.restarts;
-        m_platform.rebuild_progress(disk, m.cursor.fraction());
         const int d = disk;
         m_platform.run_background([this, d, generation] { run(d, generation); });
     }

@@ -54,7 +54,15 @@ public:
     // The cursor of a member being rebuilt (nullptr: none).
     const rebuild_cursor *cursor(int disk) const;
     // After a power loss (the threads are gone): every rebuilding member from its checkpoint.
+    // restart_all() = resume_all() then start_all(); a family that must judge its stripes by
+    // the cursors before any rebuild step runs (a torn stripe the new drive has not reached:
+    // raid_parity_resync.cpp) calls the two halves around that work.
     void restart_all();
+    // The cursors of the rebuilding members taken from their NVRAM checkpoints (what the firmware
+    // knows after a restart; the volatile cursor may be a step ahead), no thread started.
+    void resume_all();
+    // A thread for every rebuilding member, going on from its cursor.
+    void start_all();
 
     const rebuild_statistics &statistics() const { return m_stats; }
     void reset_statistics() { m_stats = {}; }

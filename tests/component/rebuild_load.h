@@ -15,14 +15,16 @@ namespace component_test {
 
 inline void pause_ms(double ms) { sc_core::wait(sc_core::sc_time(ms, sc_core::SC_MS)); }
 
-// Foreground load during the rebuild: `clients` threads writing and reading random 8-sector
-// pieces of the array, the writes remembered in `w` (the host_writer's expectation).
+// Foreground load during the rebuild: `clients` threads writing and reading random pieces of
+// `sectors` (8 unless set) of the array, the writes remembered in `w` (the host_writer's
+// expectation).
 template <class Bench = controller_bench>
 struct foreground {
     Bench &b;
     host_writer<Bench> &w;
     uint64_t capacity;
     int clients = 4;
+    uint32_t sectors = 8;
     bool stop = false;
     int running = 0;
     uint64_t requests = 0, failed = 0;
@@ -34,17 +36,17 @@ struct foreground {
                 while (!stop) {
                     x = x * 6364136223846793005ull + 1442695040888963407ull;
                     // Each client its own pieces: the expectation follows the order of its writes.
-                    const uint64_t piece = ((x >> 20) % (capacity / 8 / uint64_t(clients))) * uint64_t(clients) + uint64_t(k);
-                    const uint64_t lbn = piece * 8;
+                    const uint64_t piece = ((x >> 20) % (capacity / sectors / uint64_t(clients))) * uint64_t(clients) + uint64_t(k);
+                    const uint64_t lbn = piece * sectors;
                     ++requests;
                     if ((x >> 63) != 0) {
-                        std::vector<uint64_t> t = tokens(w.seed++, 8);
+                        std::vector<uint64_t> t = tokens(w.seed++, sectors);
                         // Remembered before it is sent: a later read of the range checks it.
-                        if (b.host.send(false, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
-                        for (uint32_t i = 0; i < 8; ++i) w.expect[lbn + i] = t[i];
+                        if (b.host.send(false, lbn, sectors, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
+                        for (uint32_t i = 0; i < sectors; ++i) w.expect[lbn + i] = t[i];
                     } else {
-                        std::vector<uint64_t> t(8);
-                        if (b.host.send(true, lbn, 8, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
+                        std::vector<uint64_t> t(sectors);
+                        if (b.host.send(true, lbn, sectors, t.data()) != tlm::TLM_OK_RESPONSE) ++failed;
                     }
                 }
                 --running;
