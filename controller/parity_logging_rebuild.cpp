@@ -106,15 +106,29 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
     // With tokens always: the rebuild cannot know whether the host ever sent any.
     const uint64_t n = uint64_t(pt), slots = uint64_t(D + C);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
+    const uint64_t losses = m_platform.member_losses();
+    // Members missing here, or recorded lost (parity_logging_beyond_checks.cpp), are not sources.
     bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
-        return e.disk == disk || absent(e.disk, region, e.drive_lbn);
+        return e.disk == disk || gone(region, {e.disk, e.drive_lbn, pt});
     }, work);
     if (ok)
         ok = m_kit.disk_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
                            work, uint64_t(member) * n);
     m_platform.free_buffer(work);
-    if (ok && m_platform.member_state_of(disk) == member_state::rebuilding) m_rebuilt_ahead[disk].insert(unit);
+    const bool rebuilding = m_platform.member_state_of(disk) == member_state::rebuilding;
+    if (ok && rebuilding) m_rebuilt_ahead[disk].insert(unit);
+    const bool retry = !ok && rebuilding && m_platform.member_losses() != losses;
+    if (!ok && rebuilding && !retry) {
+        // Not made (more members missing than checks, or a source unreadable): the runner moves
+        // past the unit, so what the new drive holds there is recorded lost, never served.
+        const int64_t at = m_layout.region_start(region, disk) + int64_t(slot) * pt;
+        const int64_t data_lbn = member < D ? lbn + int64_t(member) * m_layout.unit_sectors() : -1;
+        record_lost({disk, at, pt}, data_lbn, int64_t(D) * m_layout.unit_sectors());
+    }
     for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.unlock(s);
+    // A member lost during the step failed its reads: the step again once the loss is handled
+    // (its row may still be within the checks).
+    if (retry) return rebuild_unit(disk, unit);
     return ok;
 }
 

@@ -23,6 +23,7 @@
 namespace raidtlm::controller {
 
 size_t parity_logging_firmware::restart_after_power_loss() {
+    if (getenv("PLOGDBG")) fprintf(stderr, "%.3f restart active=%d lost=%zu unavail=%zu\n", sc_core::sc_time_stamp().to_seconds()*1e3, m_active, m_lost.size(), unavailable_disks().size());
     m_kit.restart();
     m_read_fence.clear();
     m_rebuilt_ahead.clear();  // volatile: a rebuild's units done above its cursor are done again
@@ -86,6 +87,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
 // consistent; with a data unit lost its torn rows cannot be told (reported by the later reads, as
 // RAID 5's write hole).
 bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
+    if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return resync_torn_stripe(stripe, affinity);
     if (m_layout.checks() > 1) return resync_stripe_checks(stripe, affinity);
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
