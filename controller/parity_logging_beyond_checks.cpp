@@ -239,6 +239,7 @@ bool parity_logging_firmware::resync_torn_stripe(int64_t stripe, int affinity) {
 bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed, int affinity) {
     m_recovering = true;
     while (m_active > 0) sc_core::wait(m_drained);
+    m_platform.check_power();
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
         const bool stops = logs_with(region, m_lost) && !logs_with(region, failed);

@@ -90,7 +90,9 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
         bool ok;
         {
             const active_request active{this};
+            if (getenv("PLOGDBG")) fprintf(stderr, "%.3f attempt %p\n", now_s()*1e3, (void*)&ok);
             ok = attempt();
+            if (getenv("PLOGDBG")) fprintf(stderr, "%.3f attempt done %p ok=%d\n", now_s()*1e3, (void*)&ok, int(ok));
         }
         const std::vector<int> failed = unavailable_disks();
         if (ok || failed.empty() || failed == known) return ok;
@@ -478,6 +480,7 @@ bool parity_logging_firmware::check_failure(int affinity) {
 bool parity_logging_firmware::catch_up(int affinity) {
     if (getenv("PLOGDBG")) fprintf(stderr, "%.3f catch_up recovering=%d active=%d lost=%zu unavail=%zu\n", now_s()*1e3, int(m_recovering), m_active, m_lost.size(), unavailable_disks().size());
     while (m_recovering) sc_core::wait(m_recovered);
+    m_platform.check_power();  // a thread from before a power loss that woke after it stops here
     // A rebuilding member stays among the lost until it is rebuilt (its rows the rebuild has not
     // reached are lost: absent()).
     const std::vector<int> failed = unavailable_disks();
@@ -490,6 +493,7 @@ bool parity_logging_firmware::catch_up(int affinity) {
             m_recovering = true;
             if (getenv("PLOGDBG")) fprintf(stderr, "%.3f fewer drain active=%d\n", now_s()*1e3, m_active);
             while (m_active > 0) sc_core::wait(m_drained);
+            m_platform.check_power();
             if (getenv("PLOGDBG")) fprintf(stderr, "%.3f fewer drained\n", now_s()*1e3);
             m_lost = failed;
             m_known_failed = failed.empty() ? -1 : failed.front();
@@ -502,6 +506,7 @@ bool parity_logging_firmware::catch_up(int affinity) {
             // The requests in flight finish first (their records land in the logs applied below).
             m_recovering = true;
             while (m_active > 0) sc_core::wait(m_drained);
+            m_platform.check_power();
             if (!handle_failure(affinity)) return false;
         }
     }

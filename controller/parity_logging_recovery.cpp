@@ -137,8 +137,10 @@ bool parity_logging_firmware::reintegrate_all(int affinity) {
 
 bool parity_logging_firmware::lose_controller_state(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
+    m_platform.check_power();  // a thread from before a power loss that woke after it stops here
     m_recovering = true;
     while (m_active > 0) sc_core::wait(m_drained);
+    m_platform.check_power();
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
