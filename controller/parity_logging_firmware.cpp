@@ -90,9 +90,7 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
         bool ok;
         {
             const active_request active{this};
-            if (getenv("PLOGDBG")) fprintf(stderr, "%.3f attempt %p\n", now_s()*1e3, (void*)&ok);
             ok = attempt();
-            if (getenv("PLOGDBG")) fprintf(stderr, "%.3f attempt done %p ok=%d\n", now_s()*1e3, (void*)&ok, int(ok));
         }
         const std::vector<int> failed = unavailable_disks();
         if (ok || failed.empty() || failed == known) return ok;
@@ -478,7 +476,6 @@ bool parity_logging_firmware::check_failure(int affinity) {
 }
 
 bool parity_logging_firmware::catch_up(int affinity) {
-    if (getenv("PLOGDBG")) fprintf(stderr, "%.3f catch_up recovering=%d active=%d lost=%zu unavail=%zu\n", now_s()*1e3, int(m_recovering), m_active, m_lost.size(), unavailable_disks().size());
     while (m_recovering) sc_core::wait(m_recovered);
     m_platform.check_power();  // a thread from before a power loss that woke after it stops here
     // A rebuilding member stays among the lost until it is rebuilt (its rows the rebuild has not
@@ -491,10 +488,8 @@ bool parity_logging_firmware::catch_up(int affinity) {
             // in flight finish first, then with none lost logging resumes: every log is empty
             // (applied at the first loss, nothing logged since, parity_logging_rebuild.cpp).
             m_recovering = true;
-            if (getenv("PLOGDBG")) fprintf(stderr, "%.3f fewer drain active=%d\n", now_s()*1e3, m_active);
             while (m_active > 0) sc_core::wait(m_drained);
             m_platform.check_power();
-            if (getenv("PLOGDBG")) fprintf(stderr, "%.3f fewer drained\n", now_s()*1e3);
             m_lost = failed;
             m_known_failed = failed.empty() ? -1 : failed.front();
             m_recovering = false;
@@ -519,7 +514,13 @@ void parity_logging_firmware::done() {
 
 bool parity_logging_firmware::handle_failure(int affinity) {
     m_recovering = true;
-    const int d = unavailable_disks().front();  // failed, or already rebuilding (replaced before a request came)
+    const std::vector<int> unavailable = unavailable_disks();
+    if (unavailable.empty()) {  // marked live again meanwhile: nothing to handle
+        m_recovering = false;
+        m_recovered.notify(sc_core::SC_ZERO_TIME);
+        return true;
+    }
+    const int d = unavailable.front();  // failed, or already rebuilding (replaced before a request came)
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];

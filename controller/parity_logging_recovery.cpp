@@ -23,7 +23,6 @@
 namespace raidtlm::controller {
 
 size_t parity_logging_firmware::restart_after_power_loss() {
-    if (getenv("PLOGDBG")) fprintf(stderr, "%.3f restart active=%d lost=%zu unavail=%zu\n", sc_core::sc_time_stamp().to_seconds()*1e3, m_active, m_lost.size(), unavailable_disks().size());
     m_kit.restart();
     m_read_fence.clear();
     m_rebuilt_ahead.clear();  // volatile: a rebuild's units done above its cursor are done again
