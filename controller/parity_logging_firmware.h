@@ -37,7 +37,8 @@
 //     is repaired from P as with one check. Further lost disks, up to C in all, need no log work
 //     (none is kept once a disk is lost): a row's lost data are rebuilt from its surviving data
 //     and checks, a write recomputes its live checks from the row's data
-//     (parity_logging_lost_rows.cpp); one more is refused with an error, as a second at C = 1.
+//     (parity_logging_lost_rows.cpp); beyond the checks the rows short of more members than checks
+//     are recorded lost and their requests fail (parity_logging_beyond_checks.cpp).
 //   rebuild (parity_logging_rebuild.cpp): a replaced member is rebuilt big row by big row by the
 //     shared rebuild_runner (paced, checkpointed in NVRAM), each step under the stripe locks of
 //     its rows; rows it has not reached count as lost, rows it passed as present; no region logs

@@ -1,5 +1,5 @@
 // Parity logging over P+Q or P+Q+R (controller.parity_logging.checks 2, 3) with more than one
-// disk lost, up to `checks` of them (check_failure refuses more). The first loss applied every
+// disk lost, up to `checks` of them in a row (more: parity_logging_beyond_checks.cpp). The first loss applied every
 // log and no region logs since, so a row's live checks are current and the row is a plain
 // C-check row: its lost data columns X solve |X| of its live checks' equations
 //   sum_{x in X} g^(k x) D_x = C_k + sum_{j not in X} g^(k j) D_j

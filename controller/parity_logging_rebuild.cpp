@@ -47,11 +47,11 @@
 // current, and the rebuild made the new member's checks and data from the current rows (writes
 // keep the rows it passed current). Nothing is reintegrated or recomputed at the switch.
 //
-// Not handled: a second lost disk at C = 1 while a member rebuilds (the rows not reached would
-// miss two members: refused with an error, as any loss beyond the checks); a MEDIUM ERROR during a
-// rebuild (a step that cannot read loses its unit: rebuild.units_lost); a host write torn by a
-// power loss in a row the rebuild has not reached (left alone by the resync: the write hole of a
-// degraded array).
+// Beyond the checks: a second lost disk at C = 1 while a member rebuilds leaves the rows not
+// reached two members short, a MEDIUM ERROR on a source leaves a unit unmade: the step records
+// what the new drive holds there lost (parity_logging_beyond_checks.cpp), so it is never served;
+// a step whose source was lost during it runs again once the loss is handled. A host write torn
+// by a power loss in a row not reached: the resync records the row's missing column lost.
 #include "controller/parity_logging_firmware.h"
 
 namespace raidtlm::controller {
