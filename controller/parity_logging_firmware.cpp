@@ -116,6 +116,11 @@ bool parity_logging_firmware::write_once(uint64_t lbn, uint32_t sectors, protoco
     std::vector<std::pair<int64_t, std::vector<piece>>> stripes(by_stripe.begin(), by_stripe.end());
     return m_kit.parallel(stripes.size(), [&](size_t i) {
         const std::vector<piece> &ps = stripes[i].second;
+        for (const piece &p : ps)
+            if (beyond_checks_read(p, false)) {  // recorded lost: never written over as if known
+                ++m_stats.lost_requests;
+                return false;
+            }
         if (logging(m_layout.region_of(ps.front().lbn))) return stripe_write_repairing(stripes[i].first, ps, buffer, affinity);
         return m_kit.parallel(ps.size(), [&](size_t k) { return degraded_write(ps[k], buffer, affinity); });
     });
@@ -270,10 +275,14 @@ void parity_logging_firmware::flush(int blocked_region) {
     m_platform.run_background([this, best] { log_writer(best); });
 }
 
-bool parity_logging_firmware::logging(int region) const {
+bool parity_logging_firmware::logging(int region) const { return logs_with(region, m_lost); }
+
+bool parity_logging_firmware::logs_with(int region, const std::vector<int> &lost) const {
     // More checks: after a loss every region updates its checks directly (degraded_write_checks).
-    if (m_layout.checks() > 1) return m_known_failed < 0;
-    return m_known_failed < 0 || (m_layout.log_stripes() > 1 && m_layout.is_log_disk(region, m_known_failed));
+    // One check: a region whose one lost disk is one of its L > 1 log disks logs on the others.
+    if (lost.empty()) return true;
+    return m_layout.checks() == 1 && lost.size() == 1 && m_layout.log_stripes() > 1 &&
+           m_layout.is_log_disk(region, lost.front());
 }
 
 int64_t parity_logging_firmware::log_capacity(int region) const {
@@ -424,6 +433,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
 
 // Parity of every big row of the region from its data members (the log is lost or stale).
 bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
+    // With members missing (or sectors recorded lost) only the rows that can be made are made.
+    if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return rebuild_checks_around_losses(region, affinity);
     if (m_layout.checks() > 1) return rebuild_checks(region, affinity);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
@@ -466,6 +477,7 @@ bool parity_logging_firmware::check_failure(int affinity) {
 
 bool parity_logging_firmware::catch_up(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
+    m_platform.check_power();  // a thread from before a power loss that woke after it stops here
     // A rebuilding member stays among the lost until it is rebuilt (its rows the rebuild has not
     // reached are lost: absent()).
     const std::vector<int> failed = unavailable_disks();
@@ -477,29 +489,19 @@ bool parity_logging_firmware::catch_up(int affinity) {
             // (applied at the first loss, nothing logged since, parity_logging_rebuild.cpp).
             m_recovering = true;
             while (m_active > 0) sc_core::wait(m_drained);
+            m_platform.check_power();
             m_lost = failed;
             m_known_failed = failed.empty() ? -1 : failed.front();
             m_recovering = false;
             m_recovered.notify(sc_core::SC_ZERO_TIME);
-        } else if (int(failed.size()) > m_layout.checks()) {
-            SC_REPORT_ERROR(msg_type, fmt::format("{} disks lost: parity logging with {} check{} tolerates {}",
-                                                  failed.size(), m_layout.checks(), m_layout.checks() > 1 ? "s" : "",
-                                                  m_layout.checks())
-                                          .c_str());
-            return false;
         } else if (m_known_failed >= 0) {
-            // Another lost disk: the logs were applied at the first and no region logs since, so
-            // the writes in flight finish and every row is served with its lost members
-            // (parity_logging_lost_rows.cpp).
-            m_recovering = true;
-            while (m_active > 0) sc_core::wait(m_drained);
-            m_lost = failed;
-            m_recovering = false;
-            m_recovered.notify(sc_core::SC_ZERO_TIME);
+            // Another lost disk, within the checks or beyond them (handle_another_loss).
+            if (!handle_another_loss(failed, affinity)) return false;
         } else {
             // The requests in flight finish first (their records land in the logs applied below).
             m_recovering = true;
             while (m_active > 0) sc_core::wait(m_drained);
+            m_platform.check_power();
             if (!handle_failure(affinity)) return false;
         }
     }
@@ -512,7 +514,13 @@ void parity_logging_firmware::done() {
 
 bool parity_logging_firmware::handle_failure(int affinity) {
     m_recovering = true;
-    const int d = unavailable_disks().front();  // failed, or already rebuilding (replaced before a request came)
+    const std::vector<int> unavailable = unavailable_disks();
+    if (unavailable.empty()) {  // marked live again meanwhile: nothing to handle
+        m_recovering = false;
+        m_recovered.notify(sc_core::SC_ZERO_TIME);
+        return true;
+    }
+    const int d = unavailable.front();  // failed, or already rebuilding (replaced before a request came)
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
@@ -537,7 +545,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     }
     m_buffers_in_use = m_pool.buffers_in_use();
     m_known_failed = d;
-    m_lost = {d};  // any other lost meanwhile: check_failure at the next request
+    m_lost = {d};  // any other lost meanwhile: check_failure at the next request (handle_another_loss)
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
     return ok;

@@ -37,7 +37,8 @@
 //     is repaired from P as with one check. Further lost disks, up to C in all, need no log work
 //     (none is kept once a disk is lost): a row's lost data are rebuilt from its surviving data
 //     and checks, a write recomputes its live checks from the row's data
-//     (parity_logging_lost_rows.cpp); one more is refused with an error, as a second at C = 1.
+//     (parity_logging_lost_rows.cpp); beyond the checks the rows short of more members than checks
+//     are recorded lost and their requests fail (parity_logging_beyond_checks.cpp).
 //   rebuild (parity_logging_rebuild.cpp): a replaced member is rebuilt big row by big row by the
 //     shared rebuild_runner (paced, checkpointed in NVRAM), each step under the stripe locks of
 //     its rows; rows it has not reached count as lost, rows it passed as present; no region logs
@@ -67,6 +68,7 @@
 #include "controller/parity_logging_layout.h"
 #include "controller/rebuild_runner.h"
 #include "controller/reintegration_plan.h"
+#include "controller/sector_ranges.h"
 #include "controller/worker_pool.h"
 #include "controller/write_intent_log.h"
 #include "tlm/dma_command.h"
@@ -93,6 +95,7 @@ struct parity_logging_statistics {
     uint64_t resynced_stripes = 0;  // stripes of writes torn by a power or controller loss
     uint64_t served_again_after_loss = 0;  // host requests whose commands met a member lost meanwhile
     uint64_t media_repairs = 0;     // MEDIUM ERRORs repaired: pieces rebuilt and rewritten, or a region's parity
+    uint64_t lost_requests = 0;     // host request pieces failed: their sectors lost beyond the checks
 };
 
 class parity_logging_firmware final : public kit_firmware {
@@ -237,6 +240,37 @@ private:
         ~active_request() { firmware->done(); }
     };
     void wait_region_idle(int region);
+    // Whether the region logs with `lost` the handled lost disks (logging() with m_lost).
+    bool logs_with(int region, const std::vector<int> &lost) const;
+    // Another lost disk (any count, beyond the checks too): the logs of the regions that stop
+    // logging applied (or their checks rebuilt where the log is lost), then the rows beyond
+    // their checks recorded lost.
+    bool handle_another_loss(const std::vector<int> &failed, int affinity);
+
+    // Beyond the checks (parity_logging_beyond_checks.cpp): member sectors whose contents are
+    // lost, recorded; rows with more missing members than checks served where they can be.
+    bool recorded_lost(const region_extent &e) const;
+    // A member's extent of a row holds nothing usable: absent, or recorded lost.
+    bool gone(int region, const region_extent &e) const;
+    // The row at lbn's offset, `sectors` of each member: data columns, then checks.
+    std::vector<region_extent> row_members(int64_t lbn, int64_t sectors) const;
+    int gone_in_row(int64_t lbn, int64_t sectors) const;
+    // Records lost the member extent e; its data as logical sectors from first_lbn, one unit per
+    // lbn_stride (first_lbn < 0: check sectors).
+    void record_lost(const region_extent &e, int64_t first_lbn, int64_t lbn_stride);
+    // The row's absent members (and its checks, when `checks_too`: they describe it no longer).
+    void record_row_lost(int64_t lbn, int64_t sectors, bool checks_too = false);
+    // resync_stripe with members missing or recorded lost.
+    bool resync_torn_stripe(int64_t stripe, int affinity);
+    std::vector<region_extent> big_row_members(int region, int q) const;
+    void record_big_row_lost(int region, int q, bool checks_too);
+    void record_rows_beyond_checks();  // every big row with more missing members than checks
+    bool rebuild_checks_around_losses(int region, int affinity);
+    // A read of a piece that cannot be served (recorded lost, or its row beyond its checks).
+    bool beyond_checks_read(const piece &p, bool own_absent);
+    // A write beyond the checks: -1 not beyond (go on), 0 failed, 1 written (the data alone).
+    int beyond_checks_write(const piece &p, protocol::buffer_block *buffer);
+    void report_lost(nlohmann::json &out) const;
     // The drive's current tokens of a run, untimed (cached old data).
     void peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out);
 
@@ -267,6 +301,8 @@ private:
     parity_logging_statistics m_stats;
     host_read_fence m_read_fence;  // writes acknowledged only after the overlapping earlier reads
     double m_first_reintegration_s = -1;
+    std::map<int, sector_ranges> m_lost_on_disk;  // drive sectors per member whose contents are lost
+    std::vector<std::pair<int64_t, int32_t>> m_lost_logical;  // their data, logical (the report)
     // Traced.
     waveforms::traced_int m_reintegrating = 0;
     waveforms::traced_int m_buffers_in_use = 0;

@@ -84,6 +84,7 @@ void parity_logging_firmware::report(nlohmann::json &out) const {
         {"resynced_stripes", ps.resynced_stripes},
         {"served_again_after_loss", ps.served_again_after_loss},
         {"media_repairs", ps.media_repairs}};
+    report_lost(out);  // lost_sectors, lost_ranges: beyond the checks (parity_logging_beyond_checks.cpp)
 }
 
 void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

@@ -1,5 +1,5 @@
 // Parity logging over P+Q or P+Q+R (controller.parity_logging.checks 2, 3) with more than one
-// disk lost, up to `checks` of them (check_failure refuses more). The first loss applied every
+// disk lost, up to `checks` of them in a row (more: parity_logging_beyond_checks.cpp). The first loss applied every
 // log and no region logs since, so a row's live checks are current and the row is a plain
 // C-check row: its lost data columns X solve |X| of its live checks' equations
 //   sum_{x in X} g^(k x) D_x = C_k + sum_{j not in X} g^(k j) D_j
@@ -95,7 +95,9 @@ lost_row row_of(const parity_logging_layout &l, int64_t lbn, Lost lost) {
 
 bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int region = m_layout.region_of(p.lbn);
-    lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) { return absent(e.disk, region, e.drive_lbn); });
+    lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) {
+        return gone(region, {e.disk, e.drive_lbn, p.sectors});
+    });
     if (std::find(r.lost_columns.begin(), r.lost_columns.end(), r.column) == r.lost_columns.end()) {
         // The piece's own member holds its rows now: a rebuild step passed the row while the read
         // waited for the stripe lock (read_piece found it absent before). Read where it is.
@@ -126,8 +128,15 @@ bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_bl
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.degraded_writes;
     m_kit.locks.lock(stripe);  // before the row's lost members: a rebuild step is done or not begun
+    if (const int beyond = beyond_checks_write(p, buffer); beyond >= 0) {
+        m_stats.lost_requests += beyond == 0 ? 1 : 0;
+        m_kit.locks.unlock(stripe);
+        return beyond == 1;
+    }
     const int region = m_layout.region_of(p.lbn);
-    lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) { return absent(e.disk, region, e.drive_lbn); });
+    lost_row r = row_of(m_layout, p.lbn, [&](const region_extent &e) {
+        return gone(region, {e.disk, e.drive_lbn, p.sectors});
+    });
     const int D = r.columns, C = m_layout.checks();
     // Lost columns other than the piece's own are rebuilt first (with the piece's old data).
     const bool rebuild = std::any_of(r.lost_columns.begin(), r.lost_columns.end(), [&](int x) { return x != r.column; });

@@ -44,7 +44,10 @@ bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_blo
     m_kit.locks.lock(stripe);
     const region_extent e = m_layout.data_location(p.lbn);
     bool ok;
-    if (!absent(e.disk, m_layout.region_of(p.lbn), e.drive_lbn)) {
+    if (beyond_checks_read(p, absent(e.disk, m_layout.region_of(p.lbn), e.drive_lbn))) {
+        ++m_stats.lost_requests;  // recorded lost, or its row misses more members than checks
+        ok = false;
+    } else if (!absent(e.disk, m_layout.region_of(p.lbn), e.drive_lbn)) {
         ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     } else {
         ++m_stats.rebuilt_reads;
@@ -59,6 +62,14 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
     const int region = m_layout.region_of(p.lbn);
     // Under the stripe lock no write of this row is between its data write and its record.
     m_kit.locks.lock(stripe);
+    if (gone_in_row(p.lbn, p.sectors) > 0) {
+        // A row member recorded lost: the piece cannot be rebuilt, and is lost too.
+        const region_extent e = m_layout.data_location(p.lbn);
+        record_lost({e.disk, e.drive_lbn, p.sectors}, p.lbn, 0);
+        ++m_stats.lost_requests;
+        m_kit.locks.unlock(stripe);
+        return false;
+    }
     bool ok = m_regions[size_t(region)].committed == 0 || reintegrate(region, affinity);
     if (ok) ok = reconstruct_piece(p, buffer, affinity);
     if (ok) {
@@ -73,6 +84,10 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
 bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protocol::buffer_block *buffer, int affinity) {
     const int disk = c.replicas[0].disk;
     const disk_extent &e = c.replicas[0].extents[0];
+    if (beyond_checks_read(p, false)) {
+        ++m_stats.lost_requests;  // recorded lost
+        return false;
+    }
     if (absent(disk, m_layout.region_of(p.lbn), e.drive_lbn)) return degraded_read(p, buffer, affinity);
     if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
     // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.

@@ -29,6 +29,11 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.degraded_writes;
     m_kit.locks.lock(stripe);
+    if (const int beyond = beyond_checks_write(p, buffer); beyond >= 0) {
+        m_stats.lost_requests += beyond == 0 ? 1 : 0;
+        m_kit.locks.unlock(stripe);
+        return beyond == 1;
+    }
     const int region = m_layout.region_of(p.lbn);
     bool ok;
     protocol::buffer_block *work;
@@ -105,6 +110,11 @@ bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_bl
     const int64_t stripe = m_layout.stripe_of(p.lbn);
     ++m_stats.degraded_writes;
     m_kit.locks.lock(stripe);  // before absent(): a rebuild step of the row is done or not begun
+    if (const int beyond = beyond_checks_write(p, buffer); beyond >= 0) {
+        m_stats.lost_requests += beyond == 0 ? 1 : 0;
+        m_kit.locks.unlock(stripe);
+        return beyond == 1;
+    }
     const int region = m_layout.region_of(p.lbn);
     bool ok;
     if (absent(pl.disk, region, pl.drive_lbn)) {

@@ -47,11 +47,11 @@
 // current, and the rebuild made the new member's checks and data from the current rows (writes
 // keep the rows it passed current). Nothing is reintegrated or recomputed at the switch.
 //
-// Not handled: a second lost disk at C = 1 while a member rebuilds (the rows not reached would
-// miss two members: refused with an error, as any loss beyond the checks); a MEDIUM ERROR during a
-// rebuild (a step that cannot read loses its unit: rebuild.units_lost); a host write torn by a
-// power loss in a row the rebuild has not reached (left alone by the resync: the write hole of a
-// degraded array).
+// Beyond the checks: a second lost disk at C = 1 while a member rebuilds leaves the rows not
+// reached two members short, a MEDIUM ERROR on a source leaves a unit unmade: the step records
+// what the new drive holds there lost (parity_logging_beyond_checks.cpp), so it is never served;
+// a step whose source was lost during it runs again once the loss is handled. A host write torn
+// by a power loss in a row not reached: the resync records the row's missing column lost.
 #include "controller/parity_logging_firmware.h"
 
 namespace raidtlm::controller {
@@ -106,15 +106,29 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
     // With tokens always: the rebuild cannot know whether the host ever sent any.
     const uint64_t n = uint64_t(pt), slots = uint64_t(D + C);
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
+    const uint64_t losses = m_platform.member_losses();
+    // Members missing here, or recorded lost (parity_logging_beyond_checks.cpp), are not sources.
     bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
-        return e.disk == disk || absent(e.disk, region, e.drive_lbn);
+        return e.disk == disk || gone(region, {e.disk, e.drive_lbn, pt});
     }, work);
     if (ok)
         ok = m_kit.disk_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
                            work, uint64_t(member) * n);
     m_platform.free_buffer(work);
-    if (ok && m_platform.member_state_of(disk) == member_state::rebuilding) m_rebuilt_ahead[disk].insert(unit);
+    const bool rebuilding = m_platform.member_state_of(disk) == member_state::rebuilding;
+    if (ok && rebuilding) m_rebuilt_ahead[disk].insert(unit);
+    const bool retry = !ok && rebuilding && m_platform.member_losses() != losses;
+    if (!ok && rebuilding && !retry) {
+        // Not made (more members missing than checks, or a source unreadable): the runner moves
+        // past the unit, so what the new drive holds there is recorded lost, never served.
+        const int64_t at = m_layout.region_start(region, disk) + int64_t(slot) * pt;
+        const int64_t data_lbn = member < D ? lbn + int64_t(member) * m_layout.unit_sectors() : -1;
+        record_lost({disk, at, pt}, data_lbn, int64_t(D) * m_layout.unit_sectors());
+    }
     for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.unlock(s);
+    // A member lost during the step failed its reads: the step again once the loss is handled
+    // (its row may still be within the checks).
+    if (retry) return rebuild_unit(disk, unit);
     return ok;
 }
 

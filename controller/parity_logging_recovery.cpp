@@ -86,6 +86,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
 // consistent; with a data unit lost its torn rows cannot be told (reported by the later reads, as
 // RAID 5's write hole).
 bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
+    if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return resync_torn_stripe(stripe, affinity);
     if (m_layout.checks() > 1) return resync_stripe_checks(stripe, affinity);
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
@@ -135,8 +136,10 @@ bool parity_logging_firmware::reintegrate_all(int affinity) {
 
 bool parity_logging_firmware::lose_controller_state(int affinity) {
     while (m_recovering) sc_core::wait(m_recovered);
+    m_platform.check_power();  // a thread from before a power loss that woke after it stops here
     m_recovering = true;
     while (m_active > 0) sc_core::wait(m_drained);
+    m_platform.check_power();
     bool ok = true;
     for (int region = 0; region < m_layout.regions(); ++region) {
         region_state &r = m_regions[size_t(region)];
