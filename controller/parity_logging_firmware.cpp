@@ -226,7 +226,7 @@ void parity_logging_firmware::log_writer(int region) {
         // Every copy of the sublog (C checks: the log replicated on C distinct disks), together.
         auto append = [&](int copy) {
             const region_extent e = m_layout.sublog_extent(region, i, copy);
-            return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
+            return member_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
                                  m_carries_tokens ? &images : nullptr, 0);
         };
         const int copies = m_layout.checks();
@@ -320,7 +320,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     auto parity_io = [&](tlm::tlm_command cmd, int m) {
         const region_extent e = m_layout.parity_extent(region, m);
         if (gone(e.disk)) return true;
-        return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
+        return member_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
                              uint64_t(m_layout.check_run_image_index(m)));
     };
     // The sublogs as read from the drives: the record images come from there, not from memory.
@@ -347,7 +347,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
             const int i = int(j) - M;
             if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
             const region_extent e = m_layout.sublog_extent(region, i, copy(i));
-            return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
+            return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
         });
     } else {
         ++m_stats.serial_reintegrations;
@@ -356,7 +356,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
             if (!ok) break;
             if (log_lost(w->sublog)) continue;
             const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
-            ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
+            ok = member_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
                                sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
         }
     }
@@ -440,14 +440,14 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
         m_platform.check_power();
         ok = m_kit.parallel(members.size(), [&](size_t k) {
             const int d = members[k];
-            return m_kit.disk_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
+            return member_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
                                  uint32_t(pt), work, k * pt);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k = 0; k < members.size(); ++k) inputs.push_back({work, k * pt});
             m_kit.xor_blocks(inputs, {work, uint64_t(M - 1) * pt}, pt, affinity);
-            ok = m_kit.disk_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
+            ok = member_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
                                uint32_t(pt), work, uint64_t(M - 1) * pt);
         }
         m_platform.free_buffer(work);
@@ -457,6 +457,13 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
 }
 
 // ---- failures -----------------------------------------------------------------------------------
+
+bool parity_logging_firmware::member_io(bool write, int disk, uint64_t lbn, uint32_t sectors,
+                                        protocol::buffer_block *buffer, uint64_t first_sector,
+                                        std::vector<uint64_t> *old_tokens) {
+    if ((!write || old_tokens) && loss_not_handled(disk)) return false;
+    return m_kit.disk_io(write, disk, lbn, sectors, buffer, first_sector, old_tokens);
+}
 
 bool parity_logging_firmware::check_failure(int affinity) {
     if (!catch_up(affinity)) return false;

@@ -191,6 +191,18 @@ private:
     bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool is_lost(int disk) const { return std::find(m_lost.begin(), m_lost.end(), disk) != m_lost.end(); }
+    // A member that left the array (failed, or replaced and rebuilding) whose loss the firmware
+    // has not handled yet (catch_up): its rows are neither served from its drive nor taken as
+    // absent, since the logs that make the checks current are not applied yet.
+    bool loss_not_handled(int disk) const {
+        return m_platform.member_state_of(disk) != member_state::optimal && !is_lost(disk);
+    }
+    // Every drive command of the firmware (firmware_kit::disk_io). A read, or read-rotate-write,
+    // of a member whose loss is not handled yet fails before it is sent: the slot may hold a
+    // fresh drive already, which would answer with its zeros as data. The request is served
+    // again once the loss is handled (serve_across_a_loss). Writes go on, as disk_io's do.
+    bool member_io(bool write, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                   uint64_t first_sector, std::vector<uint64_t> *old_tokens = nullptr);
     // Rebuild (parity_logging_rebuild.cpp). A handled lost disk's rows at drive_lbn (in `region`)
     // are absent unless the disk is being rebuilt (or rebuilt) and its rebuild passed them; every
     // other disk's are present.

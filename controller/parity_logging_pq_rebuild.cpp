@@ -22,7 +22,7 @@ bool parity_logging_firmware::write_checks_from_data(const std::vector<region_ex
         m_platform.allocate_buffer(uint64_t(d + c) * n * protocol::sector_bytes, uint64_t(d + c) * n);
     m_platform.check_power();
     bool ok = m_kit.parallel(d, [&](size_t j) {
-        return m_kit.disk_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, j * n);
+        return member_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, j * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
@@ -33,7 +33,7 @@ bool parity_logging_firmware::write_checks_from_data(const std::vector<region_ex
         }
         make_checks(inputs, columns, int(c), {work, d * n}, n, affinity);
         ok = m_kit.parallel(c, [&](size_t k) {
-            return m_kit.disk_io(true, checks[k].disk, uint64_t(checks[k].drive_lbn), uint32_t(n), work, (d + k) * n);
+            return member_io(true, checks[k].disk, uint64_t(checks[k].drive_lbn), uint32_t(n), work, (d + k) * n);
         });
     }
     m_platform.free_buffer(work);

@@ -110,7 +110,7 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
         return e.disk == disk || absent(e.disk, region, e.drive_lbn);
     }, work);
     if (ok)
-        ok = m_kit.disk_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
+        ok = member_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
                            work, uint64_t(member) * n);
     m_platform.free_buffer(work);
     if (ok && m_platform.member_state_of(disk) == member_state::rebuilding) m_rebuilt_ahead[disk].insert(unit);

@@ -105,13 +105,13 @@ bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
     protocol::buffer_block *work =
         m_platform.allocate_buffer(uint64_t(units + 1) * n * protocol::sector_bytes, uint64_t(units + 1) * n);
     bool ok = m_kit.parallel(size_t(units), [&](size_t j) {
-        return m_kit.disk_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, (1 + j) * n);
+        return member_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, (1 + j) * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (int j = 0; j < units; ++j) inputs.push_back({work, (1 + uint64_t(j)) * n});
         m_kit.xor_blocks(inputs, {work, 0}, n, affinity);
-        ok = m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 0);
+        ok = member_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 0);
     }
     m_platform.free_buffer(work);
     m_kit.locks.unlock(stripe);
