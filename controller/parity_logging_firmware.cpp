@@ -333,32 +333,41 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     auto log_lost = [&](int i) { return gone(m_layout.sublog_extent(region, i, copy(i)).disk); };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
-    for (int i = 0; i < L; ++i) {
-        if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
-        if (!m_carries_tokens) continue;
-        sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
-        sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
-    }
     auto sublog_buffer = [&](int i) { return m_carries_tokens ? &sublogs[size_t(i)] : nullptr; };
+    if (!plan.parallel) ++m_stats.serial_reintegrations;
     bool ok;
-    if (plan.parallel) {
-        ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
-            if (j < size_t(M)) return parity_io(read_cmd, int(j));
-            const int i = int(j) - M;
-            if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
-            const region_extent e = m_layout.sublog_extent(region, i, copy(i));
-            return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
-        });
-    } else {
-        ++m_stats.serial_reintegrations;
-        ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
-        for (const logged_write *w : plan.read_order) {
-            if (!ok) break;
-            if (log_lost(w->sublog)) continue;
-            const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
-            ok = member_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
-                               sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
+    // A member lost while the reads are out fails them (its drive, or a fresh one in its slot,
+    // holds nothing of the array); nothing is written yet, so they are decided again without it.
+    // Before, the reintegration failed and the log was truncated all the same: its records never
+    // reached the parity (a disk lost during the power-loss recovery's replay: 511 wrong reads).
+    for (;;) {
+        const uint64_t losses = m_platform.member_losses();
+        unreadable_log = false;
+        for (int i = 0; i < L; ++i) {
+            if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
+            if (!m_carries_tokens) continue;
+            sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
+            sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
         }
+        if (plan.parallel) {
+            ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
+                if (j < size_t(M)) return parity_io(read_cmd, int(j));
+                const int i = int(j) - M;
+                if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
+                const region_extent e = m_layout.sublog_extent(region, i, copy(i));
+                return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
+            });
+        } else {
+            ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
+            for (const logged_write *w : plan.read_order) {
+                if (!ok) break;
+                if (log_lost(w->sublog)) continue;
+                const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
+                ok = member_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
+                               sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
+            }
+        }
+        if (ok || m_platform.member_losses() == losses) break;
     }
     if (ok && unreadable_log) {
         // Part of the log is on a lost disk: nothing applied; handle_failure rebuilds the region's
