@@ -99,10 +99,17 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
 }
 
 bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    return serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
+    const bool ok = serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
+    // Written: good again (parity_logging_lost_sectors.cpp).
+    if (ok) m_lost_sectors.erase(int64_t(lbn), int64_t(lbn + sectors));
+    return ok;
 }
 
 bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    if (m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors))) {
+        ++m_stats.lost_sector_reads;  // never served: its row cannot give it back
+        return false;
+    }
     return serve_across_a_loss(affinity, [&] { return read_once(lbn, sectors, buffer, affinity); });
 }
 
@@ -301,6 +308,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     // the member's rows only where its rebuild passed, and its regions do not log meanwhile).
     auto gone = [&](int d) { return m_platform.member_state_of(d) != member_state::optimal; };
     const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
+    for (const log_record &x : in_memory) r.images_being_applied.push_back(x.image_index);
     r.buffered.clear();
     m_pool.take_unwritten(region);
     m_buffers_in_use = m_pool.buffers_in_use();
@@ -371,8 +379,12 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     }
     if (ok && unreadable_log) {
         // Part of the log is on a lost disk: nothing applied; handle_failure rebuilds the region's
-        // parity from its data once the requests in flight are done.
+        // parity from its data once the requests in flight are done; the rows the log named are
+        // kept (a data member missing by then loses them).
         r.stale_parity = true;
+        for (const log_record &x : in_memory) r.stale_images.push_back(x.image_index);
+        for (const logged_write &w : r.writes)
+            for (const log_record &x : w.records) r.stale_images.push_back(x.image_index);
     } else if (ok) {
         // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
         uint64_t records = in_memory.size();
@@ -417,6 +429,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     }
     m_platform.free_buffer(work);
     // Truncate the log.
+    r.images_being_applied.clear();
     r.writes.clear();
     std::fill(r.fill.begin(), r.fill.end(), 0);
     r.committed = 0;
@@ -431,36 +444,46 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     return ok;
 }
 
-// Parity of every big row of the region from its data members (the log is lost or stale).
-bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
-    if (m_layout.checks() > 1) return rebuild_checks(region, affinity);
+// Parity of every big row of the region from its data members (the log is lost or stale). A big
+// row whose parity member is missing has nothing to make (its rebuild makes it from the data); one
+// with a data member missing cannot be made: its stale rows are lost there.
+bool parity_logging_firmware::rebuild_parity(int region, int affinity, const std::vector<int64_t> *stale_images) {
+    if (m_layout.checks() > 1) return rebuild_checks(region, affinity, stale_images);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     bool ok = true;
-    for (int q = 0; q < M && ok; ++q) {
+    for (int q = 0; q < M; ++q) {
         const int pm = M - 1 - q;
         std::vector<int> members;
         for (int m = 0; m < M; ++m)
             if (m != pm) members.push_back(m_layout.member_disk(region, m));
         const int pd = m_layout.member_disk(region, pm);
-        if (pd == m_platform.failed_disk()) continue;
+        if (missing(pd, region, m_layout.region_start(region, pd) + int64_t(q) * int64_t(pt))) continue;
+        if (data_member_missing(region, q)) {
+            lose_rows(region, q, stale_images);
+            continue;
+        }
         protocol::buffer_block *work =
             m_platform.allocate_buffer(uint64_t(M) * pt * protocol::sector_bytes, uint64_t(M) * pt);
         m_platform.check_power();
-        ok = m_kit.parallel(members.size(), [&](size_t k) {
+        bool made = m_kit.parallel(members.size(), [&](size_t k) {
             const int d = members[k];
-            return member_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
-                                 uint32_t(pt), work, k * pt);
+            return member_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt, uint32_t(pt),
+                             work, k * pt);
         });
-        if (ok) {
+        if (made) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k = 0; k < members.size(); ++k) inputs.push_back({work, k * pt});
             m_kit.xor_blocks(inputs, {work, uint64_t(M - 1) * pt}, pt, affinity);
-            ok = member_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
-                               uint32_t(pt), work, uint64_t(M - 1) * pt);
+            made = member_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt, uint32_t(pt),
+                             work, uint64_t(M - 1) * pt);
         }
         m_platform.free_buffer(work);
+        // A member lost during the reads: its stale rows are lost with it.
+        if (!made && data_member_missing(region, q)) lose_rows(region, q, stale_images);
+        ok = made && ok;
     }
+    m_regions[size_t(region)].stale_images.clear();
     ++m_stats.parity_rebuilds;
     return ok;
 }
@@ -536,6 +559,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         wait_region_idle(region);
         // More checks: a lost log disk's sublogs are read from another copy (reintegrate).
         if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
+            const std::vector<int64_t> stale = logged_images(region);
             r.stale_parity = false;
             r.buffered.clear();
             m_pool.take_unwritten(region);
@@ -543,7 +567,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
             std::fill(r.fill.begin(), r.fill.end(), 0);
             r.committed = 0;
             // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
-            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity) && ok;
+            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity, &stale) && ok;
         } else {
             ok = reintegrate(region, affinity) && ok;  // apply the log first
         }

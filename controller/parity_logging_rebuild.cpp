@@ -89,9 +89,6 @@ uint64_t parity_logging_firmware::rebuild_unit_bytes(int disk, uint64_t unit) co
 }
 
 bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
-    // A loss not yet handled (the drive replaced before a request came) is handled first: its
-    // logs applied, so the checks the steps read are current.
-    if (!catch_up(0)) return false;
     const int M = m_layout.members(), C = m_layout.checks(), D = m_layout.data_columns();
     const int region = int(unit / uint64_t(M)), slot = int(unit % uint64_t(M));
     const int m = m_layout.member_of(region, disk);
@@ -102,20 +99,39 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
     const int after_p = (m - m_layout.check_member(q, 0) + M) % M;
     const int member = after_p < C ? D + after_p : after_p - C;
     const int64_t first = m_layout.stripe_of(lbn), stripes = pt / m_layout.unit_sectors();
-    for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.lock(s);
-    // With tokens always: the rebuild cannot know whether the host ever sent any.
-    const uint64_t n = uint64_t(pt), slots = uint64_t(D + C);
-    protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
-    bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
-        return e.disk == disk || absent(e.disk, region, e.drive_lbn);
-    }, work);
-    if (ok)
-        ok = member_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
+    for (;;) {
+        // A loss not yet handled (the drive replaced before a request came) is handled first: its
+        // logs applied, so the checks the steps read are current.
+        if (!catch_up(0)) return false;
+        const uint64_t losses = m_platform.member_losses();
+        for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.lock(s);
+        // With tokens always: the rebuild cannot know whether the host ever sent any.
+        const uint64_t n = uint64_t(pt), slots = uint64_t(D + C);
+        protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
+        bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
+            return e.disk == disk || absent(e.disk, region, e.drive_lbn);
+        }, work);
+        if (ok)
+            ok = member_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
                            work, uint64_t(member) * n);
-    m_platform.free_buffer(work);
-    if (ok && m_platform.member_state_of(disk) == member_state::rebuilding) m_rebuilt_ahead[disk].insert(unit);
-    for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.unlock(s);
-    return ok;
+        m_platform.free_buffer(work);
+        const bool rebuilding = m_platform.member_state_of(disk) == member_state::rebuilding;
+        if (ok && rebuilding) m_rebuilt_ahead[disk].insert(unit);
+        for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.unlock(s);
+        if (ok || !rebuilding) return ok;  // the new drive lost too: a later rebuild does it again
+        // Another member lost during the step (its reads fail): once handled, the row is solved
+        // without it, as long as the checks allow (catch_up refuses more losses than checks).
+        if (m_platform.member_losses() != losses) continue;
+        // The row could not be read (a MEDIUM ERROR on a source): the member's data in the slot are
+        // lost, recorded so (parity_logging_lost_sectors.cpp); before, the new drive's zeros were
+        // served once the member was back. A check in the slot loses none of the host's data now,
+        // but stays wrong on the new drive (not handled: a later loss in its rows would be solved
+        // from it).
+        if (member < D)
+            for (int64_t offset = 0; offset < pt; offset += m_layout.unit_sectors())
+                note_lost(m_layout.lbn_at(region, q, offset, member), int32_t(m_layout.unit_sectors()));
+        return false;
+    }
 }
 
 }  // namespace raidtlm::controller
