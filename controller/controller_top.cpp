@@ -36,7 +36,8 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_config(config),
       m_disks(disks),
       m_members(int(disks.size())),
-      m_drive_gone(disks.size(), false) {
+      m_drive_gone(disks.size(), false),
+      m_drives_inserted(disks.size(), 0) {
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     host.register_b_transport(this, &controller_top::b_transport);
@@ -320,7 +321,10 @@ void controller_top::fail_member(int d) {
 
 void controller_top::pull_drive(int d) { m_drive_gone.at(size_t(d)) = true; }
 
-void controller_top::insert_drive(int d) { m_drive_gone.at(size_t(d)) = false; }
+void controller_top::insert_drive(int d) {
+    m_drive_gone.at(size_t(d)) = false;
+    ++m_drives_inserted.at(size_t(d));
+}
 
 void controller_top::member_rebuilt(int d) {
     m_members.set(d, member_state::optimal, now_ms());
@@ -330,6 +334,7 @@ void controller_top::member_rebuilt(int d) {
 
 bool controller_top::replace_member(int d) {
     m_drive_gone.at(size_t(d)) = false;
+    ++m_drives_inserted.at(size_t(d));
     // The firmware takes a new drive once its start-up is done (the recovery's reads and writes
     // were planned with the members as they were).
     while (m_recovering) sc_core::wait(m_recovered);
@@ -346,6 +351,7 @@ bool controller_top::replace_member(int d) {
 }
 
 std::vector<int> controller_top::fail_members_not_current() {
+    const std::vector<uint64_t> inserted_before = m_drives_inserted;
     const std::vector<member_verdict> verdicts = m_firmware->check_members();
     std::vector<int> rebuild;
     bool changed = false;
@@ -355,7 +361,12 @@ std::vector<int> controller_top::fail_members_not_current() {
         // Not the drive the firmware wrote (or none there): never served. A rebuilding member's
         // rebuild starts again from its first unit onto whatever drive is there now.
         if (m_members.state(int(d)) != member_state::failed) m_members.set(int(d), member_state::failed, now_ms());
-        if (verdicts[d] == member_verdict::absent) m_drive_gone[d] = true;
+        // No drive answered; one put in the slot since (a replacement during the check, taken
+        // once the recovery is done: replace_member) is there all the same. Before, the slot was
+        // marked empty after it, and the rebuild's writes to it were dropped as to a lost drive:
+        // the member came back optimal with nothing written (parity logging, a drive replaced
+        // during the log replay).
+        if (verdicts[d] == member_verdict::absent && m_drives_inserted[d] == inserted_before[d]) m_drive_gone[d] = true;
         else rebuild.push_back(int(d));
     }
     sync_traced_members();

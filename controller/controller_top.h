@@ -245,6 +245,9 @@ private:
     uint64_t m_capacity = 0;
     member_states m_members;
     std::vector<bool> m_drive_gone;  // per slot: no drive answers there (pulled, or lost)
+    // Per slot: drives put in it (insert_drive, replace_member). A start-up check that found no
+    // drive there says nothing of one put in while it ran.
+    std::vector<uint64_t> m_drives_inserted;
     rtl_models::network_port *m_network = nullptr;
     scoreboard m_scoreboard;
     std::unique_ptr<rtl_models::controller_cpu> m_cpu;

@@ -268,8 +268,15 @@ bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed
 }
 
 void parity_logging_firmware::report_lost(nlohmann::json &out) const {
+    // Two records of lost host sectors: rows beyond the checks (m_lost_logical) and rows whose
+    // checks could not be trusted with a member missing (m_stats.lost_ranges,
+    // parity_logging_lost_sectors.cpp); the report merges them.
+    if (!m_lost_logical.empty() || !m_stats.lost_ranges.empty()) {
+        std::vector<std::pair<int64_t, int32_t>> lost = m_lost_logical;
+        lost.insert(lost.end(), m_stats.lost_ranges.begin(), m_stats.lost_ranges.end());
+        report_lost_ranges(lost, out);
+    }
     if (m_lost_logical.empty() && m_lost_on_disk.empty()) return;
-    report_lost_ranges(m_lost_logical, out);
     int64_t member_sectors = 0;
     for (const auto &[disk, ranges] : m_lost_on_disk) member_sectors += ranges.sectors();
     out["parity_logging"]["lost_member_sectors"] = member_sectors;

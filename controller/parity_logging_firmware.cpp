@@ -99,10 +99,17 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
 }
 
 bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    return serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
+    const bool ok = serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
+    // Written: good again (parity_logging_lost_sectors.cpp).
+    if (ok) m_lost_sectors.erase(int64_t(lbn), int64_t(lbn + sectors));
+    return ok;
 }
 
 bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    if (m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors))) {
+        ++m_stats.lost_sector_reads;  // never served: its row cannot give it back
+        return false;
+    }
     return serve_across_a_loss(affinity, [&] { return read_once(lbn, sectors, buffer, affinity); });
 }
 
@@ -231,7 +238,7 @@ void parity_logging_firmware::log_writer(int region) {
         // Every copy of the sublog (C checks: the log replicated on C distinct disks), together.
         auto append = [&](int copy) {
             const region_extent e = m_layout.sublog_extent(region, i, copy);
-            return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
+            return member_io(true, e.disk, uint64_t(e.drive_lbn + r.fill[size_t(i)] - take), uint32_t(take),
                                  m_carries_tokens ? &images : nullptr, 0);
         };
         const int copies = m_layout.checks();
@@ -310,6 +317,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     // the member's rows only where its rebuild passed, and its regions do not log meanwhile).
     auto gone = [&](int d) { return m_platform.member_state_of(d) != member_state::optimal; };
     const std::vector<log_record> in_memory(r.buffered.begin(), r.buffered.end());
+    for (const log_record &x : in_memory) r.images_being_applied.push_back(x.image_index);
     r.buffered.clear();
     m_pool.take_unwritten(region);
     m_buffers_in_use = m_pool.buffers_in_use();
@@ -329,7 +337,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     auto parity_io = [&](tlm::tlm_command cmd, int m) {
         const region_extent e = m_layout.parity_extent(region, m);
         if (gone(e.disk)) return true;
-        return m_kit.disk_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
+        return member_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
                              uint64_t(m_layout.check_run_image_index(m)));
     };
     // The sublogs as read from the drives: the record images come from there, not from memory.
@@ -342,37 +350,50 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     auto log_lost = [&](int i) { return gone(m_layout.sublog_extent(region, i, copy(i)).disk); };
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
-    for (int i = 0; i < L; ++i) {
-        if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
-        if (!m_carries_tokens) continue;
-        sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
-        sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
-    }
     auto sublog_buffer = [&](int i) { return m_carries_tokens ? &sublogs[size_t(i)] : nullptr; };
+    if (!plan.parallel) ++m_stats.serial_reintegrations;
     bool ok;
-    if (plan.parallel) {
-        ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
-            if (j < size_t(M)) return parity_io(read_cmd, int(j));
-            const int i = int(j) - M;
-            if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
-            const region_extent e = m_layout.sublog_extent(region, i, copy(i));
-            return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
-        });
-    } else {
-        ++m_stats.serial_reintegrations;
-        ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
-        for (const logged_write *w : plan.read_order) {
-            if (!ok) break;
-            if (log_lost(w->sublog)) continue;
-            const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
-            ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
-                               sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
+    // A member lost while the reads are out fails them (its drive, or a fresh one in its slot,
+    // holds nothing of the array); nothing is written yet, so they are decided again without it.
+    // Before, the reintegration failed and the log was truncated all the same: its records never
+    // reached the parity (a disk lost during the power-loss recovery's replay: 511 wrong reads).
+    for (;;) {
+        const uint64_t losses = m_platform.member_losses();
+        unreadable_log = false;
+        for (int i = 0; i < L; ++i) {
+            if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
+            if (!m_carries_tokens) continue;
+            sublogs[size_t(i)].bytes = uint64_t(r.fill[size_t(i)]) * protocol::sector_bytes;
+            sublogs[size_t(i)].tokens.assign(size_t(r.fill[size_t(i)]), 0);
         }
+        if (plan.parallel) {
+            ok = m_kit.parallel(size_t(M + L), [&](size_t j) {
+                if (j < size_t(M)) return parity_io(read_cmd, int(j));
+                const int i = int(j) - M;
+                if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
+                const region_extent e = m_layout.sublog_extent(region, i, copy(i));
+                return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
+            });
+        } else {
+            ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
+            for (const logged_write *w : plan.read_order) {
+                if (!ok) break;
+                if (log_lost(w->sublog)) continue;
+                const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
+                ok = member_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
+                               sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
+            }
+        }
+        if (ok || m_platform.member_losses() == losses) break;
     }
     if (ok && unreadable_log) {
         // Part of the log is on a lost disk: nothing applied; handle_failure rebuilds the region's
-        // parity from its data once the requests in flight are done.
+        // parity from its data once the requests in flight are done; the rows the log named are
+        // kept (a data member missing by then loses them).
         r.stale_parity = true;
+        for (const log_record &x : in_memory) r.stale_images.push_back(x.image_index);
+        for (const logged_write &w : r.writes)
+            for (const log_record &x : w.records) r.stale_images.push_back(x.image_index);
     } else if (ok) {
         // The XOR engine applies the records (update: XOR in; overwrite: copy) into the buffer.
         uint64_t records = in_memory.size();
@@ -417,6 +438,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     }
     m_platform.free_buffer(work);
     // Truncate the log.
+    r.images_being_applied.clear();
     r.writes.clear();
     std::fill(r.fill.begin(), r.fill.end(), 0);
     r.committed = 0;
@@ -431,43 +453,61 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     return ok;
 }
 
-// Parity of every big row of the region from its data members (the log is lost or stale).
-bool parity_logging_firmware::rebuild_parity(int region, int affinity) {
-    // With members missing (or sectors recorded lost) only the rows that can be made are made.
+// Parity of every big row of the region from its data members (the log is lost or stale). A big
+// row whose parity member is missing has nothing to make (its rebuild makes it from the data); one
+// with a data member missing cannot be made: its stale rows are lost there. With members missing
+// (or sectors recorded lost on them) only the rows that can be made are made
+// (parity_logging_beyond_checks.cpp).
+bool parity_logging_firmware::rebuild_parity(int region, int affinity, const std::vector<int64_t> *stale_images) {
     if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return rebuild_checks_around_losses(region, affinity);
-    if (m_layout.checks() > 1) return rebuild_checks(region, affinity);
+    if (m_layout.checks() > 1) return rebuild_checks(region, affinity, stale_images);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());
     bool ok = true;
-    for (int q = 0; q < M && ok; ++q) {
+    for (int q = 0; q < M; ++q) {
         const int pm = M - 1 - q;
         std::vector<int> members;
         for (int m = 0; m < M; ++m)
             if (m != pm) members.push_back(m_layout.member_disk(region, m));
         const int pd = m_layout.member_disk(region, pm);
-        if (pd == m_platform.failed_disk()) continue;
+        if (missing(pd, region, m_layout.region_start(region, pd) + int64_t(q) * int64_t(pt))) continue;
+        if (data_member_missing(region, q)) {
+            lose_rows(region, q, stale_images);
+            continue;
+        }
         protocol::buffer_block *work =
             m_platform.allocate_buffer(uint64_t(M) * pt * protocol::sector_bytes, uint64_t(M) * pt);
         m_platform.check_power();
-        ok = m_kit.parallel(members.size(), [&](size_t k) {
+        bool made = m_kit.parallel(members.size(), [&](size_t k) {
             const int d = members[k];
-            return m_kit.disk_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt,
-                                 uint32_t(pt), work, k * pt);
+            return member_io(false, d, uint64_t(m_layout.region_start(region, d)) + uint64_t(q) * pt, uint32_t(pt),
+                             work, k * pt);
         });
-        if (ok) {
+        if (made) {
             std::vector<protocol::buffer_ref> inputs;
             for (size_t k = 0; k < members.size(); ++k) inputs.push_back({work, k * pt});
             m_kit.xor_blocks(inputs, {work, uint64_t(M - 1) * pt}, pt, affinity);
-            ok = m_kit.disk_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt,
-                               uint32_t(pt), work, uint64_t(M - 1) * pt);
+            made = member_io(true, pd, uint64_t(m_layout.region_start(region, pd)) + uint64_t(q) * pt, uint32_t(pt),
+                             work, uint64_t(M - 1) * pt);
         }
         m_platform.free_buffer(work);
+        // A member lost during the reads: its stale rows are lost with it.
+        if (!made && data_member_missing(region, q)) lose_rows(region, q, stale_images);
+        ok = made && ok;
     }
+    m_regions[size_t(region)].stale_images.clear();
     ++m_stats.parity_rebuilds;
     return ok;
 }
 
 // ---- failures -----------------------------------------------------------------------------------
+
+bool parity_logging_firmware::member_io(bool write, int disk, uint64_t lbn, uint32_t sectors,
+                                        protocol::buffer_block *buffer, uint64_t first_sector,
+                                        std::vector<uint64_t> *old_tokens) {
+    if ((!write || old_tokens) && loss_not_handled(disk)) return false;
+    return m_kit.disk_io(write, disk, lbn, sectors, buffer, first_sector, old_tokens);
+}
 
 bool parity_logging_firmware::check_failure(int affinity) {
     if (!catch_up(affinity)) return false;
@@ -528,6 +568,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         wait_region_idle(region);
         // More checks: a lost log disk's sublogs are read from another copy (reintegrate).
         if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
+            const std::vector<int64_t> stale = logged_images(region);
             r.stale_parity = false;
             r.buffered.clear();
             m_pool.take_unwritten(region);
@@ -535,7 +576,7 @@ bool parity_logging_firmware::handle_failure(int affinity) {
             std::fill(r.fill.begin(), r.fill.end(), 0);
             r.committed = 0;
             // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
-            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity) && ok;
+            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity, &stale) && ok;
         } else {
             ok = reintegrate(region, affinity) && ok;  // apply the log first
         }

@@ -70,6 +70,7 @@
 #include "controller/reintegration_plan.h"
 #include "controller/sector_ranges.h"
 #include "controller/worker_pool.h"
+#include "controller/sector_ranges.h"
 #include "controller/write_intent_log.h"
 #include "tlm/dma_command.h"
 #include "waveforms/traced_value.h"
@@ -96,6 +97,8 @@ struct parity_logging_statistics {
     uint64_t served_again_after_loss = 0;  // host requests whose commands met a member lost meanwhile
     uint64_t media_repairs = 0;     // MEDIUM ERRORs repaired: pieces rebuilt and rewritten, or a region's parity
     uint64_t lost_requests = 0;     // host request pieces failed: their sectors lost beyond the checks
+    uint64_t lost_sector_reads = 0;  // host reads refused: they overlap sectors recorded lost
+    std::vector<std::pair<int64_t, int32_t>> lost_ranges;  // sectors recorded lost, as noted
 };
 
 class parity_logging_firmware final : public kit_firmware {
@@ -154,6 +157,12 @@ private:
         // A reintegration found part of the log on a lost disk (before handle_failure ran): the
         // parity misses those records until it is rebuilt from the data.
         bool stale_parity = false;
+        // Check image sectors the records of a log dropped so named (stale_parity): the rows a
+        // parity rebuild must make again, or record lost when a data member is missing.
+        std::vector<int64_t> stale_images;
+        // The buffered records' check image sectors while a reintegration applies them (taken out
+        // of the buffers; the log directory keeps them): a torn one's stale rows include them.
+        std::vector<int64_t> images_being_applied;
         sc_core::sc_event changed;
     };
     struct piece {  // one stripe-unit piece of a request
@@ -170,12 +179,36 @@ private:
     // the most unwritten records; static: the writer's own region.
     void flush(int blocked_region);
     bool reintegrate(int region, int affinity);
-    bool rebuild_parity(int region, int affinity);
-    bool resync_stripe(int64_t stripe, int affinity);  // the stripe's parity from its data
+    // The region's parity from its data, big row by big row, where its log is dropped (torn
+    // reintegration, lost sublog, lost controller state). `stale_images`: the check image sectors
+    // the dropped log named (nullptr: unknown, every row); a big row with a data member missing
+    // cannot be made, and those rows' sectors on the missing members are recorded lost
+    // (parity_logging_lost_sectors.cpp).
+    bool rebuild_parity(int region, int affinity, const std::vector<int64_t> *stale_images = nullptr);
+    // The stripe's parity from its data (a write torn by a power loss touched its rows at the unit
+    // offsets `offsets`); with a data member missing, those rows are recorded lost instead.
+    bool resync_stripe(int64_t stripe, const std::set<int64_t> &offsets, int affinity);
     // More checks (parity_logging_pq_rebuild.cpp): P, Q (and R) of the region's big rows, or of
     // a logical stripe, from the data; write_checks_from_data does one row of units.
-    bool rebuild_checks(int region, int affinity);
-    bool resync_stripe_checks(int64_t stripe, int affinity);
+    bool rebuild_checks(int region, int affinity, const std::vector<int64_t> *stale_images);
+    bool resync_stripe_checks(int64_t stripe, const std::set<int64_t> &offsets, int affinity);
+    // Lost sectors (parity_logging_lost_sectors.cpp): rows whose checks cannot be trusted (a log
+    // dropped, a write torn) while a data member is missing, or a rebuild step that could not
+    // read its row. Reads of them fail until the host writes them again.
+    // Whether member `disk`'s rows at drive_lbn (in `region`) are not on its drive: lost and not
+    // handled yet, or absent (handled, not rebuilt there).
+    bool missing(int disk, int region, int64_t drive_lbn) const {
+        return loss_not_handled(disk) || absent(disk, region, drive_lbn);
+    }
+    // Check image sectors the region's log names now (records written and buffered), with those
+    // of logs dropped before (region_state::stale_images).
+    std::vector<int64_t> logged_images(int region) const;
+    // Big row q of the region: whether a data member is missing, and its rows at the slot
+    // offsets of `stale_images` in that big row (all, if nullptr) recorded lost on them.
+    bool data_member_missing(int region, int q) const;
+    void lose_rows(int region, int q, const std::vector<int64_t> *stale_images);
+    void lose_row(int region, int q, int64_t offset);
+    void note_lost(int64_t lbn, int32_t sectors);
     bool write_checks_from_data(const std::vector<region_extent> &data, const std::vector<region_extent> &checks,
                                 uint64_t n, int affinity);
     // Check k of a row (k < `checks`; `row[i]` holds data column `columns[i]`) into out + k*n:
@@ -194,6 +227,18 @@ private:
     bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool is_lost(int disk) const { return std::find(m_lost.begin(), m_lost.end(), disk) != m_lost.end(); }
+    // A member that left the array (failed, or replaced and rebuilding) whose loss the firmware
+    // has not handled yet (catch_up): its rows are neither served from its drive nor taken as
+    // absent, since the logs that make the checks current are not applied yet.
+    bool loss_not_handled(int disk) const {
+        return m_platform.member_state_of(disk) != member_state::optimal && !is_lost(disk);
+    }
+    // Every drive command of the firmware (firmware_kit::disk_io). A read, or read-rotate-write,
+    // of a member whose loss is not handled yet fails before it is sent: the slot may hold a
+    // fresh drive already, which would answer with its zeros as data. The request is served
+    // again once the loss is handled (serve_across_a_loss). Writes go on, as disk_io's do.
+    bool member_io(bool write, int disk, uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
+                   uint64_t first_sector, std::vector<uint64_t> *old_tokens = nullptr);
     // Rebuild (parity_logging_rebuild.cpp). A handled lost disk's rows at drive_lbn (in `region`)
     // are absent unless the disk is being rebuilt (or rebuilt) and its rebuild passed them; every
     // other disk's are present.
@@ -299,6 +344,10 @@ private:
     // reintegration takes them from there (else timing only).
     bool m_carries_tokens = false;
     parity_logging_statistics m_stats;
+    // Sectors lost to faults beyond the checks; kept across power losses as md keeps its bad
+    // block log on the members. A successful host write of a sector takes it off.
+    sector_ranges m_lost_sectors;
+    sector_ranges m_lost_noted;  // every sector ever noted lost (reported once)
     host_read_fence m_read_fence;  // writes acknowledged only after the overlapping earlier reads
     double m_first_reintegration_s = -1;
     std::map<int, sector_ranges> m_lost_on_disk;  // drive sectors per member whose contents are lost

@@ -53,7 +53,10 @@ void parity_logging_firmware::peek(int disk, int64_t lbn, uint32_t sectors, uint
 
 void parity_logging_firmware::reset_statistics() {
     m_kit.reset_statistics();
-    m_stats = parity_logging_statistics{};
+    parity_logging_statistics fresh;
+    fresh.lost_ranges = std::move(m_stats.lost_ranges);  // a fault's outcome covers the whole run
+    fresh.lost_sector_reads = m_stats.lost_sector_reads;
+    m_stats = std::move(fresh);
     m_pool.reset_peak();
 }
 
@@ -83,8 +86,9 @@ void parity_logging_firmware::report(nlohmann::json &out) const {
         {"rebuilt_reads", ps.rebuilt_reads},
         {"resynced_stripes", ps.resynced_stripes},
         {"served_again_after_loss", ps.served_again_after_loss},
-        {"media_repairs", ps.media_repairs}};
-    report_lost(out);  // lost_sectors, lost_ranges: beyond the checks (parity_logging_beyond_checks.cpp)
+        {"media_repairs", ps.media_repairs},
+        {"lost_sector_reads", ps.lost_sector_reads}};
+    report_lost(out);  // firmware.lost_sectors, lost_ranges (parity_logging_beyond_checks.cpp)
 }
 
 void parity_logging_firmware::trace(sc_core::sc_trace_file *tf, const std::string &prefix) {

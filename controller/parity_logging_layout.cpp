@@ -159,6 +159,21 @@ parity_location parity_logging_layout::check_of(int64_t lbn, int k) const {
             check_run_image_index(m) + k * pt + c.offset, c.column};
 }
 
+int64_t parity_logging_layout::lbn_at(int region, int q, int64_t offset, int column) const {
+    const int64_t columns = data_columns();
+    // locate(): unit u of the big row lies in column u % D at slot offset (u / D) * unit.
+    const int64_t u = (offset / m_unit) * columns + column;
+    return int64_t(region) * region_data_sectors() + int64_t(q) * columns * parity_unit_sectors() + u * m_unit +
+           offset % m_unit;
+}
+
+parity_logging_layout::image_row parity_logging_layout::row_of_image(int64_t image_index) const {
+    const int64_t pt = parity_unit_sectors();
+    const int m = members() - 1 - int(image_index / (int64_t(m_c) * pt));  // check_run_image_index's inverse
+    const int k = int((image_index % (int64_t(m_c) * pt)) / pt);
+    return {((members() - 1 + k - m) % members() + members()) % members(), image_index % pt};
+}
+
 std::vector<region_extent> parity_logging_layout::row_partners(int64_t lbn) const {
     const coords c = locate(lbn);
     std::vector<region_extent> out;

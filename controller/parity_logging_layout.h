@@ -135,6 +135,15 @@ public:
     // Logical sectors protected with lbn by the same parity sector (the other data of its row),
     // and the disk/drive LBN of each; excludes lbn itself.
     std::vector<region_extent> row_partners(int64_t lbn) const;
+    // The logical sector of data column `column` in big row q of the region, at sector `offset` of
+    // the row's P-track slots (the inverse of data_location's placement).
+    int64_t lbn_at(int region, int q, int64_t offset, int column) const;
+    // Big row and slot offset of a sector of the region's check image (parity_location::image_index).
+    struct image_row {
+        int q = 0;
+        int64_t offset = 0;
+    };
+    image_row row_of_image(int64_t image_index) const;
     // Logical stripe (M-1 units sharing u parity sectors) of lbn, and its size.
     int64_t stripe_of(int64_t lbn) const { return lbn / stripe_data_sectors(); }
     int64_t stripe_data_sectors() const { return int64_t(data_columns()) * m_unit; }

@@ -102,7 +102,7 @@ bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_blo
         // The piece's own member holds its rows now: a rebuild step passed the row while the read
         // waited for the stripe lock (read_piece found it absent before). Read where it is.
         const region_extent &e = r.members[size_t(r.column)];
-        return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+        return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     }
     if (!solve(r, m_layout.checks())) return false;
     const size_t target = size_t(std::find(r.lost_columns.begin(), r.lost_columns.end(), r.column) - r.lost_columns.begin());
@@ -113,7 +113,7 @@ bool parity_logging_firmware::read_lost_row(const piece &p, protocol::buffer_blo
     const std::vector<uint8_t> &c = r.coefficients[target];
     bool ok = m_kit.parallel(size_t(slots), [&](size_t m) {
         if (c[m] == 0) return true;  // not needed (or lost)
-        return m_kit.disk_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
+        return member_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
@@ -156,7 +156,7 @@ bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_bl
     };
     bool ok = m_kit.parallel(size_t(D + C), [&](size_t m) {
         if (!needed(m)) return true;
-        return m_kit.disk_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
+        return member_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> read, row;
@@ -174,8 +174,8 @@ bool parity_logging_firmware::write_lost_row(const piece &p, protocol::buffer_bl
         ok = m_kit.parallel(size_t(1 + C), [&](size_t i) {
             const size_t m = i == 0 ? size_t(r.column) : size_t(D) + i - 1;
             if (r.lost[m]) return true;
-            if (i == 0) return m_kit.disk_io(true, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), buffer, p.offset);
-            return m_kit.disk_io(true, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work,
+            if (i == 0) return member_io(true, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), buffer, p.offset);
+            return member_io(true, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work,
                                  uint64_t(D + C) * n + (i - 1) * n);
         });
     }
@@ -206,7 +206,7 @@ bool parity_logging_firmware::rebuild_row_member(int64_t lbn, uint64_t n, int me
     m_platform.check_power();
     const bool ok = m_kit.parallel(read.size(), [&](size_t m) {
         if (!read[m]) return true;
-        return m_kit.disk_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
+        return member_io(false, r.members[m].disk, uint64_t(r.members[m].drive_lbn), uint32_t(n), work, m * n);
     });
     if (!ok) return false;
     std::vector<protocol::buffer_ref> all;

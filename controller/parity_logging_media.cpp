@@ -22,7 +22,7 @@ bool parity_logging_firmware::reconstruct_piece(const piece &p, protocol::buffer
     protocol::buffer_block *work = m_platform.allocate_buffer(k * n * protocol::sector_bytes, data ? k * n : 0);
     m_platform.check_power();
     const bool ok = m_kit.parallel(k, [&](size_t i) {
-        return m_kit.disk_io(false, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n);
+        return member_io(false, sources[i].disk, uint64_t(sources[i].drive_lbn), uint32_t(n), work, i * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
@@ -48,7 +48,7 @@ bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_blo
         ++m_stats.lost_requests;  // recorded lost, or its row misses more members than checks
         ok = false;
     } else if (!absent(e.disk, m_layout.region_of(p.lbn), e.drive_lbn)) {
-        ok = m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+        ok = member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     } else {
         ++m_stats.rebuilt_reads;
         ok = m_lost.size() > 1 ? read_lost_row(p, buffer, affinity) : reconstruct_piece(p, buffer, affinity);
@@ -74,7 +74,7 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
     if (ok) ok = reconstruct_piece(p, buffer, affinity);
     if (ok) {
         const region_extent e = m_layout.data_location(p.lbn);
-        ok = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+        ok = member_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     }
     if (ok) ++m_stats.media_repairs;
     m_kit.locks.unlock(stripe);
@@ -89,7 +89,7 @@ bool parity_logging_firmware::read_piece(const chunk &c, const piece &p, protoco
         return false;
     }
     if (absent(disk, m_layout.region_of(p.lbn), e.drive_lbn)) return degraded_read(p, buffer, affinity);
-    if (m_kit.disk_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
+    if (member_io(false, disk, uint64_t(e.drive_lbn), uint32_t(c.sectors), buffer, p.offset)) return true;
     // A member lost meanwhile is serve_across_a_loss's case; otherwise the drive could not read it.
     // Not repaired while a member is rebuilt either (its row may be one the rebuild has not reached).
     if (!unavailable_disks().empty()) return false;
@@ -101,8 +101,8 @@ bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::
     if (stripe_write(stripe, pieces, buffer, affinity)) return true;
     // The preread met MEDIUM ERROR and nothing was written: the pieces that cannot be read are
     // rebuilt and rewritten (readable again), then the write goes again. A member lost
-    // meanwhile: serve_across_a_loss.
-    if (m_platform.failed_disk() >= 0) return false;
+    // meanwhile (failed, or already replaced and rebuilding): serve_across_a_loss.
+    if (!unavailable_disks().empty()) return false;
     const bool data = !buffer->tokens.empty();
     bool ok = true;
     for (const piece &p : pieces) {
@@ -110,8 +110,8 @@ bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::
             m_platform.allocate_buffer(uint64_t(p.sectors) * protocol::sector_bytes, data ? uint64_t(p.sectors) : 0);
         m_platform.check_power();
         const region_extent e = m_layout.data_location(p.lbn);
-        if (!m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), old, 0))
-            ok = m_platform.failed_disk() < 0 && repair_piece({p.lbn, p.sectors, 0}, old, affinity) && ok;
+        if (!member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), old, 0))
+            ok = unavailable_disks().empty() && repair_piece({p.lbn, p.sectors, 0}, old, affinity) && ok;
         m_platform.free_buffer(old);
     }
     return ok && stripe_write(stripe, pieces, buffer, affinity);

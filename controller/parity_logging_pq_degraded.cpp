@@ -48,7 +48,7 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
             at.push_back(m_layout.data_location(p.lbn + int64_t(j - column) * u));  // same row and offset
         ok = m_kit.parallel(size_t(columns), [&](size_t j) {
             if (int(j) == column) return true;
-            return m_kit.disk_io(false, at[j].disk, uint64_t(at[j].drive_lbn), uint32_t(n), work, j * n);
+            return member_io(false, at[j].disk, uint64_t(at[j].drive_lbn), uint32_t(n), work, j * n);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
@@ -60,7 +60,7 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
             }
             make_checks(inputs, all, C, {work, uint64_t(columns) * n}, n, affinity);
             ok = m_kit.parallel(c, [&](size_t k) {
-                return m_kit.disk_io(true, cl[k].disk, uint64_t(cl[k].drive_lbn), uint32_t(n), work,
+                return member_io(true, cl[k].disk, uint64_t(cl[k].drive_lbn), uint32_t(n), work,
                                      (uint64_t(columns) + k) * n);
             });
         }
@@ -71,9 +71,9 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
         m_platform.check_power();
         auto alive = [&](size_t k) { return !absent(cl[k].disk, region, cl[k].drive_lbn); };
         ok = m_kit.parallel(1 + c, [&](size_t i) {
-            if (i == 0) return m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
+            if (i == 0) return member_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
             if (!alive(i - 1)) return true;
-            return m_kit.disk_io(false, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work, i * n);
+            return member_io(false, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work, i * n);
         });
         if (ok) {
             for (size_t k = 0; k < c; ++k) {
@@ -88,9 +88,9 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
                 }
             }
             ok = m_kit.parallel(1 + c, [&](size_t i) {
-                if (i == 0) return m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
+                if (i == 0) return member_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
                 if (!alive(i - 1)) return true;
-                return m_kit.disk_io(true, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work,
+                return member_io(true, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work,
                                      (c + i) * n);
             });
         }
@@ -118,7 +118,7 @@ bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_bl
     const int region = m_layout.region_of(p.lbn);
     bool ok;
     if (absent(pl.disk, region, pl.drive_lbn)) {
-        ok = m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
+        ok = member_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset);
     } else if (absent(dl.disk, region, dl.drive_lbn)) {
         // Reconstruct-write: the row's other data and the new data make the parity.
         const std::vector<region_extent> partners = m_layout.row_partners(p.lbn);
@@ -126,13 +126,13 @@ bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_bl
         protocol::buffer_block *work = m_platform.allocate_buffer((k + 1) * n * protocol::sector_bytes, data ? (k + 1) * n : 0);
         m_platform.check_power();
         ok = m_kit.parallel(k, [&](size_t i) {
-            return m_kit.disk_io(false, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n);
+            return member_io(false, partners[i].disk, uint64_t(partners[i].drive_lbn), uint32_t(n), work, i * n);
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs{{buffer, p.offset}};
             for (uint64_t i = 0; i < k; ++i) inputs.push_back({work, i * n});
             m_kit.xor_blocks(inputs, {work, k * n}, n, affinity);
-            ok = m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n);
+            ok = member_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, k * n);
         }
         m_platform.free_buffer(work);
     } else {
@@ -140,14 +140,14 @@ bool parity_logging_firmware::degraded_write(const piece &p, protocol::buffer_bl
         protocol::buffer_block *work = m_platform.allocate_buffer(3 * n * protocol::sector_bytes, data ? 3 * n : 0);
         m_platform.check_power();
         ok = m_kit.parallel(2, [&](size_t i) {
-            return i == 0 ? m_kit.disk_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0)
-                          : m_kit.disk_io(false, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n);
+            return i == 0 ? member_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0)
+                          : member_io(false, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, n);
         });
         if (ok) {
             m_kit.xor_blocks({{work, 0}, {work, n}, {buffer, p.offset}}, {work, 2 * n}, n, affinity);
             ok = m_kit.parallel(2, [&](size_t i) {
-                return i == 0 ? m_kit.disk_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset)
-                              : m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n);
+                return i == 0 ? member_io(true, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), buffer, p.offset)
+                              : member_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 2 * n);
             });
         }
         m_platform.free_buffer(work);

@@ -22,7 +22,7 @@ bool parity_logging_firmware::write_checks_from_data(const std::vector<region_ex
         m_platform.allocate_buffer(uint64_t(d + c) * n * protocol::sector_bytes, uint64_t(d + c) * n);
     m_platform.check_power();
     bool ok = m_kit.parallel(d, [&](size_t j) {
-        return m_kit.disk_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, j * n);
+        return member_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, j * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
@@ -33,7 +33,7 @@ bool parity_logging_firmware::write_checks_from_data(const std::vector<region_ex
         }
         make_checks(inputs, columns, int(c), {work, d * n}, n, affinity);
         ok = m_kit.parallel(c, [&](size_t k) {
-            return m_kit.disk_io(true, checks[k].disk, uint64_t(checks[k].drive_lbn), uint32_t(n), work, (d + k) * n);
+            return member_io(true, checks[k].disk, uint64_t(checks[k].drive_lbn), uint32_t(n), work, (d + k) * n);
         });
     }
     m_platform.free_buffer(work);
@@ -56,7 +56,7 @@ void parity_logging_firmware::make_checks(const std::vector<protocol::buffer_ref
     }
 }
 
-bool parity_logging_firmware::rebuild_checks(int region, int affinity) {
+bool parity_logging_firmware::rebuild_checks(int region, int affinity, const std::vector<int64_t> *stale_images) {
     const int M = m_layout.members(), C = m_layout.checks();
     const int64_t pt = m_layout.parity_unit_sectors();
     auto at = [&](int q, int m) {
@@ -64,18 +64,28 @@ bool parity_logging_firmware::rebuild_checks(int region, int affinity) {
         return region_extent{d, m_layout.region_start(region, d) + m_layout.slot(q, m) * pt, pt};
     };
     bool ok = true;
-    for (int q = 0; q < M && ok; ++q) {
+    for (int q = 0; q < M; ++q) {
+        // A data member missing: the big row's stale rows are lost on it (each check may be torn,
+        // so none of them solves it). Missing checks are written all the same: a lost drive's
+        // writes count done, and a rebuild that has not reached the row makes it later.
+        if (data_member_missing(region, q)) {
+            lose_rows(region, q, stale_images);
+            continue;
+        }
         const int pm = m_layout.check_member(q, 0);
         std::vector<region_extent> data, checks;
         for (int j = 0; j < m_layout.data_columns(); ++j) data.push_back(at(q, (pm + C + j) % M));
         for (int k = 0; k < C; ++k) checks.push_back(at(q, m_layout.check_member(q, k)));
-        ok = write_checks_from_data(data, checks, uint64_t(pt), affinity);
+        const bool made = write_checks_from_data(data, checks, uint64_t(pt), affinity);
+        if (!made && data_member_missing(region, q)) lose_rows(region, q, stale_images);  // lost meanwhile
+        ok = made && ok;
     }
+    m_regions[size_t(region)].stale_images.clear();
     ++m_stats.parity_rebuilds;
     return ok;
 }
 
-bool parity_logging_firmware::resync_stripe_checks(int64_t stripe, int affinity) {
+bool parity_logging_firmware::resync_stripe_checks(int64_t stripe, const std::set<int64_t> &offsets, int affinity) {
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
     std::vector<region_extent> data, checks;
@@ -84,13 +94,17 @@ bool parity_logging_firmware::resync_stripe_checks(int64_t stripe, int affinity)
         const parity_location c = m_layout.check_of(first, k);
         checks.push_back({c.disk, c.drive_lbn, u});
     }
-    // A member being rebuilt that its rebuild has not reached here: its torn rows cannot be told
-    // (a lost member's reads fail below, as before).
+    // A data member missing (lost, or rebuilding and not reached here): the torn rows' checks may
+    // each be torn, so its sectors in them are lost. Missing checks are written all the same (a
+    // lost drive's writes count done; a rebuild not there yet makes them from the data later).
     const int region = m_layout.region_of(first);
-    for (const auto *v : {&data, &checks})
-        for (const region_extent &e : *v)
-            if (m_platform.member_state_of(e.disk) == member_state::rebuilding && absent(e.disk, region, e.drive_lbn))
-                return false;
+    bool torn_rows_lost = false;
+    for (size_t j = 0; j < data.size(); ++j) {
+        if (!missing(data[j].disk, region, data[j].drive_lbn)) continue;
+        for (int64_t o : offsets) note_lost(first + int64_t(j) * u + o, 1);
+        torn_rows_lost = true;
+    }
+    if (torn_rows_lost) return false;
     m_kit.locks.lock(stripe);
     const bool ok = write_checks_from_data(data, checks, uint64_t(u), affinity);
     m_kit.locks.unlock(stripe);

@@ -89,9 +89,6 @@ uint64_t parity_logging_firmware::rebuild_unit_bytes(int disk, uint64_t unit) co
 }
 
 bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
-    // A loss not yet handled (the drive replaced before a request came) is handled first: its
-    // logs applied, so the checks the steps read are current.
-    if (!catch_up(0)) return false;
     const int M = m_layout.members(), C = m_layout.checks(), D = m_layout.data_columns();
     const int region = int(unit / uint64_t(M)), slot = int(unit % uint64_t(M));
     const int m = m_layout.member_of(region, disk);
@@ -102,34 +99,38 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
     const int after_p = (m - m_layout.check_member(q, 0) + M) % M;
     const int member = after_p < C ? D + after_p : after_p - C;
     const int64_t first = m_layout.stripe_of(lbn), stripes = pt / m_layout.unit_sectors();
-    for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.lock(s);
-    // With tokens always: the rebuild cannot know whether the host ever sent any.
-    const uint64_t n = uint64_t(pt), slots = uint64_t(D + C);
-    protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
-    const uint64_t losses = m_platform.member_losses();
-    // Members missing here, or recorded lost (parity_logging_beyond_checks.cpp), are not sources.
-    bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
-        return e.disk == disk || gone(region, {e.disk, e.drive_lbn, pt});
-    }, work);
-    if (ok)
-        ok = m_kit.disk_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
+    for (;;) {
+        // A loss not yet handled (the drive replaced before a request came) is handled first: its
+        // logs applied, so the checks the steps read are current.
+        if (!catch_up(0)) return false;
+        const uint64_t losses = m_platform.member_losses();
+        for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.lock(s);
+        // With tokens always: the rebuild cannot know whether the host ever sent any.
+        const uint64_t n = uint64_t(pt), slots = uint64_t(D + C);
+        protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
+        // Members missing here, or recorded lost (parity_logging_beyond_checks.cpp), are not sources.
+        bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
+            return e.disk == disk || gone(region, {e.disk, e.drive_lbn, pt});
+        }, work);
+        if (ok)
+            ok = member_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
                            work, uint64_t(member) * n);
-    m_platform.free_buffer(work);
-    const bool rebuilding = m_platform.member_state_of(disk) == member_state::rebuilding;
-    if (ok && rebuilding) m_rebuilt_ahead[disk].insert(unit);
-    const bool retry = !ok && rebuilding && m_platform.member_losses() != losses;
-    if (!ok && rebuilding && !retry) {
+        m_platform.free_buffer(work);
+        const bool rebuilding = m_platform.member_state_of(disk) == member_state::rebuilding;
+        if (ok && rebuilding) m_rebuilt_ahead[disk].insert(unit);
+        for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.unlock(s);
+        if (ok || !rebuilding) return ok;  // the new drive lost too: a later rebuild does it again
+        // Another member lost during the step (its reads fail): once handled, the row is solved
+        // without it, as long as the checks allow.
+        if (m_platform.member_losses() != losses) continue;
         // Not made (more members missing than checks, or a source unreadable): the runner moves
-        // past the unit, so what the new drive holds there is recorded lost, never served.
+        // past the unit, so what the new drive holds there, data or check, is recorded lost on it
+        // (a later row decision counts it missing) and its data never served.
         const int64_t at = m_layout.region_start(region, disk) + int64_t(slot) * pt;
         const int64_t data_lbn = member < D ? lbn + int64_t(member) * m_layout.unit_sectors() : -1;
         record_lost({disk, at, pt}, data_lbn, int64_t(D) * m_layout.unit_sectors());
+        return false;
     }
-    for (int64_t s = first; s < first + stripes; ++s) m_kit.locks.unlock(s);
-    // A member lost during the step failed its reads: the step again once the loss is handled
-    // (its row may still be within the checks).
-    if (retry) return rebuild_unit(disk, unit);
-    return ok;
 }
 
 }  // namespace raidtlm::controller

@@ -18,6 +18,7 @@
 //      its data, as RAID 5's resync closes the write hole.
 #include "controller/parity_logging_firmware.h"
 
+#include <map>
 #include <set>
 
 namespace raidtlm::controller {
@@ -50,13 +51,15 @@ size_t parity_logging_firmware::restart_after_power_loss() {
             r.log_writes_in_flight = 0;
         }
         if (torn_reintegration || r.stale_parity) {  // 2.
+            const std::vector<int64_t> stale = logged_images(region);  // the log directory, in NVRAM
+            r.images_being_applied.clear();
             r.buffered.clear();
             m_pool.take_unwritten(region);
             r.writes.clear();
             std::fill(r.fill.begin(), r.fill.end(), 0);
             r.committed = 0;
             r.stale_parity = false;
-            if (rebuild_parity(region, affinity)) ++recovered;
+            if (rebuild_parity(region, affinity, &stale)) ++recovered;
         } else if (r.committed > 0 && logging(region)) {  // 3.
             if (reintegrate(region, affinity)) ++recovered;
         }
@@ -64,12 +67,13 @@ size_t parity_logging_firmware::restart_after_power_loss() {
     m_buffers_in_use = m_pool.buffers_in_use();
     // 4.
     const auto records = write_intent_log::read(m_platform);
-    std::set<int64_t> stripes;
+    // Per stripe, the unit offsets of the rows the torn writes touched.
+    std::map<int64_t, std::set<int64_t>> stripes;
+    const int64_t u = m_layout.unit_sectors();
     for (const auto &[address, rec] : records)
-        for (int64_t s = m_layout.stripe_of(int64_t(rec.lbn)); s <= m_layout.stripe_of(int64_t(rec.lbn + rec.sectors - 1));
-             ++s)
-            stripes.insert(s);
-    for (int64_t s : stripes) recovered += resync_stripe(s, affinity) ? 1 : 0;
+        for (int64_t lbn = int64_t(rec.lbn); lbn < int64_t(rec.lbn + rec.sectors); ++lbn)
+            stripes[m_layout.stripe_of(lbn)].insert(lbn % m_layout.stripe_data_sectors() % u);
+    for (const auto &[s, offsets] : stripes) recovered += resync_stripe(s, offsets, affinity) ? 1 : 0;
     for (const auto &[address, rec] : records) m_platform.nvram_release(address);
     m_stats.resynced_stripes += stripes.size();
     m_recovering = false;
@@ -83,36 +87,39 @@ size_t parity_logging_firmware::restart_after_power_loss() {
 // The stripe's u parity sectors from its M - 1 data units (each unit contiguous on its disk, the
 // parity run contiguous on the parity member). A stripe with a lost member (or a rebuilding one
 // whose rebuild has not reached it) is left alone: with the parity lost there is nothing to make
-// consistent; with a data unit lost its torn rows cannot be told (reported by the later reads, as
-// RAID 5's write hole).
-bool parity_logging_firmware::resync_stripe(int64_t stripe, int affinity) {
+// consistent; with a data unit lost its torn rows cannot be told, so they are recorded lost
+// (RAID 5's write hole; before, they were rebuilt from the torn parity and served). With members
+// missing or sectors recorded lost on them: parity_logging_beyond_checks.cpp.
+bool parity_logging_firmware::resync_stripe(int64_t stripe, const std::set<int64_t> &offsets, int affinity) {
     if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return resync_torn_stripe(stripe, affinity);
-    if (m_layout.checks() > 1) return resync_stripe_checks(stripe, affinity);
+    if (m_layout.checks() > 1) return resync_stripe_checks(stripe, offsets, affinity);
     const int64_t u = m_layout.unit_sectors();
     const int64_t first = stripe * m_layout.stripe_data_sectors();
     const int units = m_layout.members() - 1;
     const parity_location pl = m_layout.parity_of(first);
-    const int lost = m_platform.failed_disk();
-    auto missing = [&](const region_extent &e) { return e.disk == lost || absent(e.disk, pl.region, e.drive_lbn); };
-    if (missing({pl.disk, pl.drive_lbn, 1})) return false;
+    if (missing(pl.disk, pl.region, pl.drive_lbn)) return false;
     std::vector<region_extent> data;
+    bool torn_rows_lost = false;
     for (int j = 0; j < units; ++j) {
         data.push_back(m_layout.data_location(first + int64_t(j) * u));
-        if (missing(data.back())) return false;
+        if (!missing(data.back().disk, pl.region, data.back().drive_lbn)) continue;
+        for (int64_t o : offsets) note_lost(first + int64_t(j) * u + o, 1);
+        torn_rows_lost = true;
     }
+    if (torn_rows_lost) return false;
     m_kit.locks.lock(stripe);
     const uint64_t n = uint64_t(u);
     // With tokens always: after a restart the firmware cannot know whether the host sent any.
     protocol::buffer_block *work =
         m_platform.allocate_buffer(uint64_t(units + 1) * n * protocol::sector_bytes, uint64_t(units + 1) * n);
     bool ok = m_kit.parallel(size_t(units), [&](size_t j) {
-        return m_kit.disk_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, (1 + j) * n);
+        return member_io(false, data[j].disk, uint64_t(data[j].drive_lbn), uint32_t(n), work, (1 + j) * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (int j = 0; j < units; ++j) inputs.push_back({work, (1 + uint64_t(j)) * n});
         m_kit.xor_blocks(inputs, {work, 0}, n, affinity);
-        ok = m_kit.disk_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 0);
+        ok = member_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 0);
     }
     m_platform.free_buffer(work);
     m_kit.locks.unlock(stripe);

@@ -25,7 +25,7 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
     auto write_data = [&](size_t i) {
         const piece &p = pieces[i];
         const region_extent e = m_layout.data_location(p.lbn);
-        return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+        return member_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     };
     m_kit.locks.lock(stripe);
     std::vector<log_record> records;
@@ -67,7 +67,7 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
             ok = m_kit.parallel(pieces.size(), [&](size_t i) {
                 const region_extent e = m_layout.data_location(pieces[i].lbn);
                 std::vector<uint64_t> old;
-                const bool done = m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
+                const bool done = member_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors),
                                                 buffer, pieces[i].offset, &old);
                 if (data && done) std::copy(old.begin(), old.end(), work->tokens.begin() + int64_t(at[i]));
                 return done;
@@ -76,12 +76,14 @@ bool parity_logging_firmware::stripe_write(int64_t stripe, const std::vector<pie
         } else if (m_config.preread) {
             ok = m_kit.parallel(pieces.size(), [&](size_t i) {
                 const region_extent e = m_layout.data_location(pieces[i].lbn);
-                return m_kit.disk_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i]);
+                return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(pieces[i].sectors), work, at[i]);
             });
         } else if (data) {
-            for (size_t i = 0; i < pieces.size(); ++i) {
+            for (size_t i = 0; i < pieces.size() && ok; ++i) {
                 const region_extent e = m_layout.data_location(pieces[i].lbn);
-                peek(e.disk, e.drive_lbn, uint32_t(pieces[i].sectors), work->tokens.data() + at[i]);
+                // The cache holds no lost member's data (member_io's rule for the preread).
+                ok = !loss_not_handled(e.disk);
+                if (ok) peek(e.disk, e.drive_lbn, uint32_t(pieces[i].sectors), work->tokens.data() + at[i]);
             }
         }
         if (ok) {

@@ -208,3 +208,30 @@ TEST(parity_logging_pq_layout, expanded_records_update_p_q_and_r_as_a_read_modif
     apply_in_order(checks, expanded);
     for (int k = 0; k < 3; ++k) EXPECT_EQ(checks[size_t(k)], check(k, after)) << "check " << k;
 }
+
+// The lost-row accounting (parity_logging_lost_sectors.cpp) goes from a check image sector named
+// by a log record back to its row, and from a row's data column to its logical sector: the
+// inverses of check_of and data_location, at every number of checks.
+TEST(parity_logging_pq_layout, a_rows_logical_sectors_and_check_image_sectors_map_back_to_it) {
+    for (int checks = 1; checks <= 3; ++checks) {
+        parity_logging_params p;
+        p.track_sectors = 16;
+        p.unit_sectors = 4;
+        p.log_stripes = 2;
+        p.regions_per_disk = 3;
+        p.log_to_parity = 0.25;
+        p.checks = checks;
+        const parity_logging_layout l(std::vector<int64_t>(6 + 2 * checks, 4096), p);
+        ASSERT_GT(l.capacity_sectors(), 0);
+        for (int64_t lbn = 0; lbn < l.capacity_sectors(); ++lbn) {
+            const parity_location first = l.check_of(lbn, 0);
+            for (int k = 0; k < checks; ++k) {
+                const parity_location c = l.check_of(lbn, k);
+                const parity_logging_layout::image_row row = l.row_of_image(c.image_index);
+                // Every check of the row names the same big row and offset, and from them the
+                // sector itself comes back.
+                ASSERT_EQ(l.lbn_at(c.region, row.q, row.offset, first.column), lbn) << "checks " << checks << " k " << k;
+            }
+        }
+    }
+}
