@@ -119,7 +119,7 @@ private:
     uint64_t unit_sectors() const;
     uint64_t unit_count() const;
     // Whether `disk`'s copy of [lbn, lbn + sectors) holds the member's data: not failed, and
-    // rebuilt there when rebuilding.
+    // rebuilt there when rebuilding (below the cursor, or a step done ahead of it).
     bool copy_present(int disk, int64_t lbn, int32_t sectors) const;
     // Whether a rebuild step works on a unit of [lbn, lbn + sectors): a write waits for it (the
     // step read the data before the write and writes them after).
@@ -141,6 +141,9 @@ private:
     std::unique_ptr<layout> m_layout;
     rebuild_runner m_rebuild;
     std::set<uint64_t> m_units_in_rebuild;
+    // Units whose step is done while the cursor waits for an earlier step (several units in
+    // flight): the new drive holds their data, so writes must keep it up to date there.
+    std::map<int, std::set<uint64_t>> m_rebuilt_ahead;
     sc_core::sc_event m_rebuild_step_done;
     bool m_replicated_reads = false;  // copies > 1: reads through replicated_read
     std::unique_ptr<delayed_write_table> m_table;

@@ -29,8 +29,18 @@ uint64_t replicated_firmware::unit_count() const {
 }
 
 bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) const {
-    // The cursor moves forward only: the last unit of the range rebuilt means all of it is.
-    return m_rebuild.present(disk, uint64_t(lbn + sectors - 1) / unit_sectors());
+    const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
+    // The cursor moves forward only: the last unit of the range below it means all of it is.
+    if (m_rebuild.present(disk, last)) return true;
+    if (m_platform.member_state_of(disk) != member_state::rebuilding) return false;
+    // With several units in flight a step may finish ahead of the cursor: the new drive then holds
+    // that unit, and a write leaving it out would make it stale for good once the cursor passes
+    // (the step is not done again; before: wrong reads with rebuild_units_in_flight > 1).
+    const auto it = m_rebuilt_ahead.find(disk);
+    if (it == m_rebuilt_ahead.end()) return false;
+    for (uint64_t u = first; u <= last; ++u)
+        if (!m_rebuild.present(disk, u) && !it->second.count(u)) return false;
+    return true;
 }
 
 bool replicated_firmware::rebuild_holds(int64_t lbn, int32_t sectors) const {
@@ -76,6 +86,7 @@ void replicated_firmware::runs_of_for_write(uint64_t lbn, uint32_t sectors, std:
 bool replicated_firmware::start_rebuild(int disk) {
     if (!m_replicated_reads) return false;  // one copy: nothing to rebuild from
     notice_lost_disk();
+    m_rebuilt_ahead.erase(disk);
     m_rebuild.start(disk, unit_count());
     return true;
 }
@@ -127,6 +138,13 @@ bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
             }
     }
     m_platform.free_buffer(work);
+    if (ok && m_platform.member_state_of(disk) == member_state::rebuilding) {
+        std::set<uint64_t> &ahead = m_rebuilt_ahead[disk];
+        ahead.insert(unit);
+        // Those the cursor has passed say nothing more.
+        const rebuild_cursor *cursor = m_rebuild.cursor(disk);
+        if (cursor) ahead.erase(ahead.begin(), ahead.lower_bound(cursor->next()));
+    }
     m_units_in_rebuild.erase(unit);
     m_rebuild_step_done.notify(sc_core::SC_ZERO_TIME);
     if (locked) m_kit.locks.unlock(int64_t(unit));
