@@ -118,6 +118,35 @@ void parity_logging_firmware::record_rows_beyond_checks() {
         }
 }
 
+// A row's data members (`members`: D data extents of one size, then its C checks) read, and the
+// checks marked `live` made from them and written; false: a read or write failed.
+bool parity_logging_firmware::remake_live_checks(const std::vector<region_extent> &members, const std::vector<bool> &live,
+                                                 int affinity) {
+    const int D = m_layout.data_columns(), C = m_layout.checks();
+    const uint64_t n = uint64_t(members.front().sectors), slots = uint64_t(D + C);
+    protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
+    m_platform.check_power();
+    bool ok = m_kit.parallel(size_t(D), [&](size_t j) {
+        return m_kit.disk_io(false, members[j].disk, uint64_t(members[j].drive_lbn), uint32_t(n), work, j * n);
+    });
+    if (ok) {
+        std::vector<protocol::buffer_ref> inputs;
+        std::vector<int> columns;
+        for (int j = 0; j < D; ++j) {
+            inputs.push_back({work, uint64_t(j) * n});
+            columns.push_back(j);
+        }
+        make_checks(inputs, columns, C, {work, uint64_t(D) * n}, n, affinity, [&](int k) { return bool(live[size_t(k)]); });
+        ok = m_kit.parallel(size_t(C), [&](size_t k) {
+            if (!live[k]) return true;
+            const region_extent &e = members[size_t(D) + k];
+            return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(n), work, (uint64_t(D) + k) * n);
+        });
+    }
+    m_platform.free_buffer(work);
+    return ok;
+}
+
 // The region's checks describe its data no longer (its log lost with a member, or partly
 // applied): each big row's live checks made again from its data where every data column is
 // there; where one is missing, its data and the row's checks are lost.
@@ -138,27 +167,7 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
         if (std::none_of(live.begin(), live.end(), [](bool b) { return b; })) continue;
         // The data read, the live checks made and written (tokens always: the firmware cannot
         // know whether the host sent any).
-        const uint64_t n = uint64_t(members.front().sectors), slots = uint64_t(D + C);
-        protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
-        m_platform.check_power();
-        bool row_ok = m_kit.parallel(size_t(D), [&](size_t j) {
-            return m_kit.disk_io(false, members[j].disk, uint64_t(members[j].drive_lbn), uint32_t(n), work, j * n);
-        });
-        if (row_ok) {
-            std::vector<protocol::buffer_ref> inputs;
-            std::vector<int> columns;
-            for (int j = 0; j < D; ++j) {
-                inputs.push_back({work, uint64_t(j) * n});
-                columns.push_back(j);
-            }
-            make_checks(inputs, columns, C, {work, uint64_t(D) * n}, n, affinity, [&](int k) { return bool(live[size_t(k)]); });
-            row_ok = m_kit.parallel(size_t(C), [&](size_t k) {
-                if (!live[k]) return true;
-                const region_extent &e = members[size_t(D) + k];
-                return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(n), work, (uint64_t(D) + k) * n);
-            });
-        }
-        m_platform.free_buffer(work);
+        const bool row_ok = remake_live_checks(members, live, affinity);
         if (!row_ok) record_big_row_lost(region, q, true);  // a member lost meanwhile: not made
         ok = row_ok && ok;
     }
@@ -203,27 +212,7 @@ bool parity_logging_firmware::resync_torn_stripe(int64_t stripe, int affinity) {
     } else {
         std::vector<bool> live(static_cast<size_t>(C));
         for (int k = 0; k < C; ++k) live[size_t(k)] = !gone(region, members[size_t(D + k)]);
-        const uint64_t n = uint64_t(u), slots = uint64_t(D + C);
-        protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
-        m_platform.check_power();
-        ok = m_kit.parallel(size_t(D), [&](size_t j) {
-            return m_kit.disk_io(false, members[j].disk, uint64_t(members[j].drive_lbn), uint32_t(n), work, j * n);
-        });
-        if (ok) {
-            std::vector<protocol::buffer_ref> inputs;
-            std::vector<int> columns;
-            for (int j = 0; j < D; ++j) {
-                inputs.push_back({work, uint64_t(j) * n});
-                columns.push_back(j);
-            }
-            make_checks(inputs, columns, C, {work, uint64_t(D) * n}, n, affinity, [&](int k) { return bool(live[size_t(k)]); });
-            ok = m_kit.parallel(size_t(C), [&](size_t k) {
-                if (!live[k]) return true;
-                const region_extent &e = members[size_t(D) + k];
-                return m_kit.disk_io(true, e.disk, uint64_t(e.drive_lbn), uint32_t(n), work, (uint64_t(D) + k) * n);
-            });
-        }
-        m_platform.free_buffer(work);
+        ok = remake_live_checks(members, live, affinity);
         if (!ok) record_row_lost(first, u, true);  // a member lost meanwhile: the row not made
     }
     m_kit.locks.unlock(stripe);
