@@ -236,12 +236,7 @@ bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed
         wait_region_idle(region);
         if (!r.stale_parity && !reintegrate(region, affinity)) r.stale_parity = true;
         if (r.stale_parity) {
-            r.buffered.clear();
-            m_pool.take_unwritten(region);
-            r.writes.clear();
-            std::fill(r.fill.begin(), r.fill.end(), 0);
-            r.committed = 0;
-            r.stale_parity = false;
+            drop_log(region);
             rebuild_checks_around_losses(region, affinity);
         }
         r.reintegrating = false;

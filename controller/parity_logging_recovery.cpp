@@ -52,13 +52,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
         }
         if (torn_reintegration || r.stale_parity) {  // 2.
             const std::vector<int64_t> stale = logged_images(region);  // the log directory, in NVRAM
-            r.images_being_applied.clear();
-            r.buffered.clear();
-            m_pool.take_unwritten(region);
-            r.writes.clear();
-            std::fill(r.fill.begin(), r.fill.end(), 0);
-            r.committed = 0;
-            r.stale_parity = false;
+            drop_log(region);
             if (rebuild_parity(region, affinity, &stale)) ++recovered;
         } else if (r.committed > 0 && logging(region)) {  // 3.
             if (reintegrate(region, affinity)) ++recovered;
@@ -166,6 +160,19 @@ bool parity_logging_firmware::lose_controller_state(int affinity) {
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
     return ok;
+}
+
+// The region's log forgotten (its parity is made again from the data instead): its records,
+// buffered or written, its sublogs' fill and its buffers back in the pool.
+void parity_logging_firmware::drop_log(int region) {
+    region_state &r = m_regions[size_t(region)];
+    r.images_being_applied.clear();
+    r.buffered.clear();
+    m_pool.take_unwritten(region);
+    r.writes.clear();
+    std::fill(r.fill.begin(), r.fill.end(), 0);
+    r.committed = 0;
+    r.stale_parity = false;
 }
 
 }  // namespace raidtlm::controller
