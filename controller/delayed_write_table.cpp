@@ -96,7 +96,7 @@ std::vector<uint64_t> delayed_write_table::take_released_owners() {
     return out;
 }
 
-std::vector<recovery_item> delayed_write_table::recover_after_power_loss() {
+std::vector<recovery_item> delayed_write_table::recover_after_power_loss(std::vector<std::pair<int64_t, int32_t>> &lost) {
     m_in_flight.clear();
     m_op_targets.clear();
     for (auto &q : m_queues) q.clear();
@@ -105,10 +105,19 @@ std::vector<recovery_item> delayed_write_table::recover_after_power_loss() {
     m_owner_entries.clear();  // the buffers are gone
     m_released_owners.clear();
     std::vector<recovery_item> items;
+    std::vector<uint64_t> sourceless;
     for (const auto &[lbn, id] : m_by_lbn) {
         entry &e = m_entries.at(id);
         e.buffered = false;
         e.owner = 0;
+        if (e.source_lost) {
+            // The newest data were in the buffer and on the lost disk only: copying "the first
+            // write's location" would copy whatever the drive now in that slot holds.
+            lost.emplace_back(e.lbn, e.sectors);
+            for (pending_copy &pc : e.copies) pc.state = copy_state::done;
+            sourceless.push_back(id);
+            continue;
+        }
         recovery_item item{e.lbn, e.sectors, e.source, {}};
         for (size_t c = 0; c < e.copies.size(); ++c) {
             if (e.copies[c].state == copy_state::done) continue;
@@ -118,6 +127,7 @@ std::vector<recovery_item> delayed_write_table::recover_after_power_loss() {
         }
         items.push_back(std::move(item));
     }
+    for (uint64_t id : sourceless) discard(id);
     return items;
 }
 
@@ -126,6 +136,7 @@ std::vector<std::pair<int64_t, int32_t>> delayed_write_table::disk_lost(int disk
     std::vector<uint64_t> finished;
     for (const auto &[lbn, id] : m_by_lbn) {
         entry &e = m_entries.at(id);
+        if (e.source.disk == disk && e.buffered) e.source_lost = true;
         if (e.source.disk == disk && !e.buffered) {
             // The newest data were on the lost disk only and no buffer holds them.
             lost.emplace_back(e.lbn, e.sectors);

@@ -97,12 +97,16 @@ public:
     size_t delayed(int disk) const { return m_waiting[size_t(disk)]; }
     size_t in_flight() const { return m_in_flight.size(); }
 
-    std::vector<recovery_item> recover_after_power_loss();
+    // Entries whose first write's disk was lost while their data were buffered (disk_lost) have
+    // no copy left to recover from: dropped, their ranges appended to `lost`.
+    std::vector<recovery_item> recover_after_power_loss(std::vector<std::pair<int64_t, int32_t>> &lost);
 
     // Disk `disk` is lost: its waiting copies will never be written (a rebuild rewrites the whole
     // disk), so they count as done and entries left with nothing to write go. Returns the logical
     // ranges whose only current copy was on that disk with no data buffered to copy from
-    // (recovery after a power loss not finished): lost, their entries dropped.
+    // (recovery after a power loss not finished): lost, their entries dropped. Entries whose
+    // source was there with data buffered stay (propagated from the buffer) but are lost if the
+    // buffer goes with the power first (recover_after_power_loss).
     std::vector<std::pair<int64_t, int32_t>> disk_lost(int disk);
     // Hands out now every waiting copy of an entry overlapping logical [lbn, lbn + sectors) on a
     // disk other than `except_disk` (a read or write that finds no current live copy forces the
@@ -126,6 +130,9 @@ private:
         int32_t sectors = 0;
         copy_location source;
         bool buffered = true;
+        // The first write's disk was lost while the data were still buffered: the buffer is now
+        // the only holder of the newest data (that disk's slot may hold a fresh, blank drive).
+        bool source_lost = false;
         uint64_t owner = 0;
         std::vector<pending_copy> copies;
     };

@@ -417,12 +417,17 @@ bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
 }
 
 void replicated_firmware::notice_lost_disk() {
-    std::vector<int> failed = m_platform.failed_disks();
-    if (failed == m_failed_noticed) return;
+    // By each member's loss count, not by which members are failed now: a member lost and
+    // replaced before the firmware looked (the new drive already rebuilding) was lost all the same,
+    // and its pending copies and sources must be dropped (before: the table kept naming the new
+    // drive as the first write's location, and a power loss copied its blank sectors as data).
+    m_losses_noticed.resize(size_t(m_platform.disk_count()), 0);
     std::vector<int> fresh;
-    for (int d : failed)
-        if (std::find(m_failed_noticed.begin(), m_failed_noticed.end(), d) == m_failed_noticed.end()) fresh.push_back(d);
-    m_failed_noticed = std::move(failed);
+    for (int d = 0; d < m_platform.disk_count(); ++d) {
+        const uint64_t losses = m_platform.member_losses(d);
+        if (losses != m_losses_noticed[size_t(d)]) fresh.push_back(d);
+        m_losses_noticed[size_t(d)] = losses;
+    }
     if (fresh.empty()) return;
     if (m_table) {
         for (int d : fresh)
@@ -630,7 +635,9 @@ size_t replicated_firmware::restart_after_power_loss() {
         m_rebuild.restart_all();  // the cursors were in volatile memory
         return resynced;
     }
-    const std::vector<recovery_item> items = m_table->recover_after_power_loss();
+    std::vector<std::pair<int64_t, int32_t>> lost;
+    const std::vector<recovery_item> items = m_table->recover_after_power_loss(lost);
+    for (const auto &[lbn, sectors] : lost) mark_lost(lbn, sectors);
     // The start-up check (check_members) may have failed members the table still names: a drive
     // pulled or swapped while the controller was off. Their pending copies will never be written
     // (serve_delayed skips a failed disk, and the wait below would never end); entries whose only

@@ -99,7 +99,7 @@ private:
     // Copies every live replica of [lbn, lbn + sectors) from the first one; returns copies written.
     size_t resync_copies(uint64_t lbn, uint32_t sectors);
     void try_free(uint64_t owner);
-    // Learns of lost disks (failed_disks()): their pending copies are dropped from the table, and
+    // Learns of lost disks (member_losses): their pending copies are dropped from the table, and
     // data left without a present copy are lost.
     void notice_lost_disk();
     // Logical sectors whose data a second fault destroyed: reads of them fail until rewritten.
@@ -157,7 +157,7 @@ private:
     host_read_fence m_write_fence;  // overlapping host writes (with the table): one at a time, in order
     sc_core::sc_event m_guard_changed;
     sc_core::sc_event m_table_changed;
-    std::vector<int> m_failed_noticed;  // the failed members the table has been told of
+    std::vector<uint64_t> m_losses_noticed;  // per member: the losses the table has been told of
     sector_ranges m_lost_sectors;  // few: only sectors lost to a second fault
     waveforms::traced_int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;

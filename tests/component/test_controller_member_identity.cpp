@@ -323,3 +323,59 @@ TEST(member_identity, raid1_a_rebuild_whose_source_is_lost_gives_its_units_up_in
             << "a unit with no copy left is served";
     });
 }
+
+// RAID 1 with the delayed-write table: an acknowledged write's first copy is on disk 0, its copy to
+// disk 1 pending (disk 1 busy). Disk 0 is lost and a fresh drive put in its slot (rebuilding), then
+// the power fails before the copy is written: the write's data were in the lost buffer DRAM and on
+// the lost drive only. The table's recovery must not copy "the first write's location" from the
+// fresh drive (blank there) over disk 1 (before: zeros served as the write's data, the explorer's
+// stall_raid1_2_94): the sectors are recorded lost and their reads fail until rewritten.
+TEST(member_identity, raid1_a_pending_copy_whose_source_drive_was_replaced_is_lost_at_recovery_not_copied_from_the_blank_drive) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.tags_per_disk = 1;
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    const std::vector<uint64_t> old_data = component_test::tokens(1, 16), new_half = component_test::tokens(2, 8);
+    auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
+    const uint64_t far = 100 * 16;  // a unit the rebuild is far from reaching before the power loss
+    component_test::run_clean(b, [&] {
+        std::vector<uint64_t> w = old_data;
+        ASSERT_EQ(b.host.send(false, far, 16, w.data()), tlm::TLM_OK_RESPONSE);
+        pause_ms(50);  // on both copies
+        ASSERT_EQ(fw->delayed_writes()->entries(), 0u);
+        // Disk 1 busy with a long read (its one tag): the write's first copy goes to disk 0.
+        b.host.spawn([&] {
+            std::vector<uint64_t> t(3000);
+            b.ctl->raw_disk_io(true, 1, 2000, 3000, t.data());
+        });
+        pause_ms(0.1);
+        w = new_half;
+        ASSERT_EQ(b.host.send(false, far + 8, 8, w.data()), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(fw->delayed_writes()->entries(), 1u) << "the copy to disk 1 is not pending: the test shows nothing";
+        b.ctl->fail_member(0);
+        b.drives[0]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(0));
+        pause_ms(10);  // the new member's superblock written: the start-up check takes it as the member
+        ASSERT_EQ(fw->delayed_writes()->entries(), 1u) << "the copy was written before the power loss";
+        b.ctl->power_fail();
+        pause_ms(100);
+        b.ctl->power_restore_and_recover();
+        auto read = [&](uint64_t lbn, uint32_t n, std::vector<uint64_t> &r) {
+            r.assign(n, 0);
+            return b.host.send(true, lbn, n, r.data()) == tlm::TLM_OK_RESPONSE;
+        };
+        std::vector<uint64_t> r;
+        const std::vector<uint64_t> old_half(old_data.begin(), old_data.begin() + 8);
+        EXPECT_FALSE(read(far + 8, 8, r)) << "the lost write's sectors are served";
+        ASSERT_TRUE(read(far, 8, r));
+        EXPECT_EQ(r, old_half);
+        wait_for_state(b, 0, member_state::optimal, 600000);
+        EXPECT_FALSE(read(far + 8, 8, r)) << "the lost write's sectors are served after the rebuild";
+        b.ctl->set_failed_disk(1);  // the rebuilt drive alone
+        ASSERT_TRUE(read(far, 8, r));
+        EXPECT_EQ(r, old_half);
+        b.ctl->set_failed_disk(-1);
+    });
+}
