@@ -407,64 +407,6 @@ void replicated_firmware::repair_copy(const chunk &c, copy_location source, copy
     serve_delayed(bad.disk);
 }
 
-void replicated_firmware::mark_lost(int64_t lbn, int32_t sectors) {
-    m_stats.lost_ranges.emplace_back(lbn, sectors);
-    m_lost_sectors.insert(lbn, lbn + sectors);
-}
-
-bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
-    return m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors));
-}
-
-void replicated_firmware::notice_lost_disk() {
-    // By each member's loss count, not by which members are failed now: a member lost and
-    // replaced before the firmware looked (the new drive already rebuilding) was lost all the same,
-    // and its pending copies and sources must be dropped (before: the table kept naming the new
-    // drive as the first write's location, and a power loss copied its blank sectors as data).
-    m_losses_noticed.resize(size_t(m_platform.disk_count()), 0);
-    std::vector<int> fresh;
-    for (int d = 0; d < m_platform.disk_count(); ++d) {
-        const uint64_t losses = m_platform.member_losses(d);
-        if (losses != m_losses_noticed[size_t(d)]) fresh.push_back(d);
-        m_losses_noticed[size_t(d)] = losses;
-    }
-    if (fresh.empty()) return;
-    if (m_table) {
-        for (int d : fresh)
-            for (const auto &[lbn, sectors] : m_table->disk_lost(d)) mark_lost(lbn, sectors);
-        after_table_change();
-    }
-    lose_ranges_without_copies();
-}
-
-bool replicated_firmware::force_current(const chunk &c, uint64_t epoch) {
-    // Only a copy that holds its member's data can be brought up to date: none when every holder
-    // is lost or a new drive the rebuild has not reached (two members gone, beyond the promise).
-    std::vector<int> present;
-    for (const replica &r : c.replicas)
-        if (copy_present(r.disk, c.lbn, c.sectors)) present.push_back(r.disk);
-    if (present.empty()) return false;
-    const int lost = m_platform.failed_disk();
-    std::vector<propagation> forced;
-    m_table->force_overlapping(c.lbn, c.sectors, lost, forced);
-    for (const propagation &p : forced) {
-        if (p.data_buffered) ++m_held[p.owner].in_flight;
-        m_platform.run_background([this, p] { run_propagation(p, false); });
-    }
-    m_stats.delayed_writes_forced_by_loss += forced.size();
-    if (!forced.empty()) after_table_change();
-    // Nothing handed out now and nothing on its way to a present copy: no table change is coming
-    // that would make one current (waiting for one was the stall of a RAID 1 that lost its second
-    // member while the first was being rebuilt).
-    if (forced.empty() && std::none_of(present.begin(), present.end(), [&](int d) {
-            return m_table->in_flight_overlaps(d, c.lbn, c.sectors);
-        }))
-        return false;
-    sc_core::wait(m_table_changed);  // a propagation of the range written (or a newer write)
-    m_platform.check_power(epoch);
-    return true;
-}
-
 void replicated_firmware::serve_delayed(int d) {
     if (!m_table || !m_platform.powered() || m_platform.member_state_of(d) == member_state::failed) return;
     disk_queues::disk_state &ds = m_kit.queues.state(d);
