@@ -193,17 +193,21 @@ def shrink_files(ex, a):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--explore", type=int, default=0, metavar="N")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--explore", type=int, default=0, metavar="N", help="draw and run N cases (layout, queue depth, "
+                    "request sizes, faults and their timing); failing ones are shrunk and written as scenarios")
+    ap.add_argument("--seed", type=int, default=1, help="the seed the cases are drawn from (case S:I is case I "
+                    "of seed S; ids depend on --families)")
     ap.add_argument("--first", type=int, default=0, metavar="I", help="the first case index (cases I .. I+N-1)")
     ap.add_argument("--case", metavar="S:I", help="one case again")
     ap.add_argument("--check", metavar="FILE", help="run and judge a scenario file the explorer wrote")
     ap.add_argument("--shrink", metavar="FILE", nargs="+", help="shrink failing scenario files the explorer wrote "
                     "(into --cases-dir)")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--binary", default=os.path.join(runner.ROOT, "build", "release", "raidtlm"))
+    ap.add_argument("--jobs", type=int, default=2, help=f"runs at a time, 1 to {MAX_JOBS} (default 2)")
+    ap.add_argument("--binary", default=os.path.join(runner.ROOT, "build", "release", "raidtlm"),
+                    help="the raidtlm to run (default build/release/raidtlm, not rebuilt)")
     ap.add_argument("--out", help="work folder (runs, cases); default a new folder under /tmp")
-    ap.add_argument("--families", type=lambda s: s.split(), default=families.FAMILIES)
+    ap.add_argument("--families", type=lambda s: s.split(), default=families.FAMILIES, metavar="LIST",
+                    help="space-separated families drawn from (default all: " + " ".join(families.FAMILIES) + ")")
     ap.add_argument("--cases-dir", metavar="DIR", help="where failing cases are written (default OUT/cases)")
     ap.add_argument("--no-shrink", action="store_true", help="write failing cases as drawn")
     ap.add_argument("--shrink-budget", type=int, default=50, metavar="RUNS", help="runs a shrink may take")
@@ -215,6 +219,9 @@ def main(argv=None):
     unknown = [f for f in a.families if f not in families.FAMILIES]
     if unknown:
         ap.error(f"unknown families {unknown}; expected some of {' '.join(families.FAMILIES)}")
+    for f in ([a.check] if a.check else []) + (a.shrink or []):
+        if not os.path.isfile(f):
+            ap.error(f"'{f}': no such file; expected a scenario file the explorer wrote")
     if not (a.explore or a.case or a.check or a.shrink):
         ap.error("give --explore N, --case S:I, --check FILE or --shrink FILE...")
     ex = Explorer(a)
@@ -231,7 +238,10 @@ def main(argv=None):
     if a.shrink:
         return shrink_files(ex, a)
     if a.case:
-        s, i = (int(x) for x in a.case.split(":"))
+        try:
+            s, i = (int(x) for x in a.case.split(":"))
+        except ValueError:
+            ap.error(f"--case '{a.case}': expected SEED:INDEX, two integers (e.g. 21:82)")
         jobs = [(s, i)]
     else:
         jobs = [(a.seed, i) for i in range(a.first, a.first + a.explore)]
