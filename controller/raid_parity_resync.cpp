@@ -90,7 +90,7 @@ bool raid_firmware::resync_stripe(int64_t stripe, const torn_stripe_rows &torn) 
         unreadable[j] = !m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn), uint32_t(unit), work, (1 + j) * unit);
         return !unreadable[j];
     });
-    if (!ok && m_platform.member_losses() == losses) ok = resync_unreadable_rows(stripe, torn, unreadable, work);
+    if (!ok && m_platform.member_losses() == losses) ok = resync_unreadable_rows(stripe, torn, unreadable, work, {unit, (1 + uint64_t(n)) * unit, 0});
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
         for (int j = 0; j < n; ++j) inputs.push_back({work, (1 + uint64_t(j)) * unit});
@@ -103,11 +103,13 @@ bool raid_firmware::resync_stripe(int64_t stripe, const torn_stripe_rows &torn) 
 }
 
 bool raid_firmware::resync_unreadable_rows(int64_t stripe, const torn_stripe_rows &torn,
-                                           const std::vector<char> &unreadable, protocol::buffer_block *work) {
+                                           const std::vector<char> &unreadable, protocol::buffer_block *work,
+                                           const resync_slots &slots) {
     const parity_stripe_layout &l = *m_stripes;
     const uint64_t unit = uint64_t(l.unit_sectors());
     const int n = l.stripe_data_units(stripe);
-    const uint64_t old_parity_slot = (1 + uint64_t(n)) * unit;
+    const uint64_t old_parity_slot = slots.old_parity;
+    auto data_slot = [&](int j) { return slots.first_data + uint64_t(j) * unit; };
     const uint64_t losses = m_platform.member_losses();
     // The unreadable sectors of each data unit (the readable ones read into its slot on the way)
     // and of the old parity.
@@ -116,8 +118,7 @@ bool raid_firmware::resync_unreadable_rows(int64_t stripe, const torn_stripe_row
         if (!unreadable[size_t(j)]) continue;
         const unit_place u = l.data_unit(stripe, j);
         bad[size_t(j)] = narrow_unreadable(unit, [&](uint64_t at, uint64_t count) {
-            return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn) + at, uint32_t(count), work,
-                                 (1 + uint64_t(j)) * unit + at);
+            return m_kit.disk_io(false, u.disk, uint64_t(u.drive_lbn) + at, uint32_t(count), work, data_slot(j) + at);
         });
     }
     const unit_place p = l.parity_unit(stripe);
@@ -131,11 +132,11 @@ bool raid_firmware::resync_unreadable_rows(int64_t stripe, const torn_stripe_row
         const std::vector<sector_run> &rows = bad[size_t(j)];
         if (rows.empty()) continue;
         ++m_stats.media_repairs;
-        // The unit's rows as the parity gives them: old parity XOR the other units (slot 0 as scratch).
+        // The unit's rows as the parity gives them: old parity XOR the other units.
         std::vector<protocol::buffer_ref> inputs{{work, old_parity_slot}};
         for (int k = 0; k < n; ++k)
-            if (k != j) inputs.push_back({work, (1 + uint64_t(k)) * unit});
-        m_kit.xor_blocks(inputs, {work, 0}, unit, 0);
+            if (k != j) inputs.push_back({work, data_slot(k)});
+        m_kit.xor_blocks(inputs, {work, slots.scratch}, unit, 0);
         const std::vector<sector_run> ambiguous = torn.rows_lost(stripe, {j});
         std::vector<sector_run> lost;
         for (const sector_run &r : rows)
@@ -143,14 +144,14 @@ bool raid_firmware::resync_unreadable_rows(int64_t stripe, const torn_stripe_row
                 int missing = in_runs(parity_bad, row) ? 1 : 0;
                 for (const auto &b : bad) missing += in_runs(b, row) ? 1 : 0;
                 if (missing > 1 || in_runs(ambiguous, row)) add_run(lost, row, 1);
-                work->tokens[size_t((1 + uint64_t(j)) * unit + row)] = work->tokens[size_t(row)];
+                work->tokens[size_t(data_slot(j) + row)] = work->tokens[size_t(slots.scratch + row)];
             }
         for (const sector_run &r : lost)
             note_lost_range(l.stripe_first_lbn(stripe) + j * int64_t(unit) + int64_t(r.first), int32_t(r.count));
         const unit_place u = l.data_unit(stripe, j);
         for (const sector_run &r : rows)
             if (!m_kit.disk_io(true, u.disk, uint64_t(u.drive_lbn) + r.first, uint32_t(r.count), work,
-                               (1 + uint64_t(j)) * unit + r.first))
+                               data_slot(j) + r.first))
                 return false;
     }
     return true;
