@@ -79,6 +79,7 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
     }
     std::vector<std::vector<uint64_t>> old(n);
     std::vector<char> done(n, 0);
+    std::vector<char> carried(n, 0);  // the command wrote the unit's new contents itself
     // Data op k's new unit in slot n + k: its old contents with the write's sectors laid over.
     auto compose_new_unit = [&](size_t k) {
         const disk_op &op = plan.ops[k];
@@ -100,6 +101,21 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
                                         old[k].data());
                 compose_new_unit(k);
             }
+            return m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (n + k) * unit);
+        }
+        if (!op.parity && !moves[k]) {
+            // No free slot in its cylinder: the data unit is rewritten where it is, by a read and
+            // then a write carrying its new contents. A read-rotate-write would carry a stand-in
+            // there until the new unit is installed, and a host read of the unit's other sectors
+            // (no overlap with this write, so not held back) could return it: 31 to 67 reads of
+            // zeros at 200+ outstanding (EXPERIMENTS 19.14). Moved units need no such care: the
+            // new slot is read only after the tables say so.
+            if (!m_kit.disk_io(false, op.disk, first, uint32_t(unit), work, k * unit)) return false;
+            if (data) {
+                old[k].assign(work->tokens.begin() + int64_t(k * unit), work->tokens.begin() + int64_t((k + 1) * unit));
+                compose_new_unit(k);
+            }
+            carried[k] = 1;
             return m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (n + k) * unit);
         }
         return m_units.read_rotate_write(op.disk, first, moves[k], work, 2 * n * unit, &old[k]);
@@ -143,7 +159,8 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
         for (size_t k = 0; k < n && ok; ++k) {
             const disk_op &op = plan.ops[k];
             const uint64_t at = m_units.destination(op.disk, uint64_t(op.drive_lbn), moves[k]);
-            if (data) ok = m_platform.install_untimed(op.disk, at, work->tokens.data() + (n + k) * unit, uint32_t(unit));
+            if (data && !carried[k])
+                ok = m_platform.install_untimed(op.disk, at, work->tokens.data() + (n + k) * unit, uint32_t(unit));
         }
     }
     // The tables: every unit that moved now lives in its new slot (the old one is free); a

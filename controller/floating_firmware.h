@@ -17,6 +17,8 @@ public:
     void reset_statistics() override;
     void report(nlohmann::json &out) const override;
     const floating_statistics &floating() const { return m_units.statistics(); }
+    // Where logical drive LBN `lbn` of `disk` lives now (tests read the units raw there).
+    uint64_t current_lbn(int disk, uint64_t lbn, uint32_t sectors) const { return m_units.drive_lbn(disk, lbn, sectors); }
 
 protected:
     // A read-modify-write stripe as two relocating read-rotate-writes.

@@ -102,6 +102,22 @@ protected:
     // One stripe's checks rewritten from its data (under the stripe lock): power-loss resync;
     // with a member missing from it, the rows `torn` makes ambiguous recorded lost instead.
     virtual bool resync_parity(int64_t stripe, const torn_stripe_rows &torn);
+    // One attempt of resync_parity (a member lost during it: resync_parity judges the stripe again).
+    bool resync_stripe(int64_t stripe, const torn_stripe_rows &torn);
+    // Data units of a stripe being resynchronised whose reads answered MEDIUM ERROR
+    // (`unreadable`[j]): narrowed to their unreadable rows, those rows lost where P cannot give
+    // them after the torn writes, and every one
+    // written back as the old P XOR the other units (raid_parity_resync.cpp); the caller then
+    // writes the checks computed from the data. Sector offsets in `work`: data unit j at
+    // first_data + j * unit (read there by the caller), the old P read to old_parity, a unit of
+    // scratch. False: a member was lost meanwhile.
+    struct resync_slots {
+        uint64_t first_data;
+        uint64_t old_parity;
+        uint64_t scratch;
+    };
+    bool resync_unreadable_rows(int64_t stripe, const torn_stripe_rows &torn, const std::vector<char> &unreadable,
+                                protocol::buffer_block *work, const resync_slots &slots);
     void note_lost_range(int64_t lbn, int32_t sectors);
     // A read of rows [row, row + rows) of a stripe missing `absent` (whole units) failed on some
     // survivors (`unreadable`: each with where its rows were read to, reused here): each is read

@@ -324,6 +324,34 @@ TEST(faults, floating_cached_reads_overlapping_in_place_rewrites_return_the_ackn
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
+// A cylinder with no free slot left (every one reserved by moves in flight: 200 clients on 36
+// stripes of one cylinder) rewrites a unit where it is. A data unit rewritten in place by a
+// read-rotate-write whose command carried a stand-in (its new contents installed once both
+// commands of the stripe were back) held the stand-in meanwhile, and a read of its other sectors
+// (no overlap with the write, so not fenced) returned it: the explorer's case 31:4 (floating, 231
+// outstanding, 1-sector requests, no fault: 31 wrong reads of zeros). Now such a unit is read,
+// then written with its new contents (faults: tests pass before for moved units).
+TEST(faults, floating_units_rewritten_in_place_never_show_a_stand_in_to_reads) {
+    controller::controller_config c;
+    c.channels = 4;
+    c.firmware.stripe_unit_sectors = 4;
+    c.firmware.array = controller::array_kind::floating;
+    controller_bench b(4, c, ibm0661());
+    hot_region_load load{b};
+    load.clients = 200;
+    load.hot_sectors = 432;  // 36 stripes in cylinder 0 (12 free slots)
+    load.sectors = 1;
+    load.aligned = false;
+    load.total = 8000;
+    load.start();
+    sc_core::sc_start();
+    const auto *fw = b.ctl->firmware_as<controller::floating_firmware>();
+    EXPECT_EQ(load.done, load.total);
+    EXPECT_GT(fw->floating().in_place, 100u) << "no cylinder ran out of free slots: the test shows nothing";
+    EXPECT_GT(b.ctl->integrity().reads_checked(), 3000u);
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+}
+
 // Parity logging under a hot region, no fault: a small write is acknowledged after one data
 // write and an NVRAM append, so it overtakes a read of the same sectors whose other piece waits
 // behind a busy disk; the read then returned the sectors' previous data after the write's
