@@ -350,7 +350,13 @@ bool raid_firmware::degraded_read(uint64_t lbn, uint32_t sectors, protocol::buff
                 return false;
             }
             if (rebuild_chunk(c, lbn, buffer, here ? -1 : disk, false, affinity)) return true;
-            if (m_platform.member_losses() == losses) return false;
+            if (m_platform.member_losses() != losses) continue;
+            // The chunk's own drive could not read it (MEDIUM ERROR) in a stripe that misses no
+            // member (the rebuild has passed it, or another stripe's member is the one missing):
+            // rebuilt from the rest of the stripe and rewritten, as when all members are optimal.
+            if (!here || !absent.empty()) return false;
+            ++m_stats.media_repairs;
+            return rebuild_chunk(c, lbn, buffer, disk, true, affinity);
         }
         return false;
     });
