@@ -113,7 +113,7 @@ std::vector<recovery_item> delayed_write_table::recover_after_power_loss(std::ve
         if (e.source_lost) {
             // The newest data were in the buffer and on the lost disk only: copying "the first
             // write's location" would copy whatever the drive now in that slot holds.
-            lost.emplace_back(e.lbn, e.sectors);
+            if (!e.repair) lost.emplace_back(e.lbn, e.sectors);
             for (pending_copy &pc : e.copies) pc.state = copy_state::done;
             sourceless.push_back(id);
             continue;
@@ -138,8 +138,9 @@ std::vector<std::pair<int64_t, int32_t>> delayed_write_table::disk_lost(int disk
         entry &e = m_entries.at(id);
         if (e.source.disk == disk && e.buffered) e.source_lost = true;
         if (e.source.disk == disk && !e.buffered) {
-            // The newest data were on the lost disk only and no buffer holds them.
-            lost.emplace_back(e.lbn, e.sectors);
+            // The newest data were on the lost disk only and no buffer holds them (a repair's are
+            // on the copies it does not name as well: nothing lost, the repair is dropped).
+            if (!e.repair) lost.emplace_back(e.lbn, e.sectors);
             for (pending_copy &pc : e.copies) {
                 if (pc.state == copy_state::waiting) --m_waiting[size_t(pc.where.disk)];
                 pc.state = copy_state::done;
@@ -189,6 +190,7 @@ bool delayed_write_table::add_repair(int64_t lbn, int32_t sectors, copy_location
     e.sectors = sectors;
     e.source = source;
     e.buffered = false;
+    e.repair = true;
     e.copies.push_back({target});
     enqueue(insert(std::move(e)), 0);
     return true;
@@ -275,7 +277,7 @@ propagation delayed_write_table::hand_out(uint64_t id, size_t copy) {
     pc.state = copy_state::handed_out;
     pc.op = m_next_op++;
     m_op_targets[pc.op].push_back({id, copy});
-    const propagation p{pc.op, e.lbn, e.sectors, pc.where, e.source, e.buffered, e.owner};
+    const propagation p{pc.op, e.lbn, e.sectors, pc.where, e.source, e.buffered, e.owner, e.repair};
     m_in_flight.emplace(p.op, p);
     return p;
 }

@@ -46,6 +46,10 @@ struct propagation {
     copy_location source;       // the first write's location
     bool data_buffered = true;  // false after a power loss: read `source` first
     uint64_t owner = 0;         // the entry's owner (first_write_scheduled)
+    // A repair (add_repair): the data are on every copy but `to`, not only on `source`; a source
+    // that cannot be read loses nothing (the copy stays unreadable, a later read repairs it again
+    // from another copy, or records the loss if none is left).
+    bool repair = false;
 };
 
 struct recovery_item {
@@ -106,7 +110,8 @@ public:
     // ranges whose only current copy was on that disk with no data buffered to copy from
     // (recovery after a power loss not finished): lost, their entries dropped. Entries whose
     // source was there with data buffered stay (propagated from the buffer) but are lost if the
-    // buffer goes with the power first (recover_after_power_loss).
+    // buffer goes with the power first (recover_after_power_loss). A repair whose source was
+    // there loses nothing (the other copies hold its data): dropped, its target left unreadable.
     std::vector<std::pair<int64_t, int32_t>> disk_lost(int disk);
     // Hands out now every waiting copy of an entry overlapping logical [lbn, lbn + sectors) on a
     // disk other than `except_disk` (a read or write that finds no current live copy forces the
@@ -133,6 +138,7 @@ private:
         // The first write's disk was lost while the data were still buffered: the buffer is now
         // the only holder of the newest data (that disk's slot may hold a fresh, blank drive).
         bool source_lost = false;
+        bool repair = false;  // add_repair: every copy but the target holds the data, not only the source
         uint64_t owner = 0;
         std::vector<pending_copy> copies;
     };

@@ -470,8 +470,10 @@ void replicated_firmware::run_propagation(propagation p, bool have_tag) {
         data_lbn = uint64_t(p.lbn);
         if (!ok || m_platform.member_state_of(p.source.disk) == member_state::failed) {
             // The only copy with the newest data cannot be read (MEDIUM ERROR, or its disk is
-            // lost): the range is lost; reads of it fail until a write gives it new data.
-            mark_lost(p.lbn, p.sectors);
+            // lost): the range is lost; reads of it fail until a write gives it new data. A
+            // repair's data are on the other copies too: the target stays unreadable, and the
+            // next read of it repairs it from another copy (or records the loss if none is left).
+            if (!p.repair) mark_lost(p.lbn, p.sectors);
             m_table->propagation_done(p.op);
             m_platform.free_buffer(work);
             after_table_change();

@@ -234,3 +234,33 @@ TEST(delayed_write_table, an_owner_is_released_when_its_last_entry_goes) {
     EXPECT_EQ(t.entries_of(11), 1u);
     EXPECT_TRUE(t.take_released_owners().empty());
 }
+
+// Explorer case 51:20 (RAID 1, three copies): a copy repaired from copy 0 after a MEDIUM ERROR,
+// then disk 0 lost before the repair ran. Copy 2 holds the data all along: nothing is lost, the
+// repair goes (before: the range was reported lost, and its reads failed, within the promise).
+TEST(delayed_write_table, a_repair_whose_source_disk_is_lost_loses_nothing) {
+    table t(3, {});
+    ASSERT_TRUE(t.add_repair(100, 16, c0, c1));
+    EXPECT_FALSE(t.is_current(c1, 100, 16));
+    EXPECT_TRUE(t.disk_lost(0).empty());
+    EXPECT_EQ(t.entries(), 0u);
+    EXPECT_TRUE(t.is_current(c1, 100, 16));  // unreadable there still: a read repairs it from copy 2
+    // A write's newest data on the lost disk only are lost, as before.
+    std::vector<propagation> fg;
+    t.first_write_scheduled(200, 8, c0, {c1, c2}, fg);
+    std::vector<std::pair<int64_t, int32_t>> lost;
+    EXPECT_TRUE(t.recover_after_power_loss(lost).size() == 1 && lost.empty());
+    ASSERT_EQ(t.disk_lost(0).size(), 1u);
+}
+
+TEST(delayed_write_table, a_repair_propagation_says_it_is_a_repair) {
+    table t(3, {});
+    ASSERT_TRUE(t.add_repair(100, 16, c0, c1));
+    const auto p = t.next_delayed(1);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_TRUE(p->repair);
+    EXPECT_FALSE(p->data_buffered);
+    std::vector<propagation> fg;
+    t.first_write_scheduled(200, 8, c0, {c1, c2}, fg);
+    EXPECT_FALSE(t.next_delayed(1)->repair);
+}
