@@ -113,7 +113,7 @@ std::vector<recovery_item> delayed_write_table::recover_after_power_loss(std::ve
         if (e.source_lost) {
             // The newest data were in the buffer and on the lost disk only: copying "the first
             // write's location" would copy whatever the drive now in that slot holds.
-            if (!e.repair) lost.emplace_back(e.lbn, e.sectors);
+            lost.emplace_back(e.lbn, e.sectors);
             for (pending_copy &pc : e.copies) pc.state = copy_state::done;
             sourceless.push_back(id);
             continue;
