@@ -130,6 +130,7 @@ static void start(uint32_t disk) {
     REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;  /* taken: the line falls */
     if (map->layout != RT_LAYOUT_RAID5) hw_panic(0x600);
     rb.disk = disk;
+    elevator_new_drive(disk);  /* nothing planned for the drive that was there reaches this one */
     rb.share_permille = REG(RT_SYS_BASE, RT_SYS_REBUILD_SHARE);
     rb.rate_kb_s = REG(RT_SYS_BASE, RT_SYS_REBUILD_RATE);
     if (rb.share_permille == 0 || rb.share_permille > 1000) hw_panic(0x601);

@@ -292,3 +292,25 @@ TEST(iss_firmware, a_command_plans_each_stripe_with_the_members_lost_now_not_whe
     EXPECT_EQ(s["controller"]["integrity_errors"], 0);
     EXPECT_EQ(s["requests"]["errors"], 0);
 }
+
+TEST(iss_firmware, commands_queued_for_a_lost_drive_never_reach_the_fresh_drive_put_in_its_slot) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // A fresh drive 5 ms after the loss, 128 outstanding: commands planned for the old drive still
+    // waited in the firmware's elevator when the new one came. Sent to it, they read its blank
+    // sectors as the member's data (128 integrity errors), within RAID 5's promise.
+    const nlohmann::json s = run_json(
+        "scenarios/iss_raid5.yaml --set disks.count=4 --set controller.channels=1 --set workload.requests=1500 "
+        "--set workload.warmup_requests=0 --set output.waves=false --set workload.address=hot_cold "
+        "--set workload.hot_space_fraction=0.0005 --set workload.hot_access_fraction=0.9 "
+        "--set workload.read_fraction=0.5 --set workload.size_distribution=constant "
+        "--set workload.request_sectors=256 --set workload.alignment_sectors=0 --set workload.outstanding=128 "
+        "--set workload.seed=7 --set controller.rebuild_share=0.3 "
+        "--set 'faults=[{kind: disk_loss, at_ms: 3000, disk: 3, replace_after_ms: 5}]'",
+        dir, "queued_for_the_old_drive");
+    ASSERT_FALSE(s.is_null());
+    EXPECT_TRUE(s["faults"][0]["rebuild_started"].get<bool>());
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 100000);
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0);
+    EXPECT_EQ(s["requests"]["errors"], 0);
+}
