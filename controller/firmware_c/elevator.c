@@ -25,6 +25,7 @@ static uint16_t free_ops;
 /* Commands not sent (planned for a drive no longer in the slot), completed failed by
  * elevator_next_refused, oldest first. */
 static uint16_t refused_head = NONE, refused_tail = NONE;
+static uint8_t serving;
 static struct disk_queue queues[RT_MAX_DISKS];
 static uint32_t tags;
 static const uint8_t *channels;
@@ -79,7 +80,7 @@ static void dispatch(uint32_t disk) {
          * since. Sent, it would read a blank drive's sectors as the member's or write the new
          * drive outside its rebuild: it fails as a lost drive's command does, and the job goes
          * on degraded. */
-        if (o->drive != q->drive_number || REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk) {
+        if (o->drive != q->drive_number || (serving && REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk)) {
             ops[i].next = NONE;
             if (refused_tail == NONE) refused_head = i;
             else ops[refused_tail].next = i;
@@ -139,3 +140,5 @@ int elevator_next_refused(uint32_t *tag) {
     if (refused_head == NONE) refused_tail = NONE;
     return 1;
 }
+
+void elevator_serving(void) { serving = 1; }
