@@ -75,6 +75,7 @@ void iss_device::power_reset() {
     m_timer_armed = false;
     m_timer_event.cancel();
     // A rebuild the power interrupted: the member is still rebuilding, the firmware takes it again.
+    m_rebuild_taken = -1;
     m_rebuild_request = rebuilding_member();
     m_window = 0;
     m_verdicts.clear();
@@ -108,6 +109,12 @@ uint64_t &iss_device::window_word(const char *what) {
     return at.block->tokens[at.first_sector];
 }
 
+int iss_device::waiting_rebuild() const {
+    for (int d = 0; d < m_platform.disk_count(); ++d)
+        if (d != m_rebuild_taken && m_platform.member_state_of(d) == member_state::rebuilding) return d;
+    return -1;
+}
+
 int iss_device::rebuilding_member() const {
     for (int d = 0; d < m_platform.disk_count(); ++d)
         if (m_platform.member_state_of(d) == member_state::rebuilding) return d;
@@ -115,7 +122,10 @@ int iss_device::rebuilding_member() const {
 }
 
 void iss_device::request_rebuild(int disk) {
-    m_rebuild_request = disk;
+    // One request at a time: another member's waiting request stays; this one is offered once
+    // that is taken (waiting_rebuild).
+    if (m_rebuild_request < 0 || m_rebuild_request == disk || m_platform.member_state_of(m_rebuild_request) != member_state::rebuilding)
+        m_rebuild_request = disk;
     update_lines();
 }
 
@@ -218,7 +228,7 @@ uint32_t iss_device::read_register(uint32_t offset, sc_core::sc_time &delay) {
         }
         case RT_SYS_READY: return m_ready;
         case RT_SYS_REBUILD_DISK: {
-            const int d = rebuilding_member();
+            const int d = m_rebuild_request >= 0 ? m_rebuild_request : waiting_rebuild();
             return d < 0 ? RT_NO_DISK : uint32_t(d);
         }
         case RT_SYS_REBUILD_SHARE: return uint32_t(m_platform.config().firmware.rebuild.share * 1000 + 0.5);
@@ -326,13 +336,21 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
             update_lines();
             return;
         case RT_SYS_REBUILD_DISK:
-            if (value != RT_NO_DISK) ++m_rebuild.started;
-            m_rebuild_request = -1;
+            if (value != RT_NO_DISK) {
+                if (value >= uint32_t(m_platform.disk_count()) ||
+                    m_platform.member_state_of(int(value)) != member_state::rebuilding)
+                    firmware_error(fmt::format("REBUILD_DISK {}: no such member rebuilding", value));
+                ++m_rebuild.started;
+                m_rebuild_taken = int(value);
+            }
+            // A second member with a fresh drive (beyond RAID 5's one) is offered next.
+            m_rebuild_request = waiting_rebuild();
             update_lines();
             return;
         case RT_SYS_REBUILD_PROGRESS:
         case RT_SYS_REBUILD_DONE: {
-            const int d = rebuilding_member();
+            const int d = m_rebuild_taken >= 0 && m_platform.member_state_of(m_rebuild_taken) == member_state::rebuilding
+                              ? m_rebuild_taken : -1;
             // The member's units the array uses: one per RAID 5 stripe.
             const uint64_t stripe_sectors = uint64_t(m_facts.stripe_unit_sectors) * uint64_t(m_platform.disk_count() - 1);
             const uint64_t units = stripe_sectors ? m_facts.array_sectors / stripe_sectors : 0;
@@ -342,6 +360,7 @@ void iss_device::write_register(uint32_t offset, uint32_t value, sc_core::sc_tim
                                            value));
             if (reg == RT_SYS_REBUILD_DONE) {
                 ++m_rebuild.finished;
+                m_rebuild_taken = -1;
                 m_platform.member_rebuilt(d);
                 return;
             }

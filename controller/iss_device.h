@@ -150,6 +150,11 @@ private:
     uint32_t m_recovered = 0;
     uint32_t m_lost_lbn = 0;
     int m_rebuild_request = -1;  // a member waiting for the firmware to take its rebuild
+    // The member whose rebuild the firmware took (REBUILD_DISK written): REBUILD_PROGRESS and
+    // REBUILD_DONE are about it, also while a second member has a fresh drive waiting.
+    int m_rebuild_taken = -1;
+    // A member rebuilding whose rebuild the firmware has not taken (-1: none).
+    int waiting_rebuild() const;
     uint32_t m_window = 0;  // WINDOW: the buffer address of the sector the core sees
     uint64_t &window_word(const char *what);
     std::vector<member_verdict> m_verdicts;

@@ -7,6 +7,7 @@
 
 struct disk_op {
     uint16_t job, next;
+    uint16_t drive;  /* the disk's drive_number when the command was planned */
     uint8_t disk, write;
     uint32_t lbn, sectors, address;
 };
@@ -16,10 +17,15 @@ struct disk_queue {
     uint16_t at_drive;
     uint8_t up;        /* the sweep's direction */
     uint32_t position; /* LBN after the last command sent */
+    uint16_t drive_number; /* fresh drives the firmware took in this slot (elevator_new_drive) */
 };
 
 static struct disk_op ops[MAX_OPS];
 static uint16_t free_ops;
+/* Commands not sent (planned for a drive no longer in the slot), completed failed by
+ * elevator_next_refused, oldest first. */
+static uint16_t refused_head = NONE, refused_tail = NONE;
+static uint8_t serving;
 static struct disk_queue queues[RT_MAX_DISKS];
 static uint32_t tags;
 static const uint8_t *channels;
@@ -32,7 +38,9 @@ void elevator_init(uint32_t disks, uint32_t tags_per_disk, const uint8_t *channe
         queues[d].at_drive = 0;
         queues[d].up = 1;
         queues[d].position = 0;
+        queues[d].drive_number = 0;
     }
+    refused_head = refused_tail = NONE;
     tags = tags_per_disk;
     channels = channel_of;
 }
@@ -66,8 +74,20 @@ static void dispatch(uint32_t disk) {
         const uint16_t i = pick(q);
         if (i == NONE) return;
         const struct disk_op *o = &ops[i];
+        ++q->at_drive;  /* a refused command too: elevator_completed takes it back */
+        /* Planned for the drive that was in the slot: the drive is gone (the controller fails the
+         * member, or a fresh drive sits there not yet taken), or a fresh drive the firmware took
+         * since. Sent, it would read a blank drive's sectors as the member's or write the new
+         * drive outside its rebuild: it fails as a lost drive's command does, and the job goes
+         * on degraded. */
+        if (o->drive != q->drive_number || (serving && REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk)) {
+            ops[i].next = NONE;
+            if (refused_tail == NONE) refused_head = i;
+            else ops[refused_tail].next = i;
+            refused_tail = i;
+            continue;
+        }
         q->position = o->lbn;
-        ++q->at_drive;
         hw_submit(RT_Q_SCSI0 + channels[disk], o->write ? RT_OP_SCSI_WRITE : RT_OP_SCSI_READ, i, disk, o->lbn,
                   o->sectors, o->address, 0, 0);
     }
@@ -84,6 +104,7 @@ void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t
     o->lbn = lbn;
     o->sectors = sectors;
     o->address = buffer_address;
+    o->drive = queues[disk].drive_number;
     o->next = queues[disk].waiting;
     queues[disk].waiting = i;
     dispatch(disk);
@@ -109,3 +130,15 @@ uint32_t elevator_completed(uint32_t tag) {
     dispatch(disk);
     return job;
 }
+
+void elevator_new_drive(uint32_t disk) { ++queues[disk].drive_number; }
+
+int elevator_next_refused(uint32_t *tag) {
+    if (refused_head == NONE) return 0;
+    *tag = refused_head;
+    refused_head = ops[refused_head].next;
+    if (refused_head == NONE) refused_tail = NONE;
+    return 1;
+}
+
+void elevator_serving(void) { serving = 1; }

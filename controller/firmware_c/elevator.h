@@ -17,4 +17,14 @@ struct elevator_command {
     uint32_t disk, lbn, sectors, address;
 };
 void elevator_command_of(uint32_t tag, struct elevator_command *out);
+/* The firmware took a fresh drive in `disk`'s slot (rebuild.c): commands planned before, for
+ * the drive that was there, are not sent to it. Neither is any command while the controller
+ * reports the member failed (FAILED_DISK). Such a command completes failed instead. */
+void elevator_new_drive(uint32_t disk);
+/* The boot is over: from now on FAILED_DISK refuses commands too. Before, the power-loss
+ * recovery writes a member whose interrupted rebuild its NVRAM checkpoint vouches for, which the
+ * controller reports failed until the rebuild is taken again. */
+void elevator_serving(void);
+/* A command refused so: its tag, to be completed with RT_STATUS_ERROR (hw_serve); 0 when none. */
+int elevator_next_refused(uint32_t *tag);
 #endif

@@ -1,5 +1,7 @@
 #include "hw.h"
 
+#include "elevator.h"
+
 static uint32_t sq_tail[RT_QUEUES];
 static uint32_t cq_head[RT_QUEUES];
 
@@ -68,6 +70,12 @@ void hw_serve(uint32_t lines, uint32_t channels, const struct queue_handlers *h)
     if ((pending & ((1u << RT_IRQ_MEMBERS) | (1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER))) && h->events)
         h->events(pending);
     if ((pending & (1u << RT_Q_HOST)) && h->host) hw_drain(RT_Q_HOST, h->host);
+    /* The commands the elevator would not send this turn (elevator.h), as failed completions. */
+    uint32_t tag;
+    while (h->scsi && elevator_next_refused(&tag)) {
+        const struct completion c = {tag, RT_STATUS_ERROR, 0, REG(RT_TIMER_BASE, RT_TIMER_NOW_US)};
+        h->scsi(&c);
+    }
 }
 
 void hw_putc(char c) { REG(RT_SYS_BASE, RT_SYS_CONSOLE) = (uint32_t)c; }

@@ -82,6 +82,7 @@ __attribute__((noipa)) int main(void) {
      * and the members' superblocks rewritten on every change of their states. */
     lines |= (1u << RT_IRQ_REBUILD) | (1u << RT_IRQ_TIMER) | (1u << RT_IRQ_MEMBERS);
     REG(RT_IRQ_BASE, RT_IRQ_ENABLE) = lines;
+    elevator_serving();
     REG(RT_SYS_BASE, RT_SYS_READY) = 1;
 
     static const struct queue_handlers handlers = {on_scsi, on_xor, on_host_dma, on_buffer, on_host_command,

@@ -130,6 +130,7 @@ static void start(uint32_t disk) {
     REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;  /* taken: the line falls */
     if (map->layout != RT_LAYOUT_RAID5) hw_panic(0x600);
     rb.disk = disk;
+    elevator_new_drive(disk);  /* nothing planned for the drive that was there reaches this one */
     rb.share_permille = REG(RT_SYS_BASE, RT_SYS_REBUILD_SHARE);
     rb.rate_kb_s = REG(RT_SYS_BASE, RT_SYS_REBUILD_RATE);
     if (rb.share_permille == 0 || rb.share_permille > 1000) hw_panic(0x601);
@@ -177,6 +178,10 @@ void rebuild_on_buffer(uint32_t handle) {
  * data and the rebuild ends (the member is served where it was rebuilt, and the other member's
  * fresh drive can then be rebuilt from it). */
 static void lose_the_rest(uint32_t other) {
+    /* Out of RB_LOCK first: the unlock below must not hand the stripe to this job again (it
+     * would end the rebuild twice: REBUILD_DONE for a member no longer rebuilding, its buffer
+     * freed twice). */
+    job->state = IDLE;
     job->holds_lock = 0;
     unlock_stripes(job->stripe, job->stripe);
     for (uint32_t s = rb.next; s < rb.stripes; ++s) {

@@ -245,6 +245,9 @@ static void stripe_enter(struct job *j, uint32_t stripe) {
 }
 
 void stripe_begin(struct job *j) {
+    /* Which member is lost now, not when the command arrived: a member lost and replaced since
+     * then has a blank drive in its slot, which only the rebuild's cursor makes present. */
+    if (!j->repairing) take_lost(j);
     if (j->full) {
         j->row0 = 0;
         j->row1 = map->unit;
@@ -470,7 +473,19 @@ void on_buffer(const struct completion *c) {
     if (j->write) {
         j->state = W_DMA;
         host_dma(j);
-    } else if (j->lost != RT_NO_DISK) {
+        return;
+    }
+    /* The buffer may have waited for room: the read is planned with the members lost now (a
+     * member lost and replaced meanwhile has a blank drive in its slot), again with room to
+     * rebuild when it was allocated without. */
+    const uint32_t lost_at_allocation = j->lost;
+    if (!j->repairing) take_lost(j);
+    if (lost_at_allocation == RT_NO_DISK && j->lost != RT_NO_DISK) {
+        release(j->buf);
+        allocate(j, j->sectors + (map->disks - 1) * j->sectors, 0);
+        return;
+    }
+    if (j->lost != RT_NO_DISK) {
         /* Degraded: rebuilt pieces read whole rows, so no write may be half done in them. */
         const uint32_t stripe_sectors = map->data_disks * map->unit;
         j->lock_first = j->lbn / stripe_sectors;
