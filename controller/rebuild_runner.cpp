@@ -38,8 +38,11 @@ bool rebuild_runner::present(int disk, uint64_t unit) const {
     case member_state::failed: return false;
     case member_state::rebuilding: break;
     }
+    // A unit done ahead of the cursor (several in flight, an earlier one still running) is on the
+    // new drive: reads and writes must treat it as the member's, or a write left out of it would
+    // leave it stale once the cursor passes (the step is not done again).
     const auto it = m_members.find(disk);
-    return it != m_members.end() && it->second.cursor.rebuilt(unit);
+    return it != m_members.end() && (it->second.cursor.rebuilt(unit) || it->second.done_ahead.count(unit) > 0);
 }
 
 const rebuild_cursor *rebuild_runner::cursor(int disk) const {

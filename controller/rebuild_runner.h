@@ -49,7 +49,7 @@ public:
     // Starts rebuilding `disk` (the platform marked it rebuilding) over `units` units.
     void start(int disk, uint64_t units);
     // Whether member `disk`'s unit holds its data: optimal yes, failed no, rebuilding when the
-    // cursor has passed it.
+    // cursor has passed it or its step is done ahead of the cursor.
     bool present(int disk, uint64_t unit) const;
     // The cursor of a member being rebuilt (nullptr: none).
     const rebuild_cursor *cursor(int disk) const;
