@@ -10,7 +10,8 @@
 // A stripe missing two members (a failed one and one failed or not yet rebuilt there) has lost
 // its data: every such stripe is recorded when the loss is noticed (m_lost_stripes, runs of
 // stripes that lost the same members; lost_ranges reports their data units on those members),
-// and host requests that touch it fail.
+// and host requests that touch it fail. Its members stay absent from it for good, though their
+// rebuilds run past it and end optimal: their new drives never received its data.
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -32,7 +33,8 @@ void raid_firmware::absent_in_stripe(int64_t stripe, std::vector<int> &out) cons
     out.clear();
     // A lost stripe's members stay absent from it whatever their state: the drives now in their
     // slots were rebuilt past it (the rebuild could not give them its data, and moved on) and hold
-    // nothing of it, so a plan made before the loss must not read them once they count optimal.
+    // nothing of it, so a read planned before the loss and served after it must not read them
+    // once they count optimal (before: their empty units served as data; EXPERIMENTS 19.17).
     const std::vector<int> *lost = m_lost_stripes.absent_of(stripe);
     if (!lost && all_optimal()) return;
     for (const unit_place &u : m_stripes->units_by_disk(stripe))
@@ -136,19 +138,16 @@ bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
         if (u.disk == disk) target = &u;
         else others.push_back(&u);
     }
-    // With tokens always: the rebuild cannot know whether the host ever sent any.
-    // Slot k the other unit k, the last slot the rebuilt unit.
-    const uint64_t slots = others.size() + 1;
-    protocol::buffer_block *work =
-        target ? m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit) : nullptr;
-    // The members judged once the buffer is held (waiting for it takes time): a source lost
-    // meanwhile, perhaps with a fresh drive already in its slot, must not be read as its data.
     std::vector<int> absent;
     absent_in_stripe(stripe, absent);
     bool ok = target && absent.size() == 1 && absent[0] == disk;
     if (!ok && absent.size() > 1) lose_stripe(stripe, absent);
     bool whole = ok;  // every row of the unit rebuilt
     if (ok) {
+        // With tokens always: the rebuild cannot know whether the host ever sent any.
+        // Slot k the other unit k, the last slot the rebuilt unit.
+        const uint64_t slots = others.size() + 1;
+        protocol::buffer_block *work = m_platform.allocate_buffer(slots * unit * protocol::sector_bytes, slots * unit);
         // A source that answers MEDIUM ERROR is read again in pieces (unreadable_sectors.h): its
         // readable rows are rebuilt as usual, and only the rows it cannot give are lost.
         std::vector<std::vector<sector_run>> unreadable(others.size());
@@ -180,8 +179,8 @@ bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
                     note_lost_rows(stripe, others[k]->disk, r.first, r.count);
                 }
         }
+        m_platform.free_buffer(work);
     }
-    if (work) m_platform.free_buffer(work);
     m_stripes_in_rebuild.erase(stripe);
     if (!ok) {
         // A second loss while the stripe was read: the stripe is lost (its unit of the new
