@@ -35,6 +35,13 @@ bool lost_stripe_runs::add(int64_t stripe, std::vector<int> absent_disks) {
 
 bool lost_stripe_runs::contains(int64_t stripe) const { return touches(stripe, stripe); }
 
+const std::vector<int> *lost_stripe_runs::absent_of(int64_t stripe) const {
+    auto it = m_runs.upper_bound(stripe);  // the first run starting after the stripe
+    if (it == m_runs.begin()) return nullptr;
+    const run &r = std::prev(it)->second;
+    return r.end > stripe ? &r.disks : nullptr;
+}
+
 bool lost_stripe_runs::touches(int64_t first, int64_t last) const {
     if (m_runs.empty() || first > last) return false;
     auto it = m_runs.upper_bound(first);  // the first run starting after `first`

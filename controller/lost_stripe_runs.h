@@ -25,6 +25,8 @@ public:
     // already was. Merged with the run before or after it when they lost the same members.
     bool add(int64_t stripe, std::vector<int> absent_disks);
     bool contains(int64_t stripe) const;
+    // The members `stripe` lost (ascending), nullptr when it is not lost.
+    const std::vector<int> *absent_of(int64_t stripe) const;
     // Whether any stripe of [first, last] is lost.
     bool touches(int64_t first, int64_t last) const;
     bool empty() const { return m_runs.empty(); }

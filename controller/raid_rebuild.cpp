@@ -10,7 +10,8 @@
 // A stripe missing two members (a failed one and one failed or not yet rebuilt there) has lost
 // its data: every such stripe is recorded when the loss is noticed (m_lost_stripes, runs of
 // stripes that lost the same members; lost_ranges reports their data units on those members),
-// and host requests that touch it fail.
+// and host requests that touch it fail. Its members stay absent from it for good, though their
+// rebuilds run past it and end optimal: their new drives never received its data.
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -30,9 +31,16 @@ int64_t raid_firmware::stripe_count() const { return m_stripes->stripe_of(m_stri
 
 void raid_firmware::absent_in_stripe(int64_t stripe, std::vector<int> &out) const {
     out.clear();
-    if (all_optimal()) return;
+    // A lost stripe's members stay absent from it whatever their state: the drives now in their
+    // slots were rebuilt past it (the rebuild could not give them its data, and moved on) and hold
+    // nothing of it, so a read planned before the loss and served after it must not read them
+    // once they count optimal (before: their empty units served as data; EXPERIMENTS 19.17).
+    const std::vector<int> *lost = m_lost_stripes.absent_of(stripe);
+    if (!lost && all_optimal()) return;
     for (const unit_place &u : m_stripes->units_by_disk(stripe))
-        if (!m_rebuild.present(u.disk, uint64_t(stripe))) out.push_back(u.disk);
+        if (!m_rebuild.present(u.disk, uint64_t(stripe)) ||
+            (lost && std::find(lost->begin(), lost->end(), u.disk) != lost->end()))
+            out.push_back(u.disk);
 }
 
 bool raid_firmware::absent_as_planned(int64_t stripe, int lost) const {
