@@ -154,8 +154,14 @@ bool parity_logging_firmware::remake_live_checks(const std::vector<region_extent
 
 // The region's checks describe its data no longer (its log lost with a member, or partly
 // applied): each big row's live checks made again from its data where every data column is
-// there; where one is missing, its data and the row's checks are lost.
-bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affinity) {
+// there; where one is missing, the data and checks of the rows the dropped log named
+// (`stale_images`, the log directory's check image sectors) are lost, or of every row of the big
+// row when they are unknown (nullptr: a lost controller state). The rows the log did not name
+// have checks that describe them still (a torn rewrite of a check run leaves each of their
+// sectors old or new, and the two are equal), so only the named ones are lost: per sector, not
+// whole big rows (issue 27's loss accounting).
+bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affinity,
+                                                           const std::vector<int64_t> *stale_images) {
     const int D = m_layout.data_columns();
     bool ok = true;
     for (int q = 0; q < m_layout.members(); ++q) {
@@ -163,7 +169,14 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
         bool data_missing = false;
         for (int j = 0; j < D; ++j) data_missing = data_missing || gone(region, members[size_t(j)]);
         if (data_missing) {
-            record_big_row_lost(region, q, true);
+            if (!stale_images) {
+                record_big_row_lost(region, q, true);
+                continue;
+            }
+            for (int64_t image : *stale_images) {
+                const parity_logging_layout::image_row row = m_layout.row_of_image(image);
+                if (row.q == q) record_row_lost(m_layout.lbn_at(region, q, row.offset, 0), 1, true);
+            }
             continue;
         }
         const int C = m_layout.checks();
@@ -239,10 +252,12 @@ bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed
         const bool stops = logs_with(region, m_lost) && !logs_with(region, failed);
         if (!r.stale_parity && !(stops && r.committed > 0)) continue;
         wait_region_idle(region);
+        // The rows the log names, before a reintegration that fails truncates it.
+        const std::vector<int64_t> stale = logged_images(region);
         if (!r.stale_parity && !reintegrate(region, affinity)) r.stale_parity = true;
         if (r.stale_parity) {
             drop_log(region);
-            rebuild_checks_around_losses(region, affinity);
+            rebuild_checks_around_losses(region, affinity, &stale);
         }
         r.reintegrating = false;
         --m_reintegrating;
