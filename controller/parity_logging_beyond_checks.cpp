@@ -31,8 +31,13 @@ bool parity_logging_firmware::recorded_lost(const region_extent &e) const {
     return it != m_lost_on_disk.end() && it->second.overlaps(e.drive_lbn, e.drive_lbn + e.sectors);
 }
 
+// A member whose loss is not handled yet (failed or replaced while the firmware had not applied
+// the logs: a power loss during the handling, or a further loss) counts as missing too: its slot
+// may hold a fresh drive whose zeros are no data of the array. Before, absent() alone said
+// present there, and a power-loss recovery that made a torn region's checks again from its data
+// read the new drive's zeros as the member's data (the explorer's 15:27, 15:28, 16:36).
 bool parity_logging_firmware::gone(int region, const region_extent &e) const {
-    return absent(e.disk, region, e.drive_lbn) || recorded_lost(e);
+    return missing(e.disk, region, e.drive_lbn) || recorded_lost(e);
 }
 
 std::vector<region_extent> parity_logging_firmware::row_members(int64_t lbn, int64_t sectors) const {
@@ -75,7 +80,7 @@ void parity_logging_firmware::record_row_lost(int64_t lbn, int64_t sectors, bool
     const int D = m_layout.data_columns(), column = m_layout.parity_of(lbn).column;
     for (size_t m = 0; m < members.size(); ++m) {
         const bool data = int(m) < D;
-        if (!absent(members[m].disk, region, members[m].drive_lbn) && !(checks_too && !data)) continue;
+        if (!missing(members[m].disk, region, members[m].drive_lbn) && !(checks_too && !data)) continue;
         record_lost(members[m], data ? lbn + int64_t(int(m) - column) * m_layout.unit_sectors() : -1, 0);
     }
 }
@@ -103,7 +108,7 @@ void parity_logging_firmware::record_big_row_lost(int region, int q, bool checks
                                                        int64_t(q) * D * m_layout.parity_unit_sectors();
     for (size_t m = 0; m < members.size(); ++m) {
         const bool data = int(m) < D;
-        if (!absent(members[m].disk, region, members[m].drive_lbn) && !(checks_too && !data)) continue;
+        if (!missing(members[m].disk, region, members[m].drive_lbn) && !(checks_too && !data)) continue;
         record_lost(members[m], data ? first + int64_t(m) * u : -1, int64_t(D) * u);
     }
 }
@@ -127,7 +132,7 @@ bool parity_logging_firmware::remake_live_checks(const std::vector<region_extent
     protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
     m_platform.check_power();
     bool ok = m_kit.parallel(size_t(D), [&](size_t j) {
-        return m_kit.disk_io(false, members[j].disk, uint64_t(members[j].drive_lbn), uint32_t(n), work, j * n);
+        return member_io(false, members[j].disk, uint64_t(members[j].drive_lbn), uint32_t(n), work, j * n);
     });
     if (ok) {
         std::vector<protocol::buffer_ref> inputs;
@@ -149,8 +154,14 @@ bool parity_logging_firmware::remake_live_checks(const std::vector<region_extent
 
 // The region's checks describe its data no longer (its log lost with a member, or partly
 // applied): each big row's live checks made again from its data where every data column is
-// there; where one is missing, its data and the row's checks are lost.
-bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affinity) {
+// there; where one is missing, the data and checks of the rows the dropped log named
+// (`stale_images`, the log directory's check image sectors) are lost, or of every row of the big
+// row when they are unknown (nullptr: a lost controller state). The rows the log did not name
+// have checks that describe them still (a torn rewrite of a check run leaves each of their
+// sectors old or new, and the two are equal), so only the named ones are lost: per sector, not
+// whole big rows (issue 27's loss accounting).
+bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affinity,
+                                                           const std::vector<int64_t> *stale_images) {
     const int D = m_layout.data_columns();
     bool ok = true;
     for (int q = 0; q < m_layout.members(); ++q) {
@@ -158,7 +169,14 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
         bool data_missing = false;
         for (int j = 0; j < D; ++j) data_missing = data_missing || gone(region, members[size_t(j)]);
         if (data_missing) {
-            record_big_row_lost(region, q, true);
+            if (!stale_images) {
+                record_big_row_lost(region, q, true);
+                continue;
+            }
+            for (int64_t image : *stale_images) {
+                const parity_logging_layout::image_row row = m_layout.row_of_image(image);
+                if (row.q == q) record_row_lost(m_layout.lbn_at(region, q, row.offset, 0), 1, true);
+            }
             continue;
         }
         const int C = m_layout.checks();
@@ -190,7 +208,7 @@ int parity_logging_firmware::beyond_checks_write(const piece &p, protocol::buffe
     if (recorded_lost({own.disk, own.drive_lbn, p.sectors})) return 0;
     if (gone_in_row(p.lbn, p.sectors) <= m_layout.checks()) return -1;
     record_row_lost(p.lbn, p.sectors);
-    if (absent(own.disk, region, own.drive_lbn)) return 0;
+    if (missing(own.disk, region, own.drive_lbn)) return 0;
     // The row's checks describe nothing any more: the data alone.
     return m_kit.disk_io(true, own.disk, uint64_t(own.drive_lbn), uint32_t(p.sectors), buffer, p.offset) ? 1 : 0;
 }
@@ -234,10 +252,12 @@ bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed
         const bool stops = logs_with(region, m_lost) && !logs_with(region, failed);
         if (!r.stale_parity && !(stops && r.committed > 0)) continue;
         wait_region_idle(region);
+        // The rows the log names, before a reintegration that fails truncates it.
+        const std::vector<int64_t> stale = logged_images(region);
         if (!r.stale_parity && !reintegrate(region, affinity)) r.stale_parity = true;
         if (r.stale_parity) {
             drop_log(region);
-            rebuild_checks_around_losses(region, affinity);
+            rebuild_checks_around_losses(region, affinity, &stale);
         }
         r.reintegrating = false;
         --m_reintegrating;

@@ -459,7 +459,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
 // (or sectors recorded lost on them) only the rows that can be made are made
 // (parity_logging_beyond_checks.cpp).
 bool parity_logging_firmware::rebuild_parity(int region, int affinity, const std::vector<int64_t> *stale_images) {
-    if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return rebuild_checks_around_losses(region, affinity);
+    if (!unavailable_disks().empty() || !m_lost_on_disk.empty()) return rebuild_checks_around_losses(region, affinity, stale_images);
     if (m_layout.checks() > 1) return rebuild_checks(region, affinity, stale_images);
     const int M = m_layout.members();
     const uint64_t pt = uint64_t(m_layout.parity_unit_sectors());

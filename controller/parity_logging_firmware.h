@@ -310,7 +310,7 @@ private:
     std::vector<region_extent> big_row_members(int region, int q) const;
     void record_big_row_lost(int region, int q, bool checks_too);
     void record_rows_beyond_checks();  // every big row with more missing members than checks
-    bool rebuild_checks_around_losses(int region, int affinity);
+    bool rebuild_checks_around_losses(int region, int affinity, const std::vector<int64_t> *stale_images = nullptr);
     void drop_log(int region);
     bool remake_live_checks(const std::vector<region_extent> &members, const std::vector<bool> &live, int affinity);
     // A read of a piece that cannot be served (recorded lost, or its row beyond its checks).

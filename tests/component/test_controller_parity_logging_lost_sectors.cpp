@@ -5,6 +5,7 @@
 // fail, never return what the torn parity gives, and a write makes them good again.
 #include <cstdint>
 #include <iostream>
+#include <set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -78,4 +79,70 @@ TEST(parity_logging_lost_sectors, a_reintegration_torn_while_a_member_is_missing
     EXPECT_GT(b.firmware().statistics().parity_rebuilds, 0u) << "no reintegration was torn: the test shows nothing";
     EXPECT_GT(fw.value("lost_sectors", 0), 0) << "nothing recorded lost: the test shows nothing";
     EXPECT_GT(failed_reads, 0u);
+}
+
+// The explorer's cases 15:27, 15:28 and 16:36: a member lost and a fresh drive in its slot a
+// millisecond later, before any request came; the rebuild's first step has the loss handled (every
+// region's log applied) and the power fails while it runs. The recovery starts with the loss not
+// handled (the lost member rebuilding, not yet among the handled losses): the region caught
+// reintegrating gets its checks made again from its data, and before, the rows decided there took
+// the rebuilding member as present and read the fresh drive's zeros as its data (the checks
+// made from them; the rebuild then solved the member's rows as zeros). A member whose loss is not
+// handled is missing in every row decision: its rows are lost where they cannot be made, never
+// read from the new drive.
+class parity_logging_lost_sectors_at : public ::testing::TestWithParam<int> {};
+
+INSTANTIATE_TEST_SUITE_P(checks, parity_logging_lost_sectors_at, ::testing::Values(1, 2, 3),
+                         [](const ::testing::TestParamInfo<int> &i) { return std::to_string(i.param) + "_checks"; });
+
+TEST_P(parity_logging_lost_sectors_at, a_power_loss_while_a_replaced_members_loss_is_handled_never_serves_the_new_drive) {
+    const int C = GetParam();
+    component_test::plog_bench b(3 * C + 3, component_test::small_parity_logging_config(C), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const int lost = b.layout().member_disk(0, 0);
+    uint64_t failed_reads = 0, reads = 0;
+    int64_t lost_at_recovery = 0;
+    component_test::run_clean(b, [&] {
+        const uint64_t capacity = b.ctl->capacity_sectors();
+        for (int k = 0; k < 300; ++k) w.write((uint64_t(k) * 7919) % (capacity - 4), 3);
+        ASSERT_GT(b.firmware().statistics().small_writes, 0u);
+        b.ctl->fail_member(lost);
+        pause_ms(1);
+        b.drives[size_t(lost)]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(lost));  // its first step handles the loss: the logs applied
+        // The new drive's identity written (else the start-up check fails it and nothing of it is
+        // read), the logs of the first region still being applied.
+        pause_ms(10);
+        b.ctl->power_fail();  // a reintegration of the handling torn
+        pause_ms(20);
+        b.ctl->power_restore_and_recover();
+        nlohmann::json at_recovery;
+        b.ctl->report_firmware(at_recovery);
+        lost_at_recovery = at_recovery.value("lost_sectors", int64_t(0));
+        wait_for_state(b, lost, member_state::optimal, 600000);
+        for (const auto &[lbn, tok] : w.expect) {
+            uint64_t t = 0;
+            ++reads;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) ++failed_reads;
+        }
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    const int64_t lost_sectors = fw.value("lost_sectors", int64_t(0));
+    std::cout << C << " checks: reads " << reads << ", failed " << failed_reads << ", lost sectors " << lost_sectors
+              << ", integrity errors " << b.ctl->integrity().integrity_errors() << "\n";
+    EXPECT_GT(b.firmware().statistics().parity_rebuilds, 0u) << "no reintegration was torn: the test shows nothing";
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    EXPECT_GT(failed_reads, 0u);
+    EXPECT_LT(failed_reads, reads);
+    // Per sector: the recovery loses only the rows the torn log named (one sector of the missing
+    // member per row of the torn region a host write touched), not every row of their big rows.
+    // (The rebuild then records a whole unit lost where one of its rows is: not per sector yet.)
+    const auto &l = b.layout();
+    std::set<std::pair<int64_t, int64_t>> rows;  // (logical stripe, offset in the unit) of region 0
+    for (const auto &[lbn, tok] : w.expect)
+        if (l.region_of(int64_t(lbn)) == 0) rows.insert({l.stripe_of(int64_t(lbn)), int64_t(lbn) % l.unit_sectors()});
+    std::cout << "rows written in region 0: " << rows.size() << ", lost sectors at the recovery " << lost_at_recovery
+              << "\n";
+    EXPECT_LE(lost_at_recovery, int64_t(rows.size()));
 }
