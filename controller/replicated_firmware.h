@@ -140,7 +140,10 @@ private:
     firmware_platform &m_platform;
     std::unique_ptr<layout> m_layout;
     rebuild_runner m_rebuild;
-    std::set<uint64_t> m_units_in_rebuild;
+    // Units a rebuild step is copying now; a multiset, since two members rebuilt at once (RAID 10
+    // or RAID 1 with three copies, two drives replaced) may copy the same unit at the same time,
+    // and the first step to finish must not let writes past the other.
+    std::multiset<uint64_t> m_units_in_rebuild;
     // Units whose step is done while the cursor waits for an earlier step (several units in
     // flight): the new drive holds their data, so writes must keep it up to date there.
     std::map<int, std::set<uint64_t>> m_rebuilt_ahead;

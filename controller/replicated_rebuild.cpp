@@ -146,7 +146,8 @@ bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
         const rebuild_cursor *cursor = m_rebuild.cursor(disk);
         if (cursor) ahead.erase(ahead.begin(), ahead.lower_bound(cursor->next()));
     }
-    m_units_in_rebuild.erase(unit);
+    // This step only (a restart after a power loss may have released every unit already).
+    if (const auto held = m_units_in_rebuild.find(unit); held != m_units_in_rebuild.end()) m_units_in_rebuild.erase(held);
     m_rebuild_step_done.notify(sc_core::SC_ZERO_TIME);
     if (locked) m_kit.locks.unlock(int64_t(unit));
     return ok;
