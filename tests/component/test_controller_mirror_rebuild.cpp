@@ -75,6 +75,54 @@ TEST(mirror_rebuild, raid1_a_write_waits_for_every_members_step_on_its_unit_when
     EXPECT_EQ(b.ctl->statistics().failed_reads, 0u);
 }
 
+// RAID 1 with two copies, disk 0 lost: a host read of a unit queues behind a long read on disk 1,
+// the only copy. Disk 1 is lost too (beyond the promise) and a fresh drive put in its slot: its
+// rebuild has no source, records every unit lost and ends at once, the member serving again. The
+// read, chosen again after the loss, must fail (its sectors are recorded lost), not be served the
+// fresh drive's blank sectors (before: zeros returned as data, the explorer's
+// wrong_data_raid1_21_12). A write then gives the sectors new data, which are read back.
+TEST(mirror_rebuild, raid1_a_read_waiting_across_the_loss_of_its_last_copy_fails_not_served_blank) {
+    controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    c.firmware.tags_per_disk = 1;
+    component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
+    const std::vector<uint64_t> data = component_test::tokens(1, 8), newer = component_test::tokens(2, 8);
+    const uint64_t far = 100 * 16;
+    bool read_done = false, read_ok = false;
+    std::vector<uint64_t> got(8, 0);
+    component_test::run_clean(b, [&] {
+        std::vector<uint64_t> w = data;
+        ASSERT_EQ(b.host.send(false, far, 8, w.data()), tlm::TLM_OK_RESPONSE);
+        pause_ms(50);  // on both copies
+        b.ctl->fail_member(0);
+        // Disk 1 busy with a long read (its one tag): the host read waits for it.
+        b.host.spawn([&] {
+            std::vector<uint64_t> t(3000);
+            b.ctl->raw_disk_io(true, 1, 2000, 3000, t.data());
+        });
+        pause_ms(0.1);
+        b.host.spawn([&] {
+            read_ok = b.host.send(true, far, 8, got.data()) == tlm::TLM_OK_RESPONSE;
+            read_done = true;
+        });
+        pause_ms(1);
+        ASSERT_FALSE(read_done) << "the read did not wait: the test shows nothing";
+        b.ctl->fail_member(1);
+        b.drives[1]->replace_media();
+        ASSERT_TRUE(b.ctl->replace_member(1));
+        wait_for_state(b, 1, member_state::optimal, 60000);  // nothing to copy from: every unit lost
+        while (!read_done) pause_ms(1);
+        EXPECT_FALSE(read_ok) << "served: " << got[0] << " (the data were " << data[0] << ")";
+        w = newer;
+        ASSERT_EQ(b.host.send(false, far, 8, w.data()), tlm::TLM_OK_RESPONSE);
+        std::vector<uint64_t> r(8);
+        ASSERT_EQ(b.host.send(true, far, 8, r.data()), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(r, newer);
+    });
+}
+
 // RAID 1 with the delayed-write table, disk 1 being rebuilt with no pause between steps: the power
 // fails while a step is under way. Its thread is gone with the power, so it never says its unit is
 // done; the firmware's record of the steps under way is volatile and must go with it (before: the
