@@ -179,7 +179,7 @@ void replicated_firmware::runs_of(uint64_t lbn, uint32_t sectors, std::vector<ch
 }
 
 bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer,
-                                          std::vector<uint64_t> *logical, uint64_t buffer_lbn) {
+                                          std::vector<uint64_t> *logical, uint64_t buffer_lbn, read_purpose purpose) {
     if (buffer_lbn == UINT64_MAX) buffer_lbn = lbn;
     std::vector<chunk> runs;
     runs_of(lbn, sectors, runs);
@@ -195,6 +195,10 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
             uint64_t losses = 0;
             for (;;) {
                 notice_lost_disk();
+                // Chosen again after a loss (below), the run may be recorded lost while a fresh
+                // drive in the slot serves (a rebuild with no source ends at once): the host's read
+                // fails, as one begun now would (before: served the blank drive's zeros).
+                if (purpose == read_purpose::host && overlaps_lost(uint64_t(c.lbn), uint32_t(c.sectors))) return false;
                 losses = m_platform.member_losses();
                 chunk live = c;
                 auto excluded = [&](const replica &r) {
@@ -224,9 +228,9 @@ bool replicated_firmware::replicated_read(uint64_t lbn, uint32_t sectors, protoc
                     // Parts of the run have their only current copy on different disks (pending
                     // updates of two writes): read the halves separately.
                     const uint32_t half = uint32_t(c.sectors) / 2;
-                    return replicated_read(uint64_t(c.lbn), half, buffer, logical, buffer_lbn) &&
+                    return replicated_read(uint64_t(c.lbn), half, buffer, logical, buffer_lbn, purpose) &&
                            replicated_read(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, buffer, logical,
-                                           buffer_lbn);
+                                           buffer_lbn, purpose);
                 }
                 if (hs.empty() && m_table && force_current(c, epoch)) continue;  // the newest data are pending
                 if (hs.empty()) return false;

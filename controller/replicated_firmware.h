@@ -79,11 +79,14 @@ private:
         bool acknowledged = false;
         int in_flight = 0;  // propagations handed out and not yet done
     };
+    // Who reads: the host gets an error for sectors recorded lost, a rebuild step copies its
+    // whole unit (its lost sectors stay recorded lost).
+    enum class read_purpose { host, rebuild };
     // Reads: each run of chunks to one holder, the replica on it picked at dispatch. With the
     // table, `logical` receives the request's tickets in the logical order (m_logical), released
     // once the read is checked. `buffer_lbn`: the logical sector at offset 0 of `buffer`.
     bool replicated_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, std::vector<uint64_t> *logical,
-                         uint64_t buffer_lbn = UINT64_MAX);
+                         uint64_t buffer_lbn = UINT64_MAX, read_purpose purpose = read_purpose::host);
     // Writes through the delayed-write table; `owner` names the buffer.
     bool replicated_write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, uint64_t owner, int affinity,
                           std::vector<uint64_t> *logical);

@@ -119,7 +119,7 @@ bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
     // With tokens always: the rebuild cannot know whether the host ever sent any.
     protocol::buffer_block *work = m_platform.allocate_buffer(uint64_t(sectors) * protocol::sector_bytes, sectors);
     std::vector<uint64_t> logical;
-    bool ok = replicated_read(lbn, sectors, work, &logical);
+    bool ok = replicated_read(lbn, sectors, work, &logical, UINT64_MAX, read_purpose::rebuild);
     for (uint64_t t : logical) m_logical.leave(t);
     if (!logical.empty()) m_guard_changed.notify(sc_core::SC_ZERO_TIME);
     // No copy could give the unit: the cursor passes it all the same and the new drive's copy is
