@@ -59,6 +59,32 @@ struct foreground {
     }
 };
 
+// The reads of a check pass: [0, sectors) in pieces of `piece` sectors, once for each entry of
+// `failed_disks` (the member the firmware is told is failed then; -1 for none), every read's
+// outcome counted. Wrong data among them shows in the integrity checker.
+struct read_pass {
+    uint64_t reads = 0, failed_reads = 0;
+    std::vector<uint64_t> failed_lbns;
+};
+
+inline read_pass read_with_members_failed(controller_bench &b, const std::vector<int> &failed_disks,
+                                          uint64_t sectors, uint32_t piece) {
+    read_pass pass;
+    for (const int failed : failed_disks) {
+        b.ctl->set_failed_disk(failed);
+        for (uint64_t lbn = 0; lbn < sectors; lbn += piece) {
+            std::vector<uint64_t> r(piece);
+            ++pass.reads;
+            if (b.host.send(true, lbn, piece, r.data()) != tlm::TLM_OK_RESPONSE) {
+                ++pass.failed_reads;
+                pass.failed_lbns.push_back(lbn);
+            }
+        }
+    }
+    b.ctl->set_failed_disk(-1);
+    return pass;
+}
+
 inline void wait_for_state(controller_bench &b, int disk, raidtlm::controller::member_state s, double limit_ms) {
     const double until = sc_core::sc_time_stamp().to_seconds() * 1e3 + limit_ms;
     while (b.ctl->members().state(disk) != s && sc_core::sc_time_stamp().to_seconds() * 1e3 < until) pause_ms(1);

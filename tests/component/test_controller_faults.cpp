@@ -277,25 +277,36 @@ TEST(faults, raid6_power_loss_with_a_data_disk_lost_loses_only_stripes_whose_che
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
-// Floating data and parity under a hot region: reads of a unit that is moving (translated to its
-// old slot before the move's table update) never return data older than an acknowledged write,
-// and a slot that a read is still reading is never refilled by another unit's move.
-TEST(faults, floating_reads_overlapping_unit_moves_return_the_acknowledged_data) {
+// Floating data and parity on 4 IBM 0661s (4 channels, 4-sector units) under a hot region load
+// `shape` sets up; after the run every request is done, nothing read was wrong, and at least
+// `min_reads_checked` reads were checked. Returns the floating statistics for the test's own claim.
+template <class Shape>
+controller::floating_statistics floating_hot_region_run(bool old_data_cached, uint64_t min_reads_checked, Shape shape) {
     controller::controller_config c;
     c.channels = 4;
     c.firmware.stripe_unit_sectors = 4;
     c.firmware.array = controller::array_kind::floating;
+    c.firmware.old_data_cached = old_data_cached;
     controller_bench b(4, c, ibm0661());
     hot_region_load load{b};
-    load.hot_sectors = 192;  // 48 units: 16 stripes, every move within cylinder 0
-    load.total = 6000;
+    shape(load);
     load.start();
     sc_core::sc_start();
-    const auto *fw = b.ctl->firmware_as<controller::floating_firmware>();
     EXPECT_EQ(load.done, load.total);
-    EXPECT_GT(fw->floating().moves, 1000u);
-    EXPECT_GT(b.ctl->integrity().reads_checked(), 10000u);
+    EXPECT_GT(b.ctl->integrity().reads_checked(), min_reads_checked);
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    return b.ctl->firmware_as<controller::floating_firmware>()->floating();
+}
+
+// Floating data and parity under a hot region: reads of a unit that is moving (translated to its
+// old slot before the move's table update) never return data older than an acknowledged write,
+// and a slot that a read is still reading is never refilled by another unit's move.
+TEST(faults, floating_reads_overlapping_unit_moves_return_the_acknowledged_data) {
+    const auto f = floating_hot_region_run(false, 10000, [](hot_region_load &load) {
+        load.hot_sectors = 192;  // 48 units: 16 stripes, every move within cylinder 0
+        load.total = 6000;
+    });
+    EXPECT_GT(f.moves, 1000u);
 }
 
 // The same with controller.old_data cached: a data unit is rewritten in place by a quick plain
@@ -304,24 +315,13 @@ TEST(faults, floating_reads_overlapping_unit_moves_return_the_acknowledged_data)
 // here (2-sector requests at any start over 48 units), 73 in 16,432 reads in
 // test_controller_floating_raid6's heavier 6-disk load run over RAID 5.
 TEST(faults, floating_cached_reads_overlapping_in_place_rewrites_return_the_acknowledged_data) {
-    controller::controller_config c;
-    c.channels = 4;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.array = controller::array_kind::floating;
-    c.firmware.old_data_cached = true;
-    controller_bench b(4, c, ibm0661());
-    hot_region_load load{b};
-    load.hot_sectors = 192;
-    load.sectors = 2;
-    load.aligned = false;
-    load.total = 6000;
-    load.start();
-    sc_core::sc_start();
-    const auto *fw = b.ctl->firmware_as<controller::floating_firmware>();
-    EXPECT_EQ(load.done, load.total);
-    EXPECT_GT(fw->floating().moves, 1000u);  // the parity floats
-    EXPECT_GT(b.ctl->integrity().reads_checked(), 5000u);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    const auto f = floating_hot_region_run(true, 5000, [](hot_region_load &load) {
+        load.hot_sectors = 192;
+        load.sectors = 2;
+        load.aligned = false;
+        load.total = 6000;
+    });
+    EXPECT_GT(f.moves, 1000u);  // the parity floats
 }
 
 // A cylinder with no free slot left (every one reserved by moves in flight: 200 clients on 36
@@ -332,24 +332,14 @@ TEST(faults, floating_cached_reads_overlapping_in_place_rewrites_return_the_ackn
 // outstanding, 1-sector requests, no fault: 31 wrong reads of zeros). Now such a unit is read,
 // then written with its new contents (faults: tests pass before for moved units).
 TEST(faults, floating_units_rewritten_in_place_never_show_a_stand_in_to_reads) {
-    controller::controller_config c;
-    c.channels = 4;
-    c.firmware.stripe_unit_sectors = 4;
-    c.firmware.array = controller::array_kind::floating;
-    controller_bench b(4, c, ibm0661());
-    hot_region_load load{b};
-    load.clients = 200;
-    load.hot_sectors = 432;  // 36 stripes in cylinder 0 (12 free slots)
-    load.sectors = 1;
-    load.aligned = false;
-    load.total = 8000;
-    load.start();
-    sc_core::sc_start();
-    const auto *fw = b.ctl->firmware_as<controller::floating_firmware>();
-    EXPECT_EQ(load.done, load.total);
-    EXPECT_GT(fw->floating().in_place, 100u) << "no cylinder ran out of free slots: the test shows nothing";
-    EXPECT_GT(b.ctl->integrity().reads_checked(), 3000u);
-    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    const auto f = floating_hot_region_run(false, 3000, [](hot_region_load &load) {
+        load.clients = 200;
+        load.hot_sectors = 432;  // 36 stripes in cylinder 0 (12 free slots)
+        load.sectors = 1;
+        load.aligned = false;
+        load.total = 8000;
+    });
+    EXPECT_GT(f.in_place, 100u) << "no cylinder ran out of free slots: the test shows nothing";
 }
 
 // Parity logging under a hot region, no fault: a small write is acknowledged after one data

@@ -36,10 +36,9 @@ const disks::disk_spec &ibm0661() {
     return ibm;
 }
 
-struct resync_with_media_error {
-    uint64_t reads = 0, failed_reads = 0, reads_checked = 0, integrity_errors = 0;
+struct resync_with_media_error : component_test::read_pass {
+    uint64_t reads_checked = 0, integrity_errors = 0;
     int inconsistent_rows = 0;
-    std::vector<uint64_t> failed_lbns;
     nlohmann::json firmware;
 
     // The power fails after `load_ms` of writes of 1-24 sectors at any start in the hot region
@@ -89,18 +88,8 @@ struct resync_with_media_error {
                     }
                     for (uint64_t r = 0; r < unit; ++r) inconsistent_rows += x[r] != 0 ? 1 : 0;
                 }
-                for (int lost = -1; lost < 4; ++lost) {
-                    b.ctl->set_failed_disk(lost);
-                    for (uint64_t lbn = 0; lbn < hot_sectors; lbn += unit) {
-                        std::vector<uint64_t> r(unit);
-                        ++reads;
-                        if (b.host.send(true, lbn, uint32_t(unit), r.data()) != tlm::TLM_OK_RESPONSE) {
-                            ++failed_reads;
-                            failed_lbns.push_back(lbn);
-                        }
-                    }
-                }
-                b.ctl->set_failed_disk(-1);
+                read_pass::operator=(
+                    component_test::read_with_members_failed(b, {-1, 0, 1, 2, 3}, hot_sectors, uint32_t(unit)));
                 checked = true;
             });
             while (!checked) pause_ms(10);

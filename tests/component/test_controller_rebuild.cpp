@@ -426,10 +426,8 @@ namespace {
 // What a power loss during a rebuild left: a member (1 of 4, RAID 6 of 6) rebuilt under 32
 // writing clients, the power lost at 30% of it, restored 200 ms later; after the rebuild every
 // sector read with each other member lost in turn.
-struct power_loss_during_rebuild {
+struct power_loss_during_rebuild : component_test::read_pass {
     size_t resynced = 0;
-    uint64_t reads = 0, failed_reads = 0;
-    std::vector<uint64_t> failed_lbns;
     double progress_at_loss = 0;
     uint64_t reads_checked = 0, integrity_errors = 0;
     nlohmann::json firmware;
@@ -468,18 +466,11 @@ struct power_loss_during_rebuild {
                 b.host.spawn([&] {
                     resynced = b.ctl->power_restore_and_recover();
                     wait_for_state(b, 1, member_state::optimal, 60000);
-                    for (int other = 0; other < disks; ++other) {
-                        if (other != 1) b.ctl->set_failed_disk(other);
-                        for (uint64_t lbn = 0; lbn < capacity; lbn += 8) {
-                            std::vector<uint64_t> r(8);
-                            ++reads;
-                            if (b.host.send(true, lbn, 8, r.data()) != tlm::TLM_OK_RESPONSE) {
-                                ++failed_reads;
-                                failed_lbns.push_back(lbn);
-                            }
-                        }
-                    }
-                    b.ctl->set_failed_disk(-1);
+                    // Each member but the rebuilt one lost in turn: its sectors come from the rebuilt one.
+                    std::vector<int> others;
+                    for (int other = 0; other < disks; ++other)
+                        if (other != 1) others.push_back(other);
+                    read_pass::operator=(component_test::read_with_members_failed(b, others, capacity, 8));
                     checked = true;
                 });
             });
