@@ -151,15 +151,22 @@ bool raid_firmware::rebuild_stripe_unit(int disk, int64_t stripe) {
         // A source that answers MEDIUM ERROR is read again in pieces (unreadable_sectors.h): its
         // readable rows are rebuilt as usual, and only the rows it cannot give are lost.
         std::vector<std::vector<sector_run>> unreadable(others.size());
+        // A source lost while it was read is a second loss, whatever its slot holds by the time the
+        // answer comes: a fresh drive put in it at once is `rebuilding`, not `failed`, and reading
+        // it again in pieces served its blank rows as the source's (explorer case 71:163: the
+        // member rebuilt from them, and the next rebuild from that one, returned zeros).
+        std::vector<uint64_t> losses_at_start(others.size());
+        for (size_t k = 0; k < others.size(); ++k) losses_at_start[k] = m_platform.member_losses(others[k]->disk);
         ok = m_kit.parallel(others.size(), [&](size_t k) {
             const int d = others[k]->disk;
             const uint64_t lbn = uint64_t(others[k]->drive_lbn);
+            const auto still_the_source = [&] { return m_platform.member_losses(d) == losses_at_start[k]; };
             if (m_kit.disk_io(false, d, lbn, uint32_t(unit), work, k * unit)) return true;
-            if (m_platform.member_state_of(d) == member_state::failed) return false;  // a second loss
+            if (!still_the_source()) return false;  // a second loss
             unreadable[k] = narrow_unreadable(unit, [&](uint64_t at, uint64_t n) {
                 return m_kit.disk_io(false, d, lbn + at, uint32_t(n), work, k * unit + at);
             });
-            return m_platform.member_state_of(d) != member_state::failed;
+            return still_the_source();
         });
         if (ok) {
             std::vector<protocol::buffer_ref> inputs;
