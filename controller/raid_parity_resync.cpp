@@ -39,7 +39,10 @@ size_t raid_firmware::restart_after_power_loss() {
     m_rebuild.resume_all();  // the cursors were in volatile memory: where the checkpoints say
     size_t resynced = 0;
     if (m_stripes) {
-        torn_stripe_rows torn(*m_stripes);
+        // A write recorded while every member was present may have been a read-rotate-write.
+        const bool read_rotate_writes =
+            m_always_read_rotate_write || m_platform.config().firmware.parity_writes.read_rotate_write;
+        torn_stripe_rows torn(*m_stripes, read_rotate_writes);
         for (const auto &[address, r] : records) torn.add_write(int64_t(r.lbn), int64_t(r.sectors));
         for (int64_t s : torn.stripes()) resynced += resync_parity(s, torn) ? 1 : 0;
     }

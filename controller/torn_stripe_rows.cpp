@@ -58,7 +58,7 @@ std::vector<sector_run> torn_stripe_rows::rows_lost(int64_t stripe, const std::v
     if (s == m_written.end() || missing.empty()) return lost;
     for (const auto &[unit, runs] : s->second) {
         // With one unit missing, its own writes leave it old or new; with more, nothing tells them apart.
-        if (missing.size() == 1 && unit == missing.front()) continue;
+        if (missing.size() == 1 && unit == missing.front() && !m_checks_may_hold_stand_ins) continue;
         for (const sector_run &r : runs) add_run(lost, r.first, r.count);
     }
     return lost;

@@ -11,6 +11,11 @@
 //   - another data unit was written: that unit and the check may be one old, one new: the
 //     missing unit's row is lost (RAID 6: unless two checks agree on it, checked per sector);
 //   - two or more data units missing: any written row is lost for each of them.
+// With read-rotate-write (controller.rmw), the first rule does not hold: the model's check command
+// writes a stand-in that the firmware replaces with the new check once every command is back
+// (raid_parity_paths.cpp), so a power loss between the two leaves the check rows holding neither
+// the old nor the new check, and the missing unit's own written rows are lost too (before: the
+// stand-in was taken for a check and served as data: explorer case 71:197).
 // Rows no torn write touched keep their checks consistent: nothing there is lost, however
 // wide the missing unit (before, the whole unit was recorded lost, or, for a member being
 // rebuilt, the checks were recomputed from the new drive's blank rows: EXPERIMENTS 19.10).
@@ -27,7 +32,9 @@ namespace raidtlm::controller {
 
 class torn_stripe_rows {
 public:
-    explicit torn_stripe_rows(const parity_stripe_layout &layout) : m_layout(layout) {}
+    // `checks_may_hold_stand_ins`: the writes were (or may have been) read-rotate-writes.
+    explicit torn_stripe_rows(const parity_stripe_layout &layout, bool checks_may_hold_stand_ins = false)
+        : m_layout(layout), m_checks_may_hold_stand_ins(checks_may_hold_stand_ins) {}
 
     // A torn write of logical [lbn, lbn + sectors) (a write-intent record's range).
     void add_write(int64_t lbn, int64_t sectors);
@@ -41,6 +48,7 @@ public:
 
 private:
     const parity_stripe_layout &m_layout;
+    bool m_checks_may_hold_stand_ins;
     std::map<int64_t, std::map<int, std::vector<sector_run>>> m_written;  // stripe -> unit -> runs
 };
 

@@ -42,3 +42,16 @@ TEST(torn_stripe_rows, a_missing_unit_loses_only_rows_other_data_units_were_writ
     // A stripe no torn write touched: nothing lost.
     EXPECT_EQ(t.rows_lost(2, {0}), runs{});
 }
+
+// Read-rotate-writes: a check command out at the power loss may have left its stand-in, so the
+// missing unit's own written rows are lost as well.
+TEST(torn_stripe_rows, with_read_rotate_writes_a_missing_unit_loses_its_own_written_rows_too) {
+    const parity_layout l(std::vector<int64_t>(5, 800), 8);
+    torn_stripe_rows t(l, true);
+    t.add_write(32 + 2, 3);   // stripe 1, unit 0, rows 2-4
+    t.add_write(32 + 14, 4);  // stripe 1, unit 1, rows 6-7; unit 2, rows 0-1
+    t.add_write(96 + 24, 1);  // stripe 3, unit 3, row 0
+    EXPECT_EQ(t.rows_lost(1, {0}), (runs{{0, 5}, {6, 2}}));
+    EXPECT_EQ(t.rows_lost(3, {3}), (runs{{0, 1}}));
+    EXPECT_EQ(t.rows_lost(2, {0}), runs{});
+}
