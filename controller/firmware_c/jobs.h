@@ -67,6 +67,8 @@ void stripe_done(struct job *j);
  * `waiting_state` (W5_LOCK, R_LOCK, RB_LOCK: older waiters first); the job goes on when it has it. */
 void lock_stripes(struct job *j, uint8_t waiting_state);
 void unlock_stripes(uint32_t first, uint32_t last);
+/* A read that holds its stripes' locks goes on (requests.c). */
+void read_locked(struct job *j);
 /* A sequence number after every job's so far (the locks' arrival order). */
 uint32_t next_sequence(void);
 /* The drive the job serves as lost (lost_members.c): the failed one (FAILED_DISK), else the
