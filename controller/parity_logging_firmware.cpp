@@ -334,12 +334,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
                                                           uint64_t(m_layout.parity_sectors()));
     m_platform.check_power();
     m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
-    auto parity_io = [&](tlm::tlm_command cmd, int m) {
-        const region_extent e = m_layout.parity_extent(region, m);
-        if (gone(e.disk)) return true;
-        return member_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
-                             uint64_t(m_layout.check_run_image_index(m)));
-    };
+
     // The sublogs as read from the drives: the record images come from there, not from memory.
     // More than one check: the first copy of each sublog that is not on the lost disk.
     auto copy = [&](int i) {
@@ -351,6 +346,28 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     std::vector<protocol::buffer_block> sublogs(static_cast<size_t>(L));
     bool unreadable_log = false;  // records on a lost disk's sublog: the region's parity is rebuilt
     auto sublog_buffer = [&](int i) { return m_carries_tokens ? &sublogs[size_t(i)] : nullptr; };
+    // Which check runs and sublogs answered a read (MEDIUM ERROR: not; repair_stale_checks).
+    std::vector<char> run_read(size_t(M), 1), sublog_read(size_t(L), 1);
+    auto parity_io = [&](tlm::tlm_command cmd, int m) {
+        const region_extent e = m_layout.parity_extent(region, m);
+        if (gone(e.disk) || (cmd == write_cmd && !run_read[size_t(m)])) return true;
+        const bool done = member_io(cmd == write_cmd, e.disk, uint64_t(e.drive_lbn), uint32_t(run), work,
+                                    uint64_t(m_layout.check_run_image_index(m)));
+        if (cmd == read_cmd) run_read[size_t(m)] = done;
+        return done;
+    };
+    // A copy that cannot be read: the next copy on a member present (more checks).
+    auto read_sublog = [&](int i, int64_t offset, int64_t sectors) {
+        for (int c = copy(i); c < m_layout.checks(); ++c) {
+            const region_extent e = m_layout.sublog_extent(region, i, c);
+            if (gone(e.disk)) continue;
+            if (member_io(false, e.disk, uint64_t(e.drive_lbn + offset), uint32_t(sectors), sublog_buffer(i),
+                          uint64_t(offset)))
+                return true;
+        }
+        sublog_read[size_t(i)] = 0;
+        return false;
+    };
     if (!plan.parallel) ++m_stats.serial_reintegrations;
     bool ok;
     // A member lost while the reads are out fails them (its drive, or a fresh one in its slot,
@@ -360,6 +377,8 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     for (;;) {
         const uint64_t losses = m_platform.member_losses();
         unreadable_log = false;
+        std::fill(run_read.begin(), run_read.end(), 1);
+        std::fill(sublog_read.begin(), sublog_read.end(), 1);
         for (int i = 0; i < L; ++i) {
             if (log_lost(i) && r.fill[size_t(i)] > 0) unreadable_log = true;
             if (!m_carries_tokens) continue;
@@ -371,21 +390,25 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
                 if (j < size_t(M)) return parity_io(read_cmd, int(j));
                 const int i = int(j) - M;
                 if (r.fill[size_t(i)] == 0 || log_lost(i)) return true;
-                const region_extent e = m_layout.sublog_extent(region, i, copy(i));
-                return member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(r.fill[size_t(i)]), sublog_buffer(i), 0);
+                return read_sublog(i, 0, r.fill[size_t(i)]);
             });
         } else {
             ok = m_kit.parallel(size_t(M), [&](size_t m) { return parity_io(read_cmd, int(m)); });
             for (const logged_write *w : plan.read_order) {
-                if (!ok) break;
-                if (log_lost(w->sublog)) continue;
-                const region_extent e = m_layout.sublog_extent(region, w->sublog, copy(w->sublog));
-                ok = member_io(false, e.disk, uint64_t(e.drive_lbn + w->offset_sectors), uint32_t(w->records.size()),
-                               sublog_buffer(w->sublog), uint64_t(w->offset_sectors));
+                if (log_lost(w->sublog) || !sublog_read[size_t(w->sublog)]) continue;
+                ok = read_sublog(w->sublog, w->offset_sectors, int64_t(w->records.size())) && ok;
             }
         }
         if (ok || m_platform.member_losses() == losses) break;
     }
+    // A read that failed with no member lost (MEDIUM ERROR on a check run or a sublog): the
+    // records read are applied to the runs read, and what could not be (the unread runs' rows,
+    // the unread sublogs' records) is left stale, repaired from the data once the writes in
+    // flight are done (repair_stale_checks). Before, the log was truncated all the same and the
+    // writers waiting failed: the records never reached the checks (15:28: 1,632 wrong reads).
+    const bool media_error = !ok;
+    if (media_error) note_unread_checks(region, run_read, sublog_read);
+    ok = ok || media_error;
     if (ok && unreadable_log) {
         // Part of the log is on a lost disk: nothing applied; handle_failure rebuilds the region's
         // parity from its data once the requests in flight are done; the rows the log named are
@@ -420,7 +443,9 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
             // The log's headers (kind, parity sector, sequence) from the log directory; each
             // record's image from the sector read back from its sublog.
             // More checks: each update record applied to P and, scaled by g^(k j), to Q and R.
-            std::vector<logged_write> from_log = r.writes;
+            std::vector<logged_write> from_log;
+            for (const logged_write &w : r.writes)
+                if (sublog_read[size_t(w.sublog)]) from_log.push_back(w);  // else its rows left stale
             for (logged_write &w : from_log) {
                 for (size_t k = 0; k < w.records.size(); ++k)
                     w.records[k].token = sublogs[size_t(w.sublog)].tokens[size_t(w.offset_sectors) + k];
@@ -544,52 +569,20 @@ bool parity_logging_firmware::catch_up(int affinity) {
             m_platform.check_power();
             if (!handle_failure(affinity)) return false;
         }
+    } else if (m_checks_repair_due) {
+        // Checks left stale by an unreadable run or sublog: repaired with no write in flight.
+        m_recovering = true;
+        while (m_active > 0) sc_core::wait(m_drained);
+        m_platform.check_power();
+        repair_stale_checks(affinity);
+        m_recovering = false;
+        m_recovered.notify(sc_core::SC_ZERO_TIME);
     }
     return true;
 }
 
 void parity_logging_firmware::done() {
     if (--m_active == 0) m_drained.notify(sc_core::SC_ZERO_TIME);
-}
-
-bool parity_logging_firmware::handle_failure(int affinity) {
-    m_recovering = true;
-    const std::vector<int> unavailable = unavailable_disks();
-    if (unavailable.empty()) {  // marked live again meanwhile: nothing to handle
-        m_recovering = false;
-        m_recovered.notify(sc_core::SC_ZERO_TIME);
-        return true;
-    }
-    const int d = unavailable.front();  // failed, or already rebuilding (replaced before a request came)
-    bool ok = true;
-    for (int region = 0; region < m_layout.regions(); ++region) {
-        region_state &r = m_regions[size_t(region)];
-        if (r.committed == 0 && !r.stale_parity) continue;  // parity current
-        wait_region_idle(region);
-        // More checks: a lost log disk's sublogs are read from another copy (reintegrate).
-        if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure) {
-            const std::vector<int64_t> stale = logged_images(region);
-            r.stale_parity = false;
-            r.buffered.clear();
-            m_pool.take_unwritten(region);
-            r.writes.clear();
-            std::fill(r.fill.begin(), r.fill.end(), 0);
-            r.committed = 0;
-            // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
-            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity, &stale) && ok;
-        } else {
-            ok = reintegrate(region, affinity) && ok;  // apply the log first
-        }
-        r.reintegrating = false;
-        --m_reintegrating;
-        r.changed.notify(sc_core::SC_ZERO_TIME);
-    }
-    m_buffers_in_use = m_pool.buffers_in_use();
-    m_known_failed = d;
-    m_lost = {d};  // any other lost meanwhile: check_failure at the next request (handle_another_loss)
-    m_recovering = false;
-    m_recovered.notify(sc_core::SC_ZERO_TIME);
-    return ok;
 }
 
 }  // namespace raidtlm::controller

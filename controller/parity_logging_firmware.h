@@ -261,6 +261,12 @@ private:
     bool reconstruct_piece(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool repair_piece(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool read_piece(const chunk &c, const piece &p, protocol::buffer_block *buffer, int affinity);
+    // A reintegration's read met MEDIUM ERROR (a check run, a sublog): the checks it could not
+    // update are recorded stale (region_state::stale_images) for repair_stale_checks; stale_row
+    // says whether lbn's row is among them.
+    void note_unread_checks(int region, const std::vector<char> &run_read, const std::vector<char> &sublog_read);
+    bool stale_row(int64_t lbn) const;
+    bool repair_stale_checks(int affinity);
     bool stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer,
                                 int affinity);
     bool handle_failure(int affinity);
@@ -335,6 +341,7 @@ private:
     int m_known_failed = -1;   // the failure the firmware has handled (the first, with more checks)
     std::vector<int> m_lost;   // every lost disk the firmware has handled, ascending
     bool m_recovering = false;
+    bool m_checks_repair_due = false;  // a region's checks left stale by an unreadable run or sublog
     sc_core::sc_event m_recovered;
     int m_active = 0;  // host requests inside write()/read() past check_failure
     sc_core::sc_event m_drained;

@@ -2,13 +2,21 @@
 // piece is rebuilt like a lost member's (the row's other data XOR its parity), but parity
 // logging defers parity updates, so the region's log is applied first: then the parity is
 // current and the rebuilt piece is the acknowledged data; rewriting it clears the error on the
-// drive. Degraded reads share the rebuild. Not handled: a parity or sublog sector that cannot be
-// read fails the reintegration (and the writes waiting for it: visible failures, never wrong
-// data); rebuilding that parity from the data would race with the small writes whose data are
-// still on their way to the drives while their records sit in the log buffers. With two or three
+// drive. Degraded reads share the rebuild. A check run or sublog that a reintegration cannot read:
+// the records it could read go to the runs it read, the rest of the region's checks (the unread
+// runs' rows, the rows the unread sublogs' records name) is left stale and the log truncated as
+// usual, so the writers waiting on the reintegration go on. Rebuilding the stale checks from the
+// data there would race with the small writes whose data are on their way to the drives while
+// their records wait for the region (they hold their stripe locks); so the next request waits for
+// the requests in flight, as a loss does, and the stale regions' checks are rebuilt from the data
+// with their logs dropped (repair_stale_checks; rewriting an unreadable run clears its error). A
+// data piece of a stale row that cannot be read meanwhile has nothing to be rebuilt from: lost.
+// With two or three
 // checks (P+Q, P+Q+R) the same: the row's other data and P rebuild the piece once the log is
 // applied, and rewriting the acknowledged data leaves the checks as they are.
 #include "controller/parity_logging_firmware.h"
+
+#include <algorithm>
 
 namespace raidtlm::controller {
 
@@ -71,6 +79,13 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
         return false;
     }
     bool ok = m_regions[size_t(region)].committed == 0 || reintegrate(region, affinity);
+    if (ok && stale_row(p.lbn)) {
+        // The row's parity misses records a MEDIUM ERROR kept out (note_unread_checks): beyond it.
+        const region_extent e = m_layout.data_location(p.lbn);
+        record_lost({e.disk, e.drive_lbn, p.sectors}, p.lbn, 0);
+        ++m_stats.lost_requests;
+        ok = false;
+    }
     if (ok) ok = reconstruct_piece(p, buffer, affinity);
     if (ok) {
         const region_extent e = m_layout.data_location(p.lbn);
@@ -115,6 +130,69 @@ bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::
         m_platform.free_buffer(old);
     }
     return ok && stripe_write(stripe, pieces, buffer, affinity);
+}
+
+void parity_logging_firmware::note_unread_checks(int region, const std::vector<char> &run_read,
+                                                 const std::vector<char> &sublog_read) {
+    region_state &r = m_regions[size_t(region)];
+    const int64_t run = int64_t(m_layout.checks()) * m_layout.parity_unit_sectors();
+    for (size_t m = 0; m < run_read.size(); ++m) {
+        if (run_read[m]) continue;
+        const int64_t first = m_layout.check_run_image_index(int(m));
+        for (int64_t image = first; image < first + run; ++image) r.stale_images.push_back(image);
+    }
+    for (const logged_write &w : r.writes)
+        if (!sublog_read[size_t(w.sublog)])
+            for (const log_record &x : w.records) r.stale_images.push_back(x.image_index);
+    std::sort(r.stale_images.begin(), r.stale_images.end());
+    r.stale_images.erase(std::unique(r.stale_images.begin(), r.stale_images.end()), r.stale_images.end());
+    r.stale_parity = true;
+    m_checks_repair_due = true;
+}
+
+bool parity_logging_firmware::stale_row(int64_t lbn) const {
+    const region_state &r = m_regions[size_t(m_layout.region_of(lbn))];
+    if (!r.stale_parity) return false;
+    const parity_logging_layout::image_row row = m_layout.row_of_image(m_layout.parity_of(lbn).image_index);
+    for (int64_t image : r.stale_images) {
+        const parity_logging_layout::image_row stale = m_layout.row_of_image(image);
+        if (stale.q == row.q && stale.offset == row.offset) return true;
+    }
+    return false;
+}
+
+// Called by catch_up with the writes in flight done and the next requests held: every region a
+// reintegration left stale gets its checks from its data (the data are the acknowledged writes:
+// the records logged since, of every row, are in them), its log dropped. The flag stays until the
+// checks are written: a power loss meanwhile has the recovery rebuild them from the log directory.
+bool parity_logging_firmware::repair_stale_checks(int affinity) {
+    m_checks_repair_due = false;
+    bool ok = true;
+    for (int region = 0; region < m_layout.regions(); ++region) {
+        region_state &r = m_regions[size_t(region)];
+        if (!r.stale_parity) continue;
+        wait_region_idle(region);
+        const std::vector<int64_t> stale = logged_images(region);
+        r.stale_images = stale;
+        r.buffered.clear();
+        m_pool.take_unwritten(region);
+        r.writes.clear();
+        std::fill(r.fill.begin(), r.fill.end(), 0);
+        r.committed = 0;
+        r.next_sublog = 0;
+        if (rebuild_parity(region, affinity, &stale)) {
+            r.stale_parity = false;
+            r.stale_images.clear();
+            ++m_stats.media_repairs;
+        } else {
+            ok = false;  // a data read failed too: the rows stay stale (stale_row), tried at a loss
+        }
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_buffers_in_use = m_pool.buffers_in_use();
+    return ok;
 }
 
 }  // namespace raidtlm::controller

@@ -133,4 +133,50 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
     }
 }
 
+// The first loss handled (catch_up, the requests in flight done): every region's log applied, or
+// its checks made from the data where the log is lost or left stale; from then on no region with
+// the disk among its members logs (rebuild above).
+bool parity_logging_firmware::handle_failure(int affinity) {
+    m_recovering = true;
+    const std::vector<int> unavailable = unavailable_disks();
+    if (unavailable.empty()) {  // marked live again meanwhile: nothing to handle
+        m_recovering = false;
+        m_recovered.notify(sc_core::SC_ZERO_TIME);
+        return true;
+    }
+    const int d = unavailable.front();  // failed, or already rebuilding (replaced before a request came)
+    bool ok = true;
+    for (int region = 0; region < m_layout.regions(); ++region) {
+        region_state &r = m_regions[size_t(region)];
+        if (r.committed == 0 && !r.stale_parity) continue;  // parity current
+        wait_region_idle(region);
+        // More checks: a lost log disk's sublogs are read from another copy (reintegrate).
+        // A region left stale (a log on the lost disk, a run unread) too: its records are not all
+        // in the checks, which the data make again.
+        if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure ||
+            r.stale_parity) {
+            const std::vector<int64_t> stale = logged_images(region);
+            r.stale_parity = false;
+            r.buffered.clear();
+            m_pool.take_unwritten(region);
+            r.writes.clear();
+            std::fill(r.fill.begin(), r.fill.end(), 0);
+            r.committed = 0;
+            // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
+            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity, &stale) && ok;
+        } else {
+            ok = reintegrate(region, affinity) && ok;  // apply the log first
+        }
+        r.reintegrating = false;
+        --m_reintegrating;
+        r.changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_buffers_in_use = m_pool.buffers_in_use();
+    m_known_failed = d;
+    m_lost = {d};  // any other lost meanwhile: check_failure at the next request (handle_another_loss)
+    m_recovering = false;
+    m_recovered.notify(sc_core::SC_ZERO_TIME);
+    return ok;
+}
+
 }  // namespace raidtlm::controller
