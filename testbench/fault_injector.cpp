@@ -68,9 +68,11 @@ void fault_injector::power_cycle(size_t i) {
     // changes nothing, and the power comes back only when every outage has ended (restoring it at
     // the end of an inner outage would start the firmware while the outer one still holds, and
     // again at the outer one's end on a controller already running).
-    if (m_outages_active++ == 0) m_ctl.power_fail();
+    // (controller_top counts the causes of an outage.)
+    m_ctl.power_fail();
     sc_core::wait(sc_core::sc_time(o.fault.restore_after_ms, sc_core::SC_MS));
-    if (--m_outages_active > 0) {
+    if (m_ctl.outages_in_force() > 1) {
+        m_ctl.power_restore_and_recover();  // one cause fewer; still off
         m_outages_ended_while_off.push_back(i);
         return;
     }

@@ -49,7 +49,6 @@ private:
     std::vector<disks::disk_drive *> m_drives;
     workload_driver &m_workload;
     std::vector<fault_outcome> m_outcomes;
-    int m_outages_active = 0;                     // power/controller losses not yet restored
     std::vector<size_t> m_outages_ended_while_off;  // restored inside another outage: back with it
 };
 
