@@ -525,12 +525,18 @@ void controller_top::spawn(const std::string &name, std::function<void()> body) 
 // ---- power, statistics, tracing -----------------------------------------------------------------
 
 void controller_top::power_fail() {
+    // Already off: one more cause, nothing more is lost (restarting the firmware at the end of
+    // this one while another holds, then again at the other's end on a running controller, made
+    // a second recovery reset the queues and buffers of live work: heap corruption, members
+    // judged from a half-written superblock; EXPERIMENTS 19.23).
+    if (m_outages_in_force++ > 0) return;
     m_powered = false;
     m_dram->power_fail();
     m_nvram->power_fail();
 }
 
 size_t controller_top::power_restore_and_recover() {
+    if (m_outages_in_force > 0 && --m_outages_in_force > 0) return 0;  // another cause still holds
     ++m_epoch;
     m_powered = true;
     join_epoch(m_epoch);  // the thread that restores the power is of the new epoch

@@ -159,8 +159,13 @@ public:
     // (firmware::restart_after_power_loss: replicated layouts rewrite stale copies and return
     // how many; RAID 4/5 resynchronise the parity of the stripes their intent records name).
     // Host requests arriving meanwhile wait. Returns when the recovery is done.
+    // Outages nest: a power_fail while off begins one more cause of the outage and changes
+    // nothing else; the power comes back (and the firmware starts, once) only when the restore of
+    // the last cause comes. A restore that leaves another cause in force returns 0 at once.
     size_t power_restore_and_recover();
     bool powered() const override { return m_powered; }
+    // Causes of the present outage not yet restored (0: powered).
+    int outages_in_force() const { return m_outages_in_force; }
     // The write-intent records in NVRAM (write_intent_log.h).
     std::vector<intent_record> intent_log() const;
 
@@ -286,6 +291,7 @@ private:
     worker_pool m_workers;
     worker_pool::group m_background;  // jobs nobody waits for
     bool m_powered = true;
+    int m_outages_in_force = 0;
     bool m_recovering = false;  // power back, recovery running: host requests wait
     bool m_members_changed_during_recovery = false;
     sc_core::sc_event m_recovered;

@@ -64,11 +64,24 @@ void fault_injector::apply(size_t i) {
 
 void fault_injector::power_cycle(size_t i) {
     fault_outcome &o = m_outcomes[i];
+    // Outages that overlap are one outage, their union: a power loss while the controller is off
+    // changes nothing, and the power comes back only when every outage has ended (restoring it at
+    // the end of an inner outage would start the firmware while the outer one still holds, and
+    // again at the outer one's end on a controller already running).
+    // (controller_top counts the causes of an outage.)
     m_ctl.power_fail();
     sc_core::wait(sc_core::sc_time(o.fault.restore_after_ms, sc_core::SC_MS));
+    if (m_ctl.outages_in_force() > 1) {
+        m_ctl.power_restore_and_recover();  // one cause fewer; still off
+        m_outages_ended_while_off.push_back(i);
+        return;
+    }
     o.recovered = m_ctl.power_restore_and_recover();
     o.recovered_ms = now_ms();
     o.abandoned = m_workload.abandon_in_flight();
+    // The outages that ended inside this one recovered with it.
+    for (size_t inner : m_outages_ended_while_off) m_outcomes[inner].recovered_ms = o.recovered_ms;
+    m_outages_ended_while_off.clear();
 }
 
 void fault_injector::replace_later(size_t i) {

@@ -49,6 +49,7 @@ private:
     std::vector<disks::disk_drive *> m_drives;
     workload_driver &m_workload;
     std::vector<fault_outcome> m_outcomes;
+    std::vector<size_t> m_outages_ended_while_off;  // restored inside another outage: back with it
 };
 
 }  // namespace raidtlm::testbench

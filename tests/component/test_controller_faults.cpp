@@ -452,3 +452,48 @@ TEST(faults, a_thread_started_after_a_power_loss_restores_it_wherever_it_is_allo
     EXPECT_EQ(served_after, 8u);
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
+
+// Two outages that overlap (a power loss while the controller is already off, its restore before
+// the first one's) are one outage: the power comes back, and the firmware recovers, once, when the
+// last cause is restored. Before: the inner restore started the firmware while the outer outage
+// held, and the outer one's restore ran a second recovery on the running controller, resetting
+// the queues and buffers of live work (EXPERIMENTS 19.23: heap corruption on SR-Array, a RAID 6
+// member judged not current from a superblock being written).
+TEST(faults, overlapping_outages_restore_the_power_once_when_the_last_ends) {
+    controller::controller_config c = small_write_array(controller::array_kind::raid5);
+    const int disks = 4;
+    controller_bench b(disks, c);
+    hot_region_load load{b};
+    small_writes_until_the_power_fails(load, 768);
+    bool on_after_inner = true, on_after_outer = false;
+    size_t second_restore = 1;
+    uint64_t errors_after = 0, checked = 0, failed = 0;
+    b.host.spawn([&] {
+        pause_ms(150);
+        b.ctl->power_fail();
+        pause_ms(50);
+        b.ctl->power_fail();  // while off: a second cause of the same outage
+        pause_ms(20);
+        second_restore = b.ctl->power_restore_and_recover();  // the inner cause ends; still off
+        on_after_inner = b.ctl->powered();
+        pause_ms(200);
+        b.ctl->power_restore_and_recover();
+        on_after_outer = b.ctl->powered();
+        const uint64_t before = b.ctl->integrity().integrity_errors();
+        for (uint64_t lbn = 0; lbn < load.hot_sectors; ++lbn) {
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) ++failed;
+            ++checked;
+        }
+        errors_after = b.ctl->integrity().integrity_errors() - before;
+        sc_core::sc_stop();
+    });
+    sc_core::sc_start();
+    EXPECT_FALSE(on_after_inner) << "the power came back while an outage still held";
+    EXPECT_EQ(second_restore, 0u);
+    EXPECT_TRUE(on_after_outer);
+    EXPECT_EQ(b.ctl->outages_in_force(), 0);
+    EXPECT_EQ(checked, load.hot_sectors);
+    EXPECT_EQ(failed, 0u);
+    EXPECT_EQ(errors_after, 0u);
+}
