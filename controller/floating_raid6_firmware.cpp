@@ -62,6 +62,7 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
         if (!in_place(plan.ops[k])) moves[k] = m_units.begin_move(plan.ops[k].disk, uint64_t(plan.ops[k].drive_lbn));
     std::vector<std::vector<uint64_t>> old(n);
     std::vector<char> completed(n, 0);
+    std::vector<char> carried(n, 0);  // its command carried its new unit (nothing to install)
     auto unit_first = [&](const disk_op &op) { return uint64_t(op.drive_lbn) / unit * unit; };
     // Data op k's new unit in slot m + n + k: its old contents with the write's sectors laid over.
     auto compose_new_unit = [&](size_t k) {
@@ -86,6 +87,22 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
                 compose_new_unit(k);
             }
             done = m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (m + n + k) * unit);
+        } else if (op.data() && !moves[k]) {
+            // No free slot in its cylinder: the data unit is rewritten where it is, by a read and
+            // then a write carrying its new contents, as over RAID 5 (floating_firmware.cpp): a
+            // read-rotate-write would leave the stand-in there until the new unit is installed,
+            // and a host read of the unit's other sectors returned it (explorer case 91:509, no
+            // fault: 5 reads of zeros).
+            done = m_kit.disk_io(false, op.disk, first, uint32_t(unit), work, (m + k) * unit);
+            if (done) {
+                if (data) {
+                    old[k].assign(work->tokens.begin() + int64_t((m + k) * unit),
+                                  work->tokens.begin() + int64_t((m + k + 1) * unit));
+                    compose_new_unit(k);
+                }
+                carried[k] = 1;
+                done = m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (m + n + k) * unit);
+            }
         } else {
             done = m_units.read_rotate_write(op.disk, first, moves[k], work, standin * unit, &old[k]);
         }
@@ -133,7 +150,7 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
         for (size_t c = 0; c < m; ++c) combine(inputs, check_coefficients[c], {work, c * unit}, unit, affinity);
         for (size_t k = 0; k < n && ok && data; ++k) {
             const disk_op &op = plan.ops[k];
-            if (in_place(op)) continue;  // its command carried the new unit
+            if (in_place(op) || carried[k]) continue;  // its command carried the new unit
             const uint64_t from = op.data() ? (m + n + k) * unit : uint64_t(op.check()) * unit;
             ok = m_platform.install_untimed(op.disk, m_units.destination(op.disk, unit_first(op), moves[k]),
                                             work->tokens.data() + from, uint32_t(unit));

@@ -15,6 +15,7 @@
 #include "controller_bench.h"
 #include "controller/controller_top.h"
 #include "controller/firmware_families.h"
+#include "controller/floating_raid6_firmware.h"
 #include "controller/parity_logging_layout.h"
 #include "disks/disk_drive.h"
 
@@ -277,17 +278,20 @@ TEST(faults, raid6_power_loss_with_a_data_disk_lost_loses_only_stripes_whose_che
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
 }
 
-// Floating data and parity on 4 IBM 0661s (4 channels, 4-sector units) under a hot region load
+// Floating data and parity (`checks` check units, 3 data units a stripe) on IBM 0661s (4 channels,
+// 4-sector units) under a hot region load
 // `shape` sets up; after the run every request is done, nothing read was wrong, and at least
 // `min_reads_checked` reads were checked. Returns the floating statistics for the test's own claim.
 template <class Shape>
-controller::floating_statistics floating_hot_region_run(bool old_data_cached, uint64_t min_reads_checked, Shape shape) {
+controller::floating_statistics floating_hot_region_run(bool old_data_cached, uint64_t min_reads_checked, Shape shape,
+                                                        int checks = 1) {
     controller::controller_config c;
     c.channels = 4;
     c.firmware.stripe_unit_sectors = 4;
     c.firmware.array = controller::array_kind::floating;
+    c.firmware.floating_checks = checks;
     c.firmware.old_data_cached = old_data_cached;
-    controller_bench b(4, c, ibm0661());
+    controller_bench b(3 + checks, c, ibm0661());
     hot_region_load load{b};
     shape(load);
     load.start();
@@ -295,7 +299,8 @@ controller::floating_statistics floating_hot_region_run(bool old_data_cached, ui
     EXPECT_EQ(load.done, load.total);
     EXPECT_GT(b.ctl->integrity().reads_checked(), min_reads_checked);
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
-    return b.ctl->firmware_as<controller::floating_firmware>()->floating();
+    if (checks == 1) return b.ctl->firmware_as<controller::floating_firmware>()->floating();
+    return b.ctl->firmware_as<controller::floating_raid6_firmware>()->floating();
 }
 
 // Floating data and parity under a hot region: reads of a unit that is moving (translated to its
@@ -339,6 +344,21 @@ TEST(faults, floating_units_rewritten_in_place_never_show_a_stand_in_to_reads) {
         load.aligned = false;
         load.total = 8000;
     });
+    EXPECT_GT(f.in_place, 100u) << "no cylinder ran out of free slots: the test shows nothing";
+}
+
+// The same with two checks (P and Q floating): the unit rewritten where it is (no free slot in its
+// cylinder) was also written by a read-rotate-write carrying a stand-in, and a read of its other
+// sectors returned it: the explorer's case 91:509 (5 disks, 49 outstanding, 1-sector requests, no
+// fault: 5 wrong reads of zeros). Fails before the fix.
+TEST(faults, floating_pq_units_rewritten_in_place_never_show_a_stand_in_to_reads) {
+    const auto f = floating_hot_region_run(false, 3000, [](hot_region_load &load) {
+        load.clients = 200;
+        load.hot_sectors = 432;  // 36 stripes in cylinder 0
+        load.sectors = 1;
+        load.aligned = false;
+        load.total = 8000;
+    }, 2);
     EXPECT_GT(f.in_place, 100u) << "no cylinder ran out of free slots: the test shows nothing";
 }
 
