@@ -87,13 +87,17 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
     for (;;) {
         if (!check_failure(affinity)) return false;
         const std::vector<int> known = m_lost;
+        // The loss events too: a member lost while it was being rebuilt leaves the set of
+        // unavailable members as it was, but the request's commands to it failed all the same
+        // (explorer case 91:372: a read out across it failed within the promise).
+        const uint64_t losses = m_platform.member_losses();
         bool ok;
         {
             const active_request active{this};
             ok = attempt();
         }
         const std::vector<int> failed = unavailable_disks();
-        if (ok || failed.empty() || failed == known) return ok;
+        if (ok || failed.empty() || (failed == known && m_platform.member_losses() == losses)) return ok;
         ++m_stats.served_again_after_loss;
     }
 }
