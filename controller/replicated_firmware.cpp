@@ -312,6 +312,7 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
     int d = -1;
     for (;;) {
         notice_lost_disk();
+        const uint64_t losses = m_platform.member_losses();
         chunk live = c;
         auto stale = [&](const replica &r) {
             return !copy_present(r.disk, c.lbn, c.sectors) || !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
@@ -335,6 +336,14 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
         g = m_kit.queues.acquire_any(hs, true);
         m_platform.check_power(epoch);
         d = hs[g.holder].disk;
+        if (m_platform.member_losses() != losses) {
+            // A member lost while the write waited for its tag (perhaps this one): its loss has
+            // been noticed and its table entries dropped already, so an entry naming it as the
+            // first write's location would survive, and a power loss would copy the slot's new
+            // drive (blank) over the live copies: zeros served as data. Chosen again.
+            m_kit.queues.release_tag(d);
+            continue;
+        }
         // While it waited, a newer write may have left this copy stale: then ask again.
         const bool current = m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors);
         if (current && !rebuild_holds(c.lbn, c.sectors)) break;

@@ -3,6 +3,7 @@
 // after a power loss (the table's stale copies rewritten from the first write's location, or
 // without the table the intent records' ranges resynchronised). Split from replicated_firmware.cpp.
 #include <algorithm>
+#include <optional>
 
 #include "controller/replicated_firmware.h"
 
