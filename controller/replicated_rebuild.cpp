@@ -31,16 +31,19 @@ uint64_t replicated_firmware::unit_count() const {
 
 bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) const {
     const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
-    // The cursor moves forward only: the last unit of the range below it means all of it is.
-    if (m_rebuild.present(disk, last)) return true;
-    if (m_platform.member_state_of(disk) != member_state::rebuilding) return false;
+    if (m_platform.member_state_of(disk) != member_state::rebuilding) return m_rebuild.present(disk, last);
+    // The cursor moves forward only: the last unit of the range below it means all of it is. Not
+    // so for a unit done ahead of the cursor (m_rebuild.present says yes for it too): an earlier
+    // unit of the range may still be blank (before: a read across two units, the second done
+    // ahead, was served the first's zeros from the new drive).
+    const rebuild_cursor *cursor = m_rebuild.cursor(disk);
+    if (cursor && cursor->rebuilt(last)) return true;
     // With several units in flight a step may finish ahead of the cursor: the new drive then holds
     // that unit, and a write leaving it out would make it stale for good once the cursor passes
     // (the step is not done again; before: wrong reads with rebuild_units_in_flight > 1).
     const auto it = m_rebuilt_ahead.find(disk);
-    if (it == m_rebuilt_ahead.end()) return false;
     for (uint64_t u = first; u <= last; ++u)
-        if (!m_rebuild.present(disk, u) && !it->second.count(u)) return false;
+        if (!m_rebuild.present(disk, u) && (it == m_rebuilt_ahead.end() || !it->second.count(u))) return false;
     return true;
 }
 
