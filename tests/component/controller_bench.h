@@ -44,6 +44,17 @@ struct controller_bench {
 };
 
 // Data tokens for a write of n sectors: distinct per seed and sector.
+// RAID 1 on two channels with 16-sector units; `tags_per_disk` > 0 sets the drive tags (1: a
+// command waits in the firmware behind another, which the mirror tests use to hold one back).
+inline raidtlm::controller::controller_config raid1_config(int tags_per_disk = 0) {
+    raidtlm::controller::controller_config c;
+    c.channels = 2;
+    c.firmware.array = raidtlm::controller::array_kind::raid1;
+    c.firmware.stripe_unit_sectors = 16;
+    if (tags_per_disk > 0) c.firmware.tags_per_disk = tags_per_disk;
+    return c;
+}
+
 inline std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
     std::vector<uint64_t> t(n);
     for (uint32_t i = 0; i < n; ++i) t[i] = (seed << 32) | (i + 1);

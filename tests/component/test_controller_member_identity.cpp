@@ -195,11 +195,7 @@ TEST(member_identity, parity_logging_a_drive_lost_and_replaced_in_the_middle_of_
 // "no more events" stall of the explorer's RAID 1 / RAID 10 / SR-Array cases), and the member is
 // rebuilt from the other copy, which holds every acknowledged write.
 TEST(member_identity, raid1_delayed_copies_to_a_drive_swapped_while_the_power_is_off_do_not_stall_the_recovery) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
-    c.firmware.tags_per_disk = 1;  // copies wait behind the foreground: entries pending at the loss
+    controller::controller_config c = component_test::raid1_config(1);  // copies wait behind the foreground: entries pending at the loss
     component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
     constexpr int writers = 6, writes_each = 40;
     std::map<uint64_t, std::vector<uint64_t>> acknowledged;  // first sector -> its 8 tokens
@@ -251,11 +247,7 @@ TEST(member_identity, raid1_delayed_copies_to_a_drive_swapped_while_the_power_is
 // must copy that unit all the same: once the cursor has passed it the new drive's copy is served
 // (before: the unit was skipped, and with disk 0 gone its sectors not lost read as zeros).
 TEST(member_identity, raid1_the_rebuild_copies_a_unit_with_lost_sectors_and_serves_its_other_sectors) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
-    c.firmware.tags_per_disk = 1;
+    controller::controller_config c = component_test::raid1_config(1);
     component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
     const std::vector<uint64_t> old_data = component_test::tokens(1, 16), new_half = component_test::tokens(2, 8);
     auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
@@ -303,10 +295,7 @@ TEST(member_identity, raid1_the_rebuild_copies_a_unit_with_lost_sectors_and_serv
 // unit behind it: the explorer's stall_raid1_2_94). The rebuild ends with its units lost, and
 // reads of them fail.
 TEST(member_identity, raid1_a_rebuild_whose_source_is_lost_gives_its_units_up_instead_of_waiting) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
+    controller::controller_config c = component_test::raid1_config();
     component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
     component_test::host_writer<component_test::controller_bench> w{b};
     component_test::run_clean(b, [&] {
@@ -331,11 +320,7 @@ TEST(member_identity, raid1_a_rebuild_whose_source_is_lost_gives_its_units_up_in
 // fresh drive (blank there) over disk 1 (before: zeros served as the write's data, the explorer's
 // stall_raid1_2_94): the sectors are recorded lost and their reads fail until rewritten.
 TEST(member_identity, raid1_a_pending_copy_whose_source_drive_was_replaced_is_lost_at_recovery_not_copied_from_the_blank_drive) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
-    c.firmware.tags_per_disk = 1;
+    controller::controller_config c = component_test::raid1_config(1);
     component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
     const std::vector<uint64_t> old_data = component_test::tokens(1, 16), new_half = component_test::tokens(2, 8);
     auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();

@@ -29,11 +29,7 @@ constexpr uint64_t member_blocks = 4096;
 // was served once disks 0 and 1 were gone (the explorer's wrong_data_raid10_21_82, rebuild units in
 // flight 1 or 4 alike).
 TEST(mirror_rebuild, raid1_a_write_waits_for_every_members_step_on_its_unit_when_two_members_rebuild_it) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
-    c.firmware.tags_per_disk = 1;
+    controller::controller_config c = component_test::raid1_config(1);
     c.firmware.rebuild.units_in_flight = 1;
     component_test::controller_bench b(3, c, component_test::cheetah(), member_blocks);
     auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
@@ -82,11 +78,7 @@ TEST(mirror_rebuild, raid1_a_write_waits_for_every_members_step_on_its_unit_when
 // fresh drive's blank sectors (before: zeros returned as data, the explorer's
 // wrong_data_raid1_21_12). A write then gives the sectors new data, which are read back.
 TEST(mirror_rebuild, raid1_a_read_waiting_across_the_loss_of_its_last_copy_fails_not_served_blank) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
-    c.firmware.tags_per_disk = 1;
+    controller::controller_config c = component_test::raid1_config(1);
     component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
     const std::vector<uint64_t> data = component_test::tokens(1, 8), newer = component_test::tokens(2, 8);
     const uint64_t far = 100 * 16;
@@ -128,10 +120,7 @@ TEST(mirror_rebuild, raid1_a_read_waiting_across_the_loss_of_its_last_copy_fails
 // done; the firmware's record of the steps under way is volatile and must go with it (before: the
 // unit stayed "under a step" for good, and a write of it after the rebuild waited for ever).
 TEST(mirror_rebuild, raid1_a_rebuild_step_cut_off_by_a_power_loss_does_not_hold_its_unit_for_ever) {
-    controller::controller_config c;
-    c.channels = 2;
-    c.firmware.array = controller::array_kind::raid1;
-    c.firmware.stripe_unit_sectors = 16;
+    controller::controller_config c = component_test::raid1_config();
     c.firmware.rebuild.share = 1.0;  // a step always under way
     component_test::controller_bench b(2, c, component_test::cheetah(), member_blocks);
     auto *fw = b.ctl->firmware_as<controller::replicated_firmware>();
