@@ -75,14 +75,22 @@ bool replicated_firmware::serve(const host_command &cmd) {
             if (!fence_ticket) enter_write_fence();
             owner = ++m_last_owner;
             ok = replicated_write(piece.lbn, piece.sectors, buffer, owner, piece.affinity, &logical);
+            // write_run clears the loss records of the runs it wrote, each when it is sure of it.
         } else {
-            std::vector<disk_fragment> pieces;
-            const bool locked = piece.write && lock_units(piece.lbn, piece.sectors);
-            m_kit.fragments_of(*m_layout, piece.write, piece.lbn, piece.sectors, pieces);
-            ok = !pieces.empty() && m_kit.run_fragments(piece.write, pieces, buffer);
-            if (locked) unlock_units(piece.lbn, piece.sectors);
+            for (;;) {
+                const uint64_t losses = m_platform.member_losses();
+                std::vector<disk_fragment> pieces;
+                const bool locked = piece.write && lock_units(piece.lbn, piece.sectors);
+                m_kit.fragments_of(*m_layout, piece.write, piece.lbn, piece.sectors, pieces);
+                ok = !pieces.empty() && m_kit.run_fragments(piece.write, pieces, buffer);
+                if (locked) unlock_units(piece.lbn, piece.sectors);
+                if (!piece.write || pieces.empty() || m_platform.member_losses() == losses) break;
+                // A member lost during the write may have held the only copy written: written again
+                // to the copies left (the data are still in the buffer, not yet acknowledged).
+                notice_lost_disk();
+            }
+            if (piece.write && ok) m_lost_sectors.erase(int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors));
         }
-        if (piece.write && ok) m_lost_sectors.erase(int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors));
         return ok;
     };
     auto release_piece = [&](const host_command &, protocol::buffer_block *buffer) {
@@ -308,98 +316,115 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
     // a copy that is current for the whole run may take it: if the power failed before it was
     // written, recovery copies that copy to the others, so it must hold every acknowledged write.
     std::vector<disk_queues::holder> hs;
-    disk_queues::grant g;
-    int d = -1;
     for (;;) {
-        notice_lost_disk();
-        const uint64_t losses = m_platform.member_losses();
-        chunk live = c;
-        auto stale = [&](const replica &r) {
-            return !copy_present(r.disk, c.lbn, c.sectors) || !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
-        };
-        live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale), live.replicas.end());
-        m_kit.queues.holders_of(live, m_platform.failed_disk(), hs);
-        if (hs.empty() && c.sectors > 1 && m_platform.failed_disk() < 0) {
-            // Its current copies lie on different disks (pending updates of two writes): halves.
-            const uint32_t half = uint32_t(c.sectors) / 2;
-            std::vector<chunk> parts, more;
-            runs_of(uint64_t(c.lbn), half, parts);
-            runs_of(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, more);
-            parts.insert(parts.end(), more.begin(), more.end());
-            bool ok = true;
-            for (const chunk &part : parts)
-                ok = write_run(part, host_lbn, buffer, owner, affinity, logical, epoch) && ok;
-            return ok;
-        }
-        if (hs.empty() && force_current(c, epoch)) continue;  // its only current copy was lost
-        if (hs.empty()) return false;
-        g = m_kit.queues.acquire_any(hs, true);
-        m_platform.check_power(epoch);
-        d = hs[g.holder].disk;
-        if (m_platform.member_losses() != losses) {
-            // A member lost while the write waited for its tag (perhaps this one): its loss has
-            // been noticed and its table entries dropped already, so an entry naming it as the
-            // first write's location would survive, and a power loss would copy the slot's new
-            // drive (blank) over the live copies: zeros served as data. Chosen again.
+        disk_queues::grant g;
+        int d = -1;
+        for (;;) {
+            notice_lost_disk();
+            const uint64_t losses = m_platform.member_losses();
+            chunk live = c;
+            auto stale = [&](const replica &r) {
+                return !copy_present(r.disk, c.lbn, c.sectors) ||
+                       !m_table->is_current({r.disk, r.copy}, c.lbn, c.sectors);
+            };
+            live.replicas.erase(std::remove_if(live.replicas.begin(), live.replicas.end(), stale), live.replicas.end());
+            m_kit.queues.holders_of(live, m_platform.failed_disk(), hs);
+            if (hs.empty() && c.sectors > 1 && m_platform.failed_disk() < 0) {
+                // Its current copies lie on different disks (pending updates of two writes): halves.
+                const uint32_t half = uint32_t(c.sectors) / 2;
+                std::vector<chunk> parts, more;
+                runs_of(uint64_t(c.lbn), half, parts);
+                runs_of(uint64_t(c.lbn) + half, uint32_t(c.sectors) - half, more);
+                parts.insert(parts.end(), more.begin(), more.end());
+                bool ok = true;
+                for (const chunk &part : parts)
+                    ok = write_run(part, host_lbn, buffer, owner, affinity, logical, epoch) && ok;
+                return ok;
+            }
+            if (hs.empty() && force_current(c, epoch)) continue;  // its only current copy was lost
+            if (hs.empty()) return false;
+            g = m_kit.queues.acquire_any(hs, true);
+            m_platform.check_power(epoch);
+            d = hs[g.holder].disk;
+            if (m_platform.member_losses() != losses) {
+                // A member lost while the write waited for its tag (perhaps this one): its loss has
+                // been noticed and its table entries dropped already, so an entry naming it as the
+                // first write's location would survive, and a power loss would copy the slot's new
+                // drive (blank) over the live copies: zeros served as data. Chosen again.
+                m_kit.queues.release_tag(d);
+                continue;
+            }
+            // While it waited, a newer write may have left this copy stale: then ask again.
+            const bool current = m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors);
+            if (current && !rebuild_holds(c.lbn, c.sectors)) break;
             m_kit.queues.release_tag(d);
-            continue;
+            if (current) {
+                // A rebuild step copies the range to a new drive: the write's copies are chosen
+                // after it (then the new drive's copy is among them).
+                sc_core::wait(m_rebuild_step_done);
+                m_platform.check_power(epoch);
+            }
         }
-        // While it waited, a newer write may have left this copy stale: then ask again.
-        const bool current = m_table->is_current({d, hs[g.holder].choices[g.placement].copy}, c.lbn, c.sectors);
-        if (current && !rebuild_holds(c.lbn, c.sectors)) break;
+        const uint64_t first_losses = m_platform.member_losses(d);
+        const placement &first = hs[g.holder].choices[g.placement];
+        std::vector<copy_location> others;
+        for (const replica &r : c.replicas)
+            if (copy_present(r.disk, c.lbn, c.sectors) && !(r.disk == d && r.copy == first.copy))
+                others.push_back({r.disk, r.copy});
+        std::vector<propagation> forced;
+        m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
+        const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
+        const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
+        for (const propagation &p : forced) {
+            ++m_held[p.owner].in_flight;
+            m_platform.run_background([this, p] { run_propagation(p, false); });
+        }
+        after_table_change();
+        for (const copy_location &o : others) serve_delayed(o.disk);
+        // The table entry into NVRAM (the first write's location) while the disk is told.
+        m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
+        m_platform.check_power(epoch);
+        const uint32_t entry_bytes = m_platform.config().firmware.delayed_writes.entry_bytes;
+        const uint64_t slot = m_nvram_slot++ % m_platform.config().firmware.delayed_writes.threshold_entries;
+        const uint64_t record[2] = {uint64_t(c.lbn), (uint64_t(c.sectors) << 32) | (uint64_t(d) << 16) |
+                                                         uint64_t(uint16_t(first.copy))};
+        m_platform.nvram_write(uint64_t(m_nvram_table_base) + slot * entry_bytes, record,
+                               std::min<uint32_t>(entry_bytes, 16));
+        wait_turn(ticket, epoch);
+        uint64_t offset = uint64_t(c.lbn) - host_lbn;
+        uint64_t n = g.n;
+        bool ok = true;
+        for (const disk_extent &e : first.extents) {
+            if (ok)
+                ok = m_kit.drive_command(true, d, n, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer, offset);
+            offset += uint64_t(e.sectors);
+            n = 1;
+        }
+        m_platform.check_power(epoch);
+        m_guard.leave(ticket);
+        m_guard_changed.notify(sc_core::SC_ZERO_TIME);
         m_kit.queues.release_tag(d);
-        if (current) {
-            // A rebuild step copies the range to a new drive: the write's copies are chosen
-            // after it (then the new drive's copy is among them).
-            sc_core::wait(m_rebuild_step_done);
+        // Acknowledged in the order the writes were scheduled (the order the table supersedes
+        // in), and after every read that began before it (it may have read the old data).
+        while (m_logical.must_wait(order)) {
+            sc_core::wait(m_guard_changed);
             m_platform.check_power(epoch);
         }
+        if (m_platform.member_losses(d) != first_losses) {
+            // The first write's member was lost after it was chosen: the data (perhaps written, perhaps
+            // not) went with it, and where it was the only current copy its run is recorded lost. The
+            // buffer still holds the data, not yet acknowledged: it is written again where it can be
+            // now (before: the write was acknowledged, the run's loss record erased, and a read served
+            // the blank drive in the slot).
+            m_logical.leave(order);
+            m_guard_changed.notify(sc_core::SC_ZERO_TIME);
+            continue;
+        }
+        logical->push_back(order);
+        // No wait since the check: a copy holds the run's data, so its sectors are no longer lost.
+        if (ok) m_lost_sectors.erase(int64_t(c.lbn), int64_t(c.lbn + c.sectors));
+        return ok;
     }
-    const placement &first = hs[g.holder].choices[g.placement];
-    std::vector<copy_location> others;
-    for (const replica &r : c.replicas)
-        if (copy_present(r.disk, c.lbn, c.sectors) && !(r.disk == d && r.copy == first.copy))
-            others.push_back({r.disk, r.copy});
-    std::vector<propagation> forced;
-    m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
-    const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
-    const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
-    for (const propagation &p : forced) {
-        ++m_held[p.owner].in_flight;
-        m_platform.run_background([this, p] { run_propagation(p, false); });
-    }
-    after_table_change();
-    for (const copy_location &o : others) serve_delayed(o.disk);
-    // The table entry into NVRAM (the first write's location) while the disk is told.
-    m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
-    m_platform.check_power(epoch);
-    const uint32_t entry_bytes = m_platform.config().firmware.delayed_writes.entry_bytes;
-    const uint64_t slot = m_nvram_slot++ % m_platform.config().firmware.delayed_writes.threshold_entries;
-    const uint64_t record[2] = {uint64_t(c.lbn), (uint64_t(c.sectors) << 32) | (uint64_t(d) << 16) |
-                                                     uint64_t(uint16_t(first.copy))};
-    m_platform.nvram_write(uint64_t(m_nvram_table_base) + slot * entry_bytes, record, std::min<uint32_t>(entry_bytes, 16));
-    wait_turn(ticket, epoch);
-    uint64_t offset = uint64_t(c.lbn) - host_lbn;
-    uint64_t n = g.n;
-    bool ok = true;
-    for (const disk_extent &e : first.extents) {
-        if (ok)
-            ok = m_kit.drive_command(true, d, n, uint64_t(e.drive_lbn), uint32_t(e.sectors), buffer, offset);
-        offset += uint64_t(e.sectors);
-        n = 1;
-    }
-    m_platform.check_power(epoch);
-    m_guard.leave(ticket);
-    m_guard_changed.notify(sc_core::SC_ZERO_TIME);
-    m_kit.queues.release_tag(d);
-    // Acknowledged in the order the writes were scheduled (the order the table supersedes
-    // in), and after every read that began before it (it may have read the old data).
-    while (m_logical.must_wait(order)) {
-        sc_core::wait(m_guard_changed);
-        m_platform.check_power(epoch);
-    }
-    logical->push_back(order);
-    return ok;
 }
 
 }  // namespace raidtlm::controller
