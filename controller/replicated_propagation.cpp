@@ -185,8 +185,10 @@ size_t replicated_firmware::restart_after_power_loss() {
     m_guard.clear();
     m_logical.clear();
     m_write_fence.clear();
-    // The rebuild steps under way at the loss stopped for good: none holds a unit now.
+    // The rebuild steps under way at the loss stopped for good: none holds a unit now. The units
+    // done above a cursor were known in volatile memory only: done again, as the runner does them.
     m_units_in_rebuild.clear();
+    m_rebuilt_ahead.clear();
     if (!m_replicated_reads) return 0;
     // The writes in flight at the loss, from their intent records. With the delayed-write table
     // their first copies are in it (its entry was written before the disk command); without it
