@@ -8,6 +8,7 @@
 // checks the resync left). Before (raid6_firmware::resync_parity gave up on a stripe whose data
 // read failed and recorded nothing) the checks stayed torn, and a read that met the MEDIUM ERROR
 // rebuilt its chunk from them and served it (raid6_resync.cpp).
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <vector>
@@ -35,16 +36,20 @@ struct resync_with_media_error : component_test::read_pass {
     uint64_t reads_checked = 0, integrity_errors = 0;
     nlohmann::json firmware;
 
-    // `checks` 2 (6 disks) or 3 (7 disks). The power fails after `load_ms` of writes of 1-24
+    // `checks` 1 (RAID 5 or 4, 5 disks), 2 (6 disks) or 3 (7 disks): 4 data units of 16 sectors
+    // per stripe. The power fails after `load_ms` of writes of 1-24
     // sectors at any start in the first `hot_stripes` stripes, and while it is off the drive of
     // `bad_disk` turns unreadable over all its units of those stripes.
-    resync_with_media_error(int checks, double load_ms, int bad_disk) {
+    resync_with_media_error(int checks, double load_ms, int bad_disk,
+                            controller::array_kind single_check = controller::array_kind::raid5) {
         const int disks = 4 + checks;
-        component_test::check_array_bench b(disks, component_test::check_array_config(checks));
+        controller::controller_config c = component_test::check_array_config(std::max(checks, 2));
+        if (checks == 1) c.firmware.array = single_check;
+        controller_bench b(disks, c);
         const uint64_t hot_sectors = uint64_t(hot_stripes) * 4 * unit;
         bool stop = false, checked = false;
         component_test::run_to_end(b, [&] {
-            component_test::host_writer<component_test::check_array_bench> w{b, {}};
+            component_test::host_writer<controller_bench> w{b, {}};
             w.write(0, uint32_t(hot_sectors));
             for (int k = 0; k < clients; ++k)
                 b.host.spawn([&, k] {
@@ -77,8 +82,9 @@ struct resync_with_media_error : component_test::read_pass {
     }
 };
 
-void expect_nothing_wrong(int checks, double load_ms) {
-    const resync_with_media_error r(checks, load_ms, 2);
+void expect_nothing_wrong(int checks, double load_ms,
+                          controller::array_kind single_check = controller::array_kind::raid5) {
+    const resync_with_media_error r(checks, load_ms, 2, single_check);
     EXPECT_GT(r.firmware.value("resynced_stripes", 0), 0) << "no torn stripe: the test shows nothing";
     EXPECT_GT(r.reads_checked, r.reads * unit / 2);
     EXPECT_EQ(r.integrity_errors, 0u);
@@ -96,6 +102,17 @@ void expect_nothing_wrong(int checks, double load_ms) {
 
 }  // namespace
 
+// RAID 4/5 had closed the hole for themselves (raid_parity_resync.cpp, EXPERIMENTS 19.14): these
+// two pass before and after the RAID 6 fix, and hold the property for one check.
+TEST(raid6_resync_media, raid5_a_medium_error_in_a_torn_stripe_loses_rows_and_serves_nothing_wrong) {
+    expect_nothing_wrong(1, 100.0);
+}
+
+TEST(raid6_resync_media, raid4_a_medium_error_in_a_torn_stripe_loses_rows_and_serves_nothing_wrong) {
+    expect_nothing_wrong(1, 100.0, controller::array_kind::raid4);
+}
+
+// Before the fix: 182 wrong reads (P+Q) and 120 (P+Q+R), nothing recorded lost.
 TEST(raid6_resync_media, p_q_a_medium_error_in_a_torn_stripe_loses_rows_and_serves_nothing_wrong) {
     expect_nothing_wrong(2, 100.0);
 }
