@@ -215,23 +215,27 @@ raid6_firmware::resync_outcome raid6_firmware::resync_rows(int64_t stripe, const
                 return false;
         return true;
     });
-    if (m_platform.member_losses() != losses) return finish(resync_outcome::member_lost);
+    const bool member_lost = m_platform.member_losses() != losses;
     finish(resync_outcome::consistent);
-    for (int j = 0; j < n; ++j)
-        if (!unreadable[size_t(j)].empty()) ++m_stats.media_repairs;
-    bool any_lost = !ok;
-    if (!ok) {  // a write refused with no member lost: the stripe's state unknown where torn or unreadable
+    bool any_lost = false;
+    if (!ok && !member_lost) {  // a write refused with no member lost: unknown where torn or unreadable
         std::vector<int> every_data_unit;
         for (int j = 0; j < n; ++j) every_data_unit.push_back(j);
         note_torn_rows_lost(stripe, torn, every_data_unit);
         for (int j = 0; j < n; ++j)
             for (const sector_run &r : unreadable[size_t(j)]) add_run(lost_rows[size_t(j)], r.first, r.count);
+        any_lost = true;
     }
+    // Recorded even when a member was lost during the writes: a lost row may have been written
+    // back with a guess, and the next attempt would read it as data.
     for (int j = 0; j < n; ++j)
         for (const sector_run &r : lost_rows[size_t(j)]) {
             any_lost = true;
             note_lost_range(l.stripe_first_lbn(stripe) + j * int64_t(unit) + int64_t(r.first), int32_t(r.count));
         }
+    if (member_lost) return resync_outcome::member_lost;
+    for (int j = 0; j < n; ++j)
+        if (!unreadable[size_t(j)].empty()) ++m_stats.media_repairs;
     if (compared && checks_compared_and_agreed && !any_lost) ++m_raid6_stats.resyncs_checks_agreed;
     return any_lost ? resync_outcome::rows_lost : resync_outcome::consistent;
 }
