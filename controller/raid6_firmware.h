@@ -15,7 +15,9 @@
 //   read                    data read directly; an unreadable unit rebuilt from the members its
 //                           recovery coefficients name (from P alone when only it is lost);
 //                           a MEDIUM ERROR's sectors rebuilt and written back (repair)
-//   power loss              every stripe named by an intent record gets its checks recomputed
+//   power loss              every stripe named by an intent record gets its checks recomputed;
+//                           rows with data missing (absent, MEDIUM ERROR) rebuilt or recorded
+//                           lost (raid6_resync.cpp)
 //   rebuild                 a replaced member (start_rebuild) is rebuilt stripe by stripe by the
 //                           RAID firmware's paced rebuild_runner, each stripe under its lock (one
 //                           GF or XOR command per stripe); stripes below the rebuild's cursor
@@ -55,12 +57,15 @@ protected:
     bool stripes_read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) override;
     bool array_degraded() const override;
     bool resync_parity(int64_t stripe, const torn_stripe_rows &torn) override;
-    // Resync of a stripe with data member `lost_member` lost (and `lost`, every unreadable member,
-    // at least two checks readable): true when every readable check rebuilds the same unit
-    // (nothing lost), else the sectors where they differ are reported lost (but rows `torn` wrote
-    // only in the lost unit itself: the first check's version is then old or new data).
-    bool checks_agree_with_one_unit_lost(int64_t stripe, int lost_member, const std::vector<int> &lost,
-                                         const torn_stripe_rows &torn);
+    // One attempt of resync_parity (raid6_resync.cpp): the stripe's present members read (the
+    // checks only when a data unit is missing somewhere), MEDIUM ERRORs narrowed to their
+    // sectors, each row's missing data rebuilt (and compared between checks where it can be),
+    // unreadable rows written back and the checks made to agree; `absent`: the stripe's absent
+    // members. member_lost: a member was lost meanwhile (judge the stripe again).
+    enum class resync_outcome { consistent, rows_lost, member_lost };
+    resync_outcome resync_rows(int64_t stripe, const torn_stripe_rows &torn, const std::vector<int> &absent);
+    // The rows of `data_units` (of `stripe`) the torn writes made ambiguous recorded lost.
+    void note_torn_rows_lost(int64_t stripe, const torn_stripe_rows &torn, const std::vector<int> &data_units);
     bool single_parity() const override { return false; }
     bool rebuild_stripe_unit(int disk, int64_t stripe) override;
 
