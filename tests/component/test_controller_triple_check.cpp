@@ -125,8 +125,9 @@ void lost_disks(const std::vector<int> &lost) {
         }
         write_every_path(w);
         w.check(0, 520);
-        if (lost.size() == 1)
+        if (lost.size() == 1) {
             for (int64_t s = 0; s < 8; ++s) EXPECT_EQ(b.bad_rows(s, lost[0], &w.expect), 0) << "stripe " << s;
+        }
     });
     EXPECT_GT(b.firmware().statistics().rebuilt_reads, 0u);
     EXPECT_GT(b.firmware().statistics().degraded_stripe_writes, 0u);
