@@ -201,7 +201,11 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
                 if (it->second.sectors() == 0) m_lost_on_disk.erase(it);
             }
         }
-        if (!row_ok) record_big_row_lost(region, q, true);  // a member lost meanwhile: not made
+        // A member lost meanwhile: not made, lost. A read that met MEDIUM ERROR with every member
+        // there: the row's checks stay as they were (stale, or recorded lost), tried again later.
+        bool lost_meanwhile = false;
+        for (int j = 0; j < D; ++j) lost_meanwhile = lost_meanwhile || gone(region, members[size_t(j)]);
+        if (!row_ok && lost_meanwhile) record_big_row_lost(region, q, true);
         ok = row_ok && ok;
     }
     ++m_stats.parity_rebuilds;
