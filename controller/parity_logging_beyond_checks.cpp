@@ -180,13 +180,32 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
             continue;
         }
         const int C = m_layout.checks();
+        // Every data column there: the checks on drives present are made from the data, those
+        // recorded lost too (an unread check run, note_unread_checks; a check lost with a data
+        // member since rewritten): the data are the acknowledged writes, so the record comes off.
         std::vector<bool> live(static_cast<size_t>(C));
-        for (int k = 0; k < C; ++k) live[size_t(k)] = !gone(region, members[size_t(D + k)]);
+        for (int k = 0; k < C; ++k) {
+            const region_extent &e = members[size_t(D + k)];
+            live[size_t(k)] = !missing(e.disk, region, e.drive_lbn);
+        }
         if (std::none_of(live.begin(), live.end(), [](bool b) { return b; })) continue;
         // The data read, the live checks made and written (tokens always: the firmware cannot
         // know whether the host sent any).
         const bool row_ok = remake_live_checks(members, live, affinity);
-        if (!row_ok) record_big_row_lost(region, q, true);  // a member lost meanwhile: not made
+        if (row_ok) {
+            for (int k = 0; k < C; ++k) {
+                const region_extent &e = members[size_t(D + k)];
+                const auto it = m_lost_on_disk.find(e.disk);
+                if (!live[size_t(k)] || it == m_lost_on_disk.end()) continue;
+                it->second.erase(e.drive_lbn, e.drive_lbn + e.sectors);
+                if (it->second.sectors() == 0) m_lost_on_disk.erase(it);
+            }
+        }
+        // A member lost meanwhile: not made, lost. A read that met MEDIUM ERROR with every member
+        // there: the row's checks stay as they were (stale, or recorded lost), tried again later.
+        bool lost_meanwhile = false;
+        for (int j = 0; j < D; ++j) lost_meanwhile = lost_meanwhile || gone(region, members[size_t(j)]);
+        if (!row_ok && lost_meanwhile) record_big_row_lost(region, q, true);
         ok = row_ok && ok;
     }
     ++m_stats.parity_rebuilds;

@@ -249,6 +249,9 @@ private:
     // row) from the row's other members, under the stripe locks of its logical stripes.
     bool rebuild_unit(int disk, uint64_t unit);
     uint64_t rebuild_unit_bytes(int disk, uint64_t unit) const;
+    // A rebuild step of big row q onto `disk` failed with no member lost: its sources read one by
+    // one, those answering an error (MEDIUM ERROR) added to `unreadable`; false if none is new.
+    bool find_unreadable_sources(int region, int q, int disk, std::set<int> &unreadable);
     // The member `member` (data column j < D, or check D + k) of the rows of `n` sectors from
     // logical sector lbn's (offset 0 of its big row) into slot `member` of `work` (D + C slots
     // of n), from the surviving members (`lost` says which are not; parity_logging_lost_rows.cpp).

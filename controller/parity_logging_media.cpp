@@ -59,7 +59,10 @@ bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_blo
         ok = member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
     } else {
         ++m_stats.rebuilt_reads;
-        ok = m_lost.size() > 1 ? read_lost_row(p, buffer, affinity) : reconstruct_piece(p, buffer, affinity);
+        // P alone when it is the row's only other gone member; else (more lost disks, or a check
+        // recorded lost: an unread check run) the row solved from the checks there.
+        ok = m_lost.size() > 1 || gone_in_row(p.lbn, p.sectors) > 1 ? read_lost_row(p, buffer, affinity)
+                                                                     : reconstruct_piece(p, buffer, affinity);
     }
     m_kit.locks.unlock(stripe);
     return ok;
@@ -135,12 +138,15 @@ bool parity_logging_firmware::stripe_write_repairing(int64_t stripe, const std::
 void parity_logging_firmware::note_unread_checks(int region, const std::vector<char> &run_read,
                                                  const std::vector<char> &sublog_read) {
     region_state &r = m_regions[size_t(region)];
-    const int64_t run = int64_t(m_layout.checks()) * m_layout.parity_unit_sectors();
-    for (size_t m = 0; m < run_read.size(); ++m) {
-        if (run_read[m]) continue;
-        const int64_t first = m_layout.check_run_image_index(int(m));
-        for (int64_t image = first; image < first + run; ++image) r.stale_images.push_back(image);
-    }
+    // An unread check run is one unreadable member of each row it holds a check of (P of one big
+    // row, Q of another, R of a third at C = 3): recorded lost on its disk as check sectors, so
+    // every row decision counts it gone (gone()) and solves the row from its other checks, which
+    // took the records. Before, its rows were staled whole, and a stale row with a data member
+    // missing was recorded lost although only one of its checks missed records (51:210, 91:538:
+    // 1,344 sectors lost within the promise). repair_stale_checks makes the run again from the
+    // data (rebuild_checks_around_losses takes the record off once it is written).
+    for (size_t m = 0; m < run_read.size(); ++m)
+        if (!run_read[m]) record_lost(m_layout.parity_extent(region, int(m)), -1, 0);
     for (const logged_write &w : r.writes)
         if (!sublog_read[size_t(w.sublog)])
             for (const log_record &x : w.records) r.stale_images.push_back(x.image_index);

@@ -69,7 +69,11 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
         // check is neither read nor written.
         work = m_platform.allocate_buffer((1 + 2 * c) * n * protocol::sector_bytes, data ? (1 + 2 * c) * n : 0);
         m_platform.check_power();
-        auto alive = [&](size_t k) { return !absent(cl[k].disk, region, cl[k].drive_lbn); };
+        // A check recorded lost (an unread check run) is skipped like an absent one.
+        auto alive = [&](size_t k) {
+            return !absent(cl[k].disk, region, cl[k].drive_lbn) &&
+                   !recorded_lost({cl[k].disk, cl[k].drive_lbn, int64_t(n)});
+        };
         ok = m_kit.parallel(1 + c, [&](size_t i) {
             if (i == 0) return member_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
             if (!alive(i - 1)) return true;

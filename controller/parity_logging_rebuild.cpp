@@ -54,6 +54,8 @@
 // by a power loss in a row not reached: the resync records the row's missing column lost.
 #include "controller/parity_logging_firmware.h"
 
+#include <set>
+
 namespace raidtlm::controller {
 
 std::vector<int> parity_logging_firmware::unavailable_disks() const {
@@ -99,6 +101,10 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
     const int after_p = (m - m_layout.check_member(q, 0) + M) % M;
     const int member = after_p < C ? D + after_p : after_p - C;
     const int64_t first = m_layout.stripe_of(lbn), stripes = pt / m_layout.unit_sectors();
+    // Sources whose read of the unit met MEDIUM ERROR: left out like missing members, so the row
+    // is solved from the others while the checks allow (31:5, 111:3: one unreadable check of a
+    // P+Q+R row lost the whole unit on the new drive, within the promise).
+    std::set<int> unreadable;
     for (;;) {
         // A loss not yet handled (the drive replaced before a request came) is handled first: its
         // logs applied, so the checks the steps read are current.
@@ -110,7 +116,7 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
         protocol::buffer_block *work = m_platform.allocate_buffer(slots * n * protocol::sector_bytes, slots * n);
         // Members missing here, or recorded lost (parity_logging_beyond_checks.cpp), are not sources.
         bool ok = rebuild_row_member(lbn, n, member, [&](const region_extent &e) {
-            return e.disk == disk || gone(region, {e.disk, e.drive_lbn, pt});
+            return e.disk == disk || unreadable.count(e.disk) > 0 || gone(region, {e.disk, e.drive_lbn, pt});
         }, work);
         if (ok)
             ok = member_io(true, disk, uint64_t(m_layout.region_start(region, disk) + int64_t(slot) * pt), uint32_t(n),
@@ -123,6 +129,9 @@ bool parity_logging_firmware::rebuild_unit(int disk, uint64_t unit) {
         // Another member lost during the step (its reads fail): once handled, the row is solved
         // without it, as long as the checks allow.
         if (m_platform.member_losses() != losses) continue;
+        // No member lost: a source could not be read. Each source read alone (as firmware can:
+        // one command's status per member) says which; solved again without them.
+        if (C > 1 && find_unreadable_sources(region, q, disk, unreadable)) continue;
         // Not made (more members missing than checks, or a source unreadable): the runner moves
         // past the unit, so what the new drive holds there, data or check, is recorded lost on it
         // (a later row decision counts it missing) and its data never served.
@@ -177,6 +186,23 @@ bool parity_logging_firmware::handle_failure(int affinity) {
     m_recovering = false;
     m_recovered.notify(sc_core::SC_ZERO_TIME);
     return ok;
+}
+
+bool parity_logging_firmware::find_unreadable_sources(int region, int q, int disk, std::set<int> &unreadable) {
+    bool found = false;
+    for (const region_extent &e : big_row_members(region, q)) {
+        if (e.disk == disk || unreadable.count(e.disk) > 0 || gone(region, e)) continue;
+        protocol::buffer_block *probe = m_platform.allocate_buffer(uint64_t(e.sectors) * protocol::sector_bytes,
+                                                                   uint64_t(e.sectors));
+        m_platform.check_power();
+        const bool read = member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(e.sectors), probe, 0);
+        m_platform.free_buffer(probe);
+        if (!read && m_platform.member_state_of(e.disk) == member_state::optimal) {
+            unreadable.insert(e.disk);
+            found = true;
+        }
+    }
+    return found;
 }
 
 }  // namespace raidtlm::controller

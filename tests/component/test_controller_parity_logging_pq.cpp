@@ -389,3 +389,36 @@ TEST_P(parity_logging_unreadable_checks, a_reintegration_that_cannot_read_its_ch
     EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
     EXPECT_EQ(b.ctl->outstanding(), 0);
 }
+
+// P+Q+R: a reintegration that cannot read one member's check run, then two data members lost
+// before the next request (so before the repair from the data). The unread run is one check of
+// three big rows (P of one, Q of another, R of a third); the other two checks of each took the
+// records. Two data members missing plus that check is three gone members of a three-check row:
+// every row must still be served. Before, the run's rows were staled whole and, with a data
+// member missing, recorded lost (explorer 51:210, 91:538, 93:83: 1,344 sectors lost within the
+// promise).
+TEST(parity_logging_unread_check_run, is_one_missing_check_of_its_rows_not_whole_stale_rows) {
+    const int C = 3;
+    pq_bench b(C);
+    const auto &l = b.layout();
+    run_to_end(b, [&] {
+        writer w{b, {}};
+        for (int64_t lbn = 0; lbn + 3 <= l.region_data_sectors(); lbn += 3) w.write(uint64_t(lbn), 3);
+        const auto &st = b.firmware().statistics();
+        ASSERT_TRUE(b.firmware().reintegrate_all());
+        w.churn(0, 15);  // records of every big row of region 0 in the log
+        // Member 0's run (P of big row M-1, Q of row 0, R of row 1) unreadable in two sectors.
+        const auto run = l.parity_extent(0, 0);
+        b.drives[size_t(run.disk)]->inject_media_error(run.drive_lbn, 2);
+        ASSERT_TRUE(b.firmware().reintegrate_all());  // the records go to the other members' runs
+        // Members 2 and 3 lost: data of big rows 0, 1 and M-1 (with the unread run's check, three
+        // gone members each); no row misses more than three.
+        b.ctl->fail_member(l.member_disk(0, 2));
+        b.ctl->fail_member(l.member_disk(0, 3));
+        w.check_all();
+        EXPECT_GT(st.rebuilt_reads, 5u);
+        EXPECT_TRUE(st.lost_ranges.empty()) << st.lost_ranges.size() << " ranges lost within the promise";
+    });
+    EXPECT_EQ(b.ctl->integrity().integrity_errors(), 0u);
+    EXPECT_EQ(b.ctl->outstanding(), 0);
+}

@@ -302,3 +302,40 @@ TEST_P(parity_logging_rebuild, a_read_waiting_for_a_rebuild_step_of_its_row_is_s
     EXPECT_EQ(fw["rebuild"]["finished"], 1);
     EXPECT_EQ(fw["rebuild"]["units_lost"], 0);
 }
+
+// A rebuild source that cannot be read (MEDIUM ERROR on a surviving member's check run of region
+// 0) at 2 and 3 checks: one lost member and one unreadable source is within the checks, so the
+// step solves the row without that source. Before, the step failed and the whole unit on the new
+// drive was recorded lost (explorer 111:3: 1,344 sectors lost within the promise).
+class parity_logging_rebuild_unreadable_source : public ::testing::TestWithParam<int> {};
+
+INSTANTIATE_TEST_SUITE_P(checks, parity_logging_rebuild_unreadable_source, ::testing::Values(2, 3),
+                         [](const ::testing::TestParamInfo<int> &i) { return std::to_string(i.param) + "_checks"; });
+
+TEST_P(parity_logging_rebuild_unreadable_source, is_left_out_and_the_row_solved_from_the_others) {
+    const int C = GetParam();
+    bench b(C);
+    const auto &l = b.layout();
+    writer w{b, {}};
+    const uint64_t capacity = b.ctl->capacity_sectors();
+    const int lost = l.member_disk(0, 0);
+    component_test::run_clean(b, [&] {
+        const uint64_t S = uint64_t(l.stripe_data_sectors());
+        for (uint64_t lbn = 0; lbn < capacity; lbn += S) w.write(lbn, uint32_t(S));
+        ASSERT_TRUE(b.firmware().reintegrate_all());
+        b.ctl->fail_member(lost);
+        w.check(0, 1);  // the loss handled
+        // Every other member's check runs of region 0 unreadable in their first sectors.
+        for (int m = 1; m < l.members(); ++m) {
+            const auto e = l.parity_extent(0, m);
+            b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 2);
+        }
+        rebuild(b, lost, nullptr);
+        check_stripes(b, w);
+        EXPECT_TRUE(b.firmware().statistics().lost_ranges.empty());
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    ASSERT_TRUE(fw.contains("rebuild")) << fw.dump();
+    EXPECT_EQ(fw["rebuild"]["units_lost"], 0);
+}
