@@ -65,7 +65,7 @@ inline std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
 template <class Bench>
 struct host_writer {
     Bench &b;
-    std::map<uint64_t, uint64_t> expect;
+    std::map<uint64_t, uint64_t> expect{};
     uint64_t seed = 1;
     void write(uint64_t lbn, uint32_t n) {
         std::vector<uint64_t> t = tokens(seed++, n);
