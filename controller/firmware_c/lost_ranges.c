@@ -10,6 +10,18 @@
 #define MAX_LOST 1024u
 #define MAX_UNIT_RUNS 64u
 
+/* The tables live in RAM for the checks and are written through to the NVRAM, which keeps them
+ * across a power loss: a real controller keeps its bad-block list (md's bad-block log, a DDF
+ * controller's) where a restart finds it. Forgotten at a restart, a unit lost to a torn stripe
+ * would be served again from parity that does not hold it (and rebuilt from it onto a fresh
+ * drive). NVRAM layout at `nv_base`: the tag word, the two counts, `range_capacity` (first, end)
+ * pairs, then `run_capacity` (first stripe, end stripe, disk) triples. Every change writes the
+ * entry before the count that makes it count, so a power cut mid-update leaves an entry too
+ * many (a sector refused, never one served wrong). */
+#define NV_TAG 0x4C4F5354u /* "LOST" */
+#define NV_HEADER_BYTES 12u
+#define NV_RUN_BYTES 12u
+
 static const struct array_map *map;
 static uint32_t first[MAX_LOST], end[MAX_LOST];
 static uint32_t used;
@@ -17,8 +29,65 @@ static struct {
     uint32_t first_stripe, end_stripe, disk;
 } runs[MAX_UNIT_RUNS];
 static uint32_t runs_used;
+static uint32_t nv_base, range_capacity, run_capacity;
 
-void lost_ranges_init(const struct array_map *m) { map = m; }
+static uint32_t nv_range(uint32_t i) { return nv_base + NV_HEADER_BYTES + 8 * i; }
+static uint32_t nv_run(uint32_t i) { return nv_base + NV_HEADER_BYTES + 8 * range_capacity + NV_RUN_BYTES * i; }
+
+static void set_range(uint32_t i, uint32_t f, uint32_t e) {
+    first[i] = f;
+    end[i] = e;
+    nvram_write_word(nv_range(i), f);
+    nvram_write_word(nv_range(i) + 4, e);
+}
+
+static void set_used(uint32_t n) {
+    used = n;
+    nvram_write_word(nv_base + 4, n);
+}
+
+static void save_run(uint32_t i) {
+    nvram_write_word(nv_run(i), runs[i].first_stripe);
+    nvram_write_word(nv_run(i) + 4, runs[i].end_stripe);
+    nvram_write_word(nv_run(i) + 8, runs[i].disk);
+}
+
+static void set_runs_used(uint32_t n) {
+    runs_used = n;
+    nvram_write_word(nv_base + 8, n);
+}
+
+void lost_ranges_init(const struct array_map *m, uint32_t nvram_offset, uint32_t nvram_bytes) {
+    map = m;
+    nv_base = nvram_offset;
+    if (nvram_bytes < NV_HEADER_BYTES + 8 + NV_RUN_BYTES) hw_panic(0x500);
+    /* The ranges take what the runs leave; both at most their RAM tables. */
+    const uint32_t room = nvram_bytes - NV_HEADER_BYTES;
+    run_capacity = room / 4 / NV_RUN_BYTES;
+    if (run_capacity > MAX_UNIT_RUNS) run_capacity = MAX_UNIT_RUNS;
+    if (run_capacity == 0) run_capacity = 1;
+    range_capacity = (room - run_capacity * NV_RUN_BYTES) / 8;
+    if (range_capacity > MAX_LOST) range_capacity = MAX_LOST;
+    used = runs_used = 0;
+    if (REG(RT_NVRAM_BASE, nv_base) == NV_TAG) {  /* a restart: what was lost before stays lost */
+        used = REG(RT_NVRAM_BASE, nv_base + 4);
+        runs_used = REG(RT_NVRAM_BASE, nv_base + 8);
+        if (used > range_capacity || runs_used > run_capacity) hw_panic(0x501);
+        for (uint32_t i = 0; i < used; ++i) {
+            first[i] = REG(RT_NVRAM_BASE, nv_range(i));
+            end[i] = REG(RT_NVRAM_BASE, nv_range(i) + 4);
+        }
+        for (uint32_t i = 0; i < runs_used; ++i) {
+            runs[i].first_stripe = REG(RT_NVRAM_BASE, nv_run(i));
+            runs[i].end_stripe = REG(RT_NVRAM_BASE, nv_run(i) + 4);
+            runs[i].disk = REG(RT_NVRAM_BASE, nv_run(i) + 8);
+        }
+        return;
+    }
+    set_used(0);
+    set_runs_used(0);
+    nvram_write_word(nv_base, NV_TAG);
+}
 
 static void report(uint32_t lbn, uint32_t sectors) {
     REG(RT_SYS_BASE, RT_SYS_LOST_LBN) = lbn;
@@ -30,10 +99,9 @@ static void keep(uint32_t lbn, uint32_t sectors) {
     const uint32_t e = lbn + sectors;
     for (uint32_t i = 0; i < used; ++i)
         if (first[i] <= lbn && e <= end[i]) return;  /* already inside one */
-    if (used < MAX_LOST) {
-        first[used] = lbn;
-        end[used] = e;
-        ++used;
+    if (used < range_capacity) {
+        set_range(used, lbn, e);
+        set_used(used + 1);
         return;
     }
     uint32_t nearest = 0, gap = 0xFFFFFFFFu;
@@ -44,8 +112,7 @@ static void keep(uint32_t lbn, uint32_t sectors) {
             nearest = i;
         }
     }
-    if (lbn < first[nearest]) first[nearest] = lbn;
-    if (e > end[nearest]) end[nearest] = e;
+    set_range(nearest, lbn < first[nearest] ? lbn : first[nearest], e > end[nearest] ? e : end[nearest]);
 }
 
 void lost_add(uint32_t lbn, uint32_t sectors) {
@@ -74,17 +141,19 @@ void lost_add_unit(uint32_t stripe, uint32_t disk) {
     for (uint32_t i = 0; i < runs_used; ++i)
         if (runs[i].disk == disk && runs[i].end_stripe == stripe) {
             ++runs[i].end_stripe;
+            save_run(i);
             report(lbn, map->unit);
             return;
         }
-    if (runs_used == MAX_UNIT_RUNS) {
+    if (runs_used == run_capacity) {
         lost_add(lbn, map->unit);
         return;
     }
     runs[runs_used].first_stripe = stripe;
     runs[runs_used].end_stripe = stripe + 1;
     runs[runs_used].disk = disk;
-    ++runs_used;
+    save_run(runs_used);
+    set_runs_used(runs_used + 1);
     report(lbn, map->unit);
 }
 
@@ -118,21 +187,30 @@ int lost_overlaps(uint32_t lbn, uint32_t sectors) {
  * room; else the run stays whole) and joins the range table, which the write then trims. */
 static int take_out_of_run(uint32_t run, uint32_t stripe, uint32_t ulbn, uint32_t lbn, uint32_t sectors) {
     (void)lbn, (void)sectors;
+    /* The unit joins the range table first: a power cut between the steps leaves it in both. */
     if (stripe + 1 < runs[run].end_stripe && stripe > runs[run].first_stripe) {
-        if (runs_used == MAX_UNIT_RUNS || used == MAX_LOST) return 0;
+        if (runs_used == run_capacity || used == range_capacity) return 0;
+        keep(ulbn, map->unit);
         runs[runs_used] = runs[run];
         runs[runs_used].first_stripe = stripe + 1;
-        ++runs_used;
+        save_run(runs_used);
+        set_runs_used(runs_used + 1);
         runs[run].end_stripe = stripe;
-    } else if (used == MAX_LOST) {
+    } else if (used == range_capacity) {
         return 0;
-    } else if (stripe == runs[run].first_stripe) {
-        ++runs[run].first_stripe;
     } else {
-        --runs[run].end_stripe;
+        keep(ulbn, map->unit);
+        if (stripe == runs[run].first_stripe)
+            ++runs[run].first_stripe;
+        else
+            --runs[run].end_stripe;
     }
-    keep(ulbn, map->unit);
-    if (runs[run].first_stripe == runs[run].end_stripe) runs[run] = runs[--runs_used];
+    save_run(run);
+    if (runs[run].first_stripe == runs[run].end_stripe) {
+        runs[run] = runs[runs_used - 1];
+        save_run(run);
+        set_runs_used(runs_used - 1);
+    }
     return 1;  /* the runs changed: the caller looks again */
 }
 
@@ -146,20 +224,18 @@ void lost_written(uint32_t lbn, uint32_t sectors) {
             continue;
         }
         if (lbn <= first[i] && w_end >= end[i]) {  /* covered: drop it */
-            first[i] = first[used - 1];
-            end[i] = end[used - 1];
-            --used;
+            set_range(i, first[used - 1], end[used - 1]);
+            set_used(used - 1);
             continue;
         }
         if (lbn <= first[i]) {
-            first[i] = w_end;  /* the front is good again */
+            set_range(i, w_end, end[i]);  /* the front is good again */
         } else if (w_end >= end[i]) {
-            end[i] = lbn;  /* the back */
-        } else if (used < MAX_LOST) {  /* the middle: two ranges */
-            first[used] = w_end;
-            end[used] = end[i];
-            ++used;
-            end[i] = lbn;
+            set_range(i, first[i], lbn);  /* the back */
+        } else if (used < range_capacity) {  /* the middle: two ranges */
+            set_range(used, w_end, end[i]);
+            set_used(used + 1);
+            set_range(i, first[i], lbn);
         }
         ++i;
     }

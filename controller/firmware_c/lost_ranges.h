@@ -10,7 +10,9 @@
 
 #include "array_map.h"
 
-void lost_ranges_init(const struct array_map *map);
+/* The tables persist in NVRAM [nvram_offset, nvram_offset + nvram_bytes): a restart finds what
+ * was lost before the power loss still lost. */
+void lost_ranges_init(const struct array_map *map, uint32_t nvram_offset, uint32_t nvram_bytes);
 void lost_add(uint32_t lbn, uint32_t sectors);
 /* The whole unit of member `disk` in `stripe`, when it holds data there (a parity unit: nothing
  * lost). Consecutive stripes of one member are kept as one run (a rebuild that lost a second

@@ -56,11 +56,14 @@ __attribute__((noipa)) int main(void) {
                    REG(RT_SYS_BASE, RT_SYS_DISK_SECTORS));
     elevator_init(disks, REG(RT_SYS_BASE, RT_SYS_TAGS_PER_DISK), channel_of);
     const uint32_t host_slots = REG(RT_SYS_BASE, RT_SYS_HOST_SLOTS);
-    if (REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES) < REBUILD_CHECKPOINT_BYTES) hw_panic(3);
-    requests_init(&map, host_slots, REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES) - REBUILD_CHECKPOINT_BYTES);
+    const uint32_t nvram_bytes = REG(RT_SYS_BASE, RT_SYS_NVRAM_BYTES);
+    if (nvram_bytes < REBUILD_CHECKPOINT_BYTES) hw_panic(3);
+    requests_init(&map, host_slots, nvram_bytes - REBUILD_CHECKPOINT_BYTES);
+    /* NVRAM: the write-intent records, the rebuild checkpoint, then the lost-range tables. */
     rebuild_init(&map, host_slots * INTENT_BYTES);
     members_init(&map, channel_of);
-    lost_ranges_init(&map);
+    const uint32_t lost_at = host_slots * INTENT_BYTES + REBUILD_CHECKPOINT_BYTES;
+    lost_ranges_init(&map, lost_at, nvram_bytes - lost_at);
     check_timer();
 
     hw_puts(map.layout == RT_LAYOUT_RAID5 ? "RAID 5, " : "RAID 0, ");

@@ -377,3 +377,23 @@ TEST(iss_firmware, a_second_member_lost_and_replaced_during_a_rebuild_ends_that_
     EXPECT_GE(rebuild["finished"].get<int>(), 1);
     EXPECT_GT(s["controller"]["firmware"]["lost_sectors"].get<double>(), 0);
 }
+
+TEST(iss_firmware, units_lost_to_a_torn_stripe_stay_lost_across_a_second_power_loss) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // Disk 1 lost, the power lost with writes in flight (torn stripes whose unit on disk 1 lived
+    // only in the parity: recorded lost), then the power lost again. The lost-range table was in
+    // RAM only: the restart forgot it and served the torn units from the parity (8 wrong reads).
+    // It now persists in NVRAM, as a controller's bad-block list does.
+    const fs::path out = dir / "second_power_loss";
+    const result r = raidtlm("run " + hot_region_base(1) +
+                                 " --set workload.read_fraction=0.9 --set 'faults=[{kind: disk_loss, at_request: 200, "
+                                 "disk: 1}, {kind: power_loss, at_request: 300, restore_after_ms: 50}, {kind: "
+                                 "power_loss, at_request: 400, restore_after_ms: 20}]' --quiet --out '" +
+                                 out.string() + "'",
+                             dir);
+    const nlohmann::json s = nlohmann::json::parse(read_file(out / "stats.json"));
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0) << r.err;
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 15000);
+    EXPECT_GT(s["controller"]["firmware"]["lost_sectors"].get<int>(), 0);
+}
