@@ -69,7 +69,9 @@ TEST(iss_firmware, the_c_raid5_firmware_on_the_iss_serves_a_mixed_workload_with_
     for (size_t at = gtkw.find(" SystemC."); at != std::string::npos; at = gtkw.find(" SystemC.", at + 1)) ++listed;
     for (size_t at = gtkw.find("\nSystemC."); at != std::string::npos; at = gtkw.find("\nSystemC.", at + 1)) ++listed;
     const int shown = gtkwave_displayed(dir / "raid5", "waves.gtkw", dir / "gtkwave.log");
-    if (shown != -1) EXPECT_EQ(shown, listed) << read_file(dir / "gtkwave.log");
+    if (shown != -1) {
+        EXPECT_EQ(shown, listed) << read_file(dir / "gtkwave.log");
+    }
 }
 
 TEST(iss_firmware, the_c_raid0_firmware_on_the_iss_serves_reads_and_writes) {
