@@ -563,6 +563,15 @@ void on_scsi(const struct completion *c) {
         break;
     case W0_DISK: acknowledge_write(j); break;
     case W5_READ:
+        if (j->status != RT_STATUS_OK && !j->repairing) {
+            /* A read the stripe's new parity needs failed with no way around it (a MEDIUM ERROR
+             * while a member is missing: beyond RAID 5's one). Nothing is written: a parity made
+             * from the failed read's buffer would turn the missing member's rows into garbage,
+             * served later as its data or rebuilt onto its new drive. The write fails; the
+             * stripe keeps its old, consistent contents. */
+            stripe_done(j);
+            break;
+        }
         j->state = W5_XOR;
         stripe_xor(j);
         break;

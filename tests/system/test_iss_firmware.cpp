@@ -399,3 +399,23 @@ TEST(iss_firmware, units_lost_to_a_torn_stripe_stay_lost_across_a_second_power_l
     EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 15000);
     EXPECT_GT(s["controller"]["firmware"]["lost_sectors"].get<int>(), 0);
 }
+
+TEST(iss_firmware, a_stripe_write_whose_read_meets_a_medium_error_with_a_member_lost_writes_nothing) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // Disk 1 lost, then a MEDIUM ERROR region on disk 2 under the hot region: a small write's
+    // read of the old data fails with a member already missing (beyond RAID 5's one). The stripe
+    // used to be written all the same, its parity made from the failed read's buffer: disk 1's
+    // rows became garbage, served as its data (88 wrong reads with the image before the fix).
+    // Now nothing is written and the write fails; the stripe keeps its old, consistent contents.
+    const fs::path out = dir / "medium_error_degraded_write";
+    const result r = raidtlm("run " + hot_region_base(1) +
+                                 " --set 'faults=[{kind: disk_loss, at_request: 200, disk: 1}, {kind: media_error, "
+                                 "at_request: 300, disk: 2, lbn: 64, sectors: 512}]' --quiet --out '" +
+                                 out.string() + "'",
+                             dir);
+    const nlohmann::json s = nlohmann::json::parse(read_file(out / "stats.json"));
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0) << r.err;
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 15000);
+    EXPECT_GT(s["controller"]["failed_requests"]["writes"].get<int>(), 0) << "no write met the error: the test shows nothing";
+}
