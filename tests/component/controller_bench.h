@@ -61,6 +61,23 @@ inline std::vector<uint64_t> tokens(uint64_t seed, uint32_t n) {
     return t;
 }
 
+// `clients` host threads writing 1-24 sectors at random starts in [0, sectors) until `stop` is
+// set: the load a power loss cuts into torn stripes (what they wrote is never checked).
+template <class Bench>
+void spawn_random_writers(Bench &b, int clients, uint64_t sectors, const bool &stop) {
+    for (int k = 0; k < clients; ++k)
+        b.host.spawn([&b, &stop, k, sectors] {
+            uint64_t x = 977 + uint64_t(k) * 7919;
+            while (!stop) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                const uint32_t len = uint32_t(1 + (x >> 8) % 24);
+                const uint64_t lbn = (x >> 20) % (sectors - len + 1);
+                std::vector<uint64_t> t = tokens(1000 + (x >> 40), len);
+                b.host.send(false, lbn, len, t.data());
+            }
+        });
+}
+
 // Host writes through the bench, remembering what the host should read back (later writes win).
 template <class Bench>
 struct host_writer {

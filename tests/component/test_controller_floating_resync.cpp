@@ -58,17 +58,7 @@ struct resync_with_media_error : component_test::read_pass {
         component_test::run_to_end(b, [&] {
             component_test::host_writer<controller_bench> w{b, {}};
             w.write(0, uint32_t(hot_sectors));
-            for (int k = 0; k < clients; ++k)
-                b.host.spawn([&, k] {
-                    uint64_t x = 977 + uint64_t(k) * 7919;
-                    while (!stop) {
-                        x = x * 6364136223846793005ull + 1442695040888963407ull;
-                        const uint32_t len = uint32_t(1 + (x >> 8) % 24);
-                        const uint64_t lbn = (x >> 20) % (hot_sectors - len + 1);
-                        std::vector<uint64_t> t = component_test::tokens(1000 + (x >> 40), len);
-                        b.host.send(false, lbn, len, t.data());
-                    }
-                });
+            component_test::spawn_random_writers(b, clients, hot_sectors, stop);
             pause_ms(load_ms);
             b.ctl->power_fail();
             stop = true;  // the clients' requests in flight are gone with the power
