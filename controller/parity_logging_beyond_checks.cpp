@@ -276,6 +276,7 @@ bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed
         if (!r.stale_parity && !reintegrate(region, affinity)) r.stale_parity = true;
         if (r.stale_parity) {
             drop_log(region);
+            r.stale_parity = false;
             rebuild_checks_around_losses(region, affinity, &stale);
         }
         r.reintegrating = false;

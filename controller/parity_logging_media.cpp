@@ -180,11 +180,7 @@ bool parity_logging_firmware::repair_stale_checks(int affinity) {
         wait_region_idle(region);
         const std::vector<int64_t> stale = logged_images(region);
         r.stale_images = stale;
-        r.buffered.clear();
-        m_pool.take_unwritten(region);
-        r.writes.clear();
-        std::fill(r.fill.begin(), r.fill.end(), 0);
-        r.committed = 0;
+        drop_log(region);
         r.next_sublog = 0;
         if (rebuild_parity(region, affinity, &stale)) {
             r.stale_parity = false;

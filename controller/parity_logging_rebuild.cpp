@@ -165,12 +165,8 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure ||
             r.stale_parity) {
             const std::vector<int64_t> stale = logged_images(region);
+            drop_log(region);
             r.stale_parity = false;
-            r.buffered.clear();
-            m_pool.take_unwritten(region);
-            r.writes.clear();
-            std::fill(r.fill.begin(), r.fill.end(), 0);
-            r.committed = 0;
             // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
             if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity, &stale) && ok;
         } else {

@@ -53,6 +53,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
         if (torn_reintegration || r.stale_parity) {  // 2.
             const std::vector<int64_t> stale = logged_images(region);  // the log directory, in NVRAM
             drop_log(region);
+            r.stale_parity = false;
             if (rebuild_parity(region, affinity, &stale)) ++recovered;
         } else if (r.committed > 0 && logging(region)) {  // 3.
             if (reintegrate(region, affinity)) ++recovered;
@@ -163,7 +164,8 @@ bool parity_logging_firmware::lose_controller_state(int affinity) {
 }
 
 // The region's log forgotten (its parity is made again from the data instead): its records,
-// buffered or written, its sublogs' fill and its buffers back in the pool.
+// buffered or written, its sublogs' fill and its buffers back in the pool. Whether its checks
+// are still stale is the caller's to say.
 void parity_logging_firmware::drop_log(int region) {
     region_state &r = m_regions[size_t(region)];
     r.images_being_applied.clear();
@@ -172,7 +174,6 @@ void parity_logging_firmware::drop_log(int region) {
     r.writes.clear();
     std::fill(r.fill.begin(), r.fill.end(), 0);
     r.committed = 0;
-    r.stale_parity = false;
 }
 
 }  // namespace raidtlm::controller
