@@ -42,6 +42,7 @@ replicated_firmware::replicated_firmware(firmware_platform &platform)
                                                   platform.nvram_capacity_bytes())
                                           .c_str());
         m_kit.queues.on_idle = [this](int d) { serve_delayed(d); };
+        m_recoveries_in_flight.assign(size_t(platform.disk_count()), 0);
     }
 }
 

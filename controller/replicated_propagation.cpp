@@ -30,15 +30,29 @@ void replicated_firmware::repair_copy(const chunk &c, copy_location source, copy
 void replicated_firmware::serve_delayed(int d) {
     if (!m_table || !m_platform.powered() || m_platform.member_state_of(d) == member_state::failed) return;
     disk_queues::disk_state &ds = m_kit.queues.state(d);
-    while (ds.queue.empty() && ds.in_use < ds.tags && m_table->delayed(d) > 0) {
+    int &recovering = m_recoveries_in_flight[size_t(d)];
+    // No more under way towards the disk than its tags: after a power loss the whole table is to
+    // be propagated at once, and unbounded that was thousands of buffers and queued commands
+    // (a destage engine keeps its disk's queue, not the table, in flight).
+    while (ds.queue.empty() && ds.in_use + recovering < ds.tags && m_table->delayed(d) > 0) {
         const std::optional<propagation> p = m_table->next_delayed(d);
         if (!p) break;
         // After a power loss the source is read first: that must not hold a tag here (its disk
         // may be waiting for this one's), so the propagation queues for its tag afterwards.
         const bool take_tag = p->data_buffered;
-        if (take_tag) ++ds.in_use;
-        if (p->data_buffered) ++m_held[p->owner].in_flight;
-        m_platform.run_background([this, q = *p, take_tag] { run_propagation(q, take_tag); });
+        if (take_tag) {
+            ++ds.in_use;
+            ++m_held[p->owner].in_flight;
+            m_platform.run_background([this, q = *p] { run_propagation(q, true); });
+            continue;
+        }
+        ++recovering;
+        m_platform.run_background([this, q = *p, epoch = m_platform.power_epoch()] {
+            run_propagation(q, false);
+            if (m_platform.power_epoch() != epoch) return;  // the restart reset the count
+            --m_recoveries_in_flight[size_t(q.to.disk)];
+            serve_delayed(q.to.disk);
+        });
     }
 }
 
@@ -189,6 +203,7 @@ size_t replicated_firmware::restart_after_power_loss() {
     // done above a cursor were known in volatile memory only: done again, as the runner does them.
     m_units_in_rebuild.clear();
     m_rebuilt_ahead.clear();
+    std::fill(m_recoveries_in_flight.begin(), m_recoveries_in_flight.end(), 0);
     if (!m_replicated_reads) return 0;
     // The writes in flight at the loss, from their intent records. With the delayed-write table
     // their first copies are in it (its entry was written before the disk command); without it

@@ -35,13 +35,14 @@ controller::controller_config mirrored(controller::array_kind kind, bool foregro
 }
 
 // `writers` host threads, writer k writing 8 sectors at lbn_of(k, i) for i = 0, 1, ... one write at
-// a time, for ever: `data` gets every write issued, `acknowledged` the first sectors of those acknowledged.
+// a time, until *stop (for ever without it): `data` gets every write issued, `acknowledged` the first
+// sectors of those acknowledged.
 template <class LbnOf>
 void spawn_writers(controller_bench &b, int writers, LbnOf lbn_of, std::map<uint64_t, std::vector<uint64_t>> &data,
-                   std::set<uint64_t> &acknowledged) {
+                   std::set<uint64_t> &acknowledged, const bool *stop = nullptr) {
     for (int k = 0; k < writers; ++k)
-        b.host.spawn([&b, &data, &acknowledged, lbn_of, k] {
-            for (uint64_t i = 0;; ++i) {
+        b.host.spawn([&b, &data, &acknowledged, lbn_of, k, stop] {
+            for (uint64_t i = 0; !(stop && *stop); ++i) {
                 const uint64_t lbn = lbn_of(uint64_t(k), i);
                 std::vector<uint64_t> w = tokens(uint64_t(k) * 1000 + i + 1, 8);
                 data[lbn] = w;
@@ -284,6 +285,45 @@ TEST(delayed_writes, after_a_power_loss_the_table_restores_every_acknowledged_wr
     EXPECT_GT(stale_before, 0) << "no acknowledged write was missing a copy: the test shows nothing";
     EXPECT_EQ(stale_after, 0);
     EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->statistics().recovered_copies, stale_named);
+    EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
+}
+
+TEST(delayed_writes, recovery_after_a_power_loss_keeps_no_more_copies_under_way_to_a_disk_than_its_tags) {
+    // The whole table is to be propagated at the restart; each stale copy reads its source before
+    // it takes its disk's tag. Unbounded, every one of them held a buffer and a queued command at
+    // once (SR-Array at depth 239: 128 MiB of buffer and 60 s of CPU for the scheduler's queue).
+    controller_bench b(4, mirrored(controller::array_kind::raid10));
+    constexpr int writers = 32;
+    constexpr uint32_t write_sectors = 8;
+    std::set<uint64_t> acknowledged;
+    std::map<uint64_t, std::vector<uint64_t>> data;
+    size_t stale_named = 0;
+    double peak_recovery_bytes = -1;
+    bool stop = false;  // nothing sent after the power loss: the buffer holds the recovery's copies only
+    spawn_writers(b, writers, [](uint64_t k, uint64_t i) { return k * 100000 + i * 40; }, data, acknowledged, &stop);
+    bool recovering = false;
+    b.host.spawn([&] {
+        pause_ms(60);
+        stop = true;
+        b.ctl->power_fail();
+        pause_ms(200);
+        recovering = true;
+        stale_named = b.ctl->power_restore_and_recover();
+        recovering = false;
+        sc_core::sc_stop();
+    });
+    b.host.spawn([&] {  // every recovery copy holds its buffer for a drive read and a write: milliseconds
+        for (;;) {
+            pause_ms(0.05);
+            if (recovering)
+                peak_recovery_bytes = std::max(peak_recovery_bytes, b.ctl->dram().statistics().occupancy_bytes.level());
+        }
+    });
+    sc_core::sc_start();
+    constexpr int disks = 4, tags_per_disk = 1;
+    ASSERT_GT(stale_named, size_t(disks * tags_per_disk)) << "too few stale copies: the test shows nothing";
+    EXPECT_GT(peak_recovery_bytes, 0.0) << "the recovery was not seen";
+    EXPECT_LE(peak_recovery_bytes, double(disks * tags_per_disk * write_sectors * 512));
     EXPECT_EQ(b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes()->entries(), 0u);
 }
 
