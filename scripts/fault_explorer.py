@@ -25,6 +25,7 @@ import collections
 import json
 import os
 import resource
+import shutil
 import sys
 import tempfile
 import threading
@@ -46,6 +47,19 @@ class Explorer:
         self.capacity = {}
         self.lock = threading.Lock()
         self.runs = 0
+        self.firmware = self.pin_firmware_image(args.firmware_image)
+
+    def pin_firmware_image(self, given):
+        """The C firmware image the iss_raid5 cases run, copied into the work folder now: a binary
+        loads its build tree's image, which a rebuild during a long exploration would change."""
+        source = given or os.path.join(os.path.dirname(self.binary), "controller", "firmware_c", "raidtlm_firmware.elf")
+        if not os.path.isfile(source):
+            if given:
+                sys.exit(f"fault_explorer: '{given}': no such file; expected the ARM ELF firmware image")
+            return None  # a binary outside its build tree: the image baked into it
+        pinned = os.path.abspath(os.path.join(self.work, "firmware.elf"))
+        shutil.copyfile(source, pinned)
+        return pinned
 
     def log(self, text):
         with self.lock:
@@ -63,7 +77,8 @@ class Explorer:
         with self.lock:
             self.runs += 1
         d = os.path.join(self.work, "runs", case["id"].replace(":", "_"), tag)
-        out = runner.run_case(case, self.binary, d, timeout_s)
+        iss = case["keys"].get("controller.cpu.model") == "iss"
+        out = runner.run_case(case, self.binary, d, timeout_s, self.firmware if iss else None)
         return out, runner.judge(case, out)
 
     def explore_one(self, seed, index):
@@ -205,6 +220,8 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2, help=f"runs at a time, 1 to {MAX_JOBS} (default 2)")
     ap.add_argument("--binary", default=os.path.join(runner.ROOT, "build", "release", "raidtlm"),
                     help="the raidtlm to run (default build/release/raidtlm, not rebuilt)")
+    ap.add_argument("--firmware-image", metavar="ELF", help="the C firmware image for iss_raid5 cases (default: "
+                    "the one in the binary's build tree, copied into OUT at the start)")
     ap.add_argument("--out", help="work folder (runs, cases); default a new folder under /tmp")
     ap.add_argument("--families", type=lambda s: s.split(), default=families.FAMILIES, metavar="LIST",
                     help="space-separated families drawn from (default all: " + " ".join(families.FAMILIES) + ")")

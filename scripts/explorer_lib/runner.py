@@ -106,10 +106,11 @@ class Outcome:
         self.rc, self.stats, self.wall_s, self.cpu_s, self.stderr, self.timed_out = rc, stats, wall_s, cpu_s, stderr, timed_out
 
 
-def run_case(case, binary, work_dir, cpu_limit_s):
+def run_case(case, binary, work_dir, cpu_limit_s, firmware_image=None):
     """One `raidtlm run` of `case` in `work_dir` (created); its Outcome. The run may use `cpu_limit_s`
     of CPU (RLIMIT_CPU: the limit holds however loaded the machine is) and 20 times that of wall
-    clock (a run waiting on nothing); beyond either it is killed and counts as timed out."""
+    clock (a run waiting on nothing); beyond either it is killed and counts as timed out.
+    `firmware_image`: the ISS's image (controller.cpu.firmware), kept out of the scenario file."""
     os.makedirs(work_dir, exist_ok=True)
     path = os.path.join(work_dir, "scenario.yaml")
     with open(path, "w") as f:
@@ -124,7 +125,8 @@ def run_case(case, binary, work_dir, cpu_limit_s):
         resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
     start = time.monotonic()
     with open(os.path.join(work_dir, "stderr"), "w+") as err:
-        p = subprocess.Popen([binary, "run", path, "--out", out, "--quiet"], stdout=subprocess.DEVNULL, stderr=err,
+        extra = ["--set", f"controller.cpu.firmware={firmware_image}"] if firmware_image else []
+        p = subprocess.Popen([binary, "run", path, "--out", out, "--quiet"] + extra, stdout=subprocess.DEVNULL, stderr=err,
                              env=ENV, preexec_fn=cpu_limit)
         killed = []
         timer = threading.Timer(20 * limit, lambda: (killed.append(True), p.kill()))
