@@ -15,7 +15,7 @@ file: its path and its content are printed.
 
 Usage: fault_explorer.py --explore N [--seed S] [--first I] [--jobs 1|2] [--binary RAIDTLM]
                          [--out DIR] [--families "raid5 raid6 ..."] [--no-shrink] [--known FILE]
-       fault_explorer.py --case S:I ...       one case again (as drawn by --explore)
+       fault_explorer.py --case S:I ...       cases again (as drawn by --explore), e.g. one family's after a fix
        fault_explorer.py --check FILE.yaml     run and judge a scenario file the explorer wrote
 Exit status 0 when no case failed (or every failing case is listed in --known), 1 otherwise,
 2 on bad usage.
@@ -213,7 +213,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="the seed the cases are drawn from (case S:I is case I "
                     "of seed S; ids depend on --families)")
     ap.add_argument("--first", type=int, default=0, metavar="I", help="the first case index (cases I .. I+N-1)")
-    ap.add_argument("--case", metavar="S:I", help="one case again")
+    ap.add_argument("--case", metavar="S:I", nargs="+", help="cases again (e.g. those of some families after a fix)")
     ap.add_argument("--check", metavar="FILE", help="run and judge a scenario file the explorer wrote")
     ap.add_argument("--shrink", metavar="FILE", nargs="+", help="shrink failing scenario files the explorer wrote "
                     "(into --cases-dir)")
@@ -255,11 +255,13 @@ def main(argv=None):
     if a.shrink:
         return shrink_files(ex, a)
     if a.case:
-        try:
-            s, i = (int(x) for x in a.case.split(":"))
-        except ValueError:
-            ap.error(f"--case '{a.case}': expected SEED:INDEX, two integers (e.g. 21:82)")
-        jobs = [(s, i)]
+        jobs = []
+        for one in a.case:
+            try:
+                s, i = (int(x) for x in one.split(":"))
+            except ValueError:
+                ap.error(f"--case '{one}': expected SEED:INDEX, two integers (e.g. 21:82)")
+            jobs.append((s, i))
     else:
         jobs = [(a.seed, i) for i in range(a.first, a.first + a.explore)]
     print(f"fault explorer: {len(jobs)} cases from seed {jobs[0][0]}, {a.jobs} at a time, work in {ex.work}", flush=True)
