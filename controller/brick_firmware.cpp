@@ -252,32 +252,22 @@ void brick_firmware::store_write(const network_message &m) {
     const uint64_t bytes = std::min<uint64_t>({uint64_t(m.sectors) * 512, m_platform.nvram_capacity_bytes(), zeros.size()});
     m_platform.nvram_write(0, zeros.data(), unsigned(bytes));
     m_cache.insert_dirty(m.lbn, m.sectors);
-    m_trace_dirty_pages = int(m_cache.dirty_pages());
+    note_dirty();
     ++m_stats.writes_stored;
     m_dirty.push_back({m.lbn, m.sectors});
     try_destage();
 }
 
 void brick_firmware::try_destage() {
-    const disk_queues::disk_state &ds = m_kit.queues.state(0);
-    if (m_destaging || m_dirty.empty() || !ds.queue.empty() || ds.in_use >= ds.tags ||
-        double(m_cache.dirty_pages()) <= m_role.destage_above_cache_fraction * double(m_cache.capacity_pages()))
-        return;
-    // The disk has nothing else to do: SPTF over the dirty data.
-    size_t best = 0;
-    double best_ms = predict_access(m_dirty[0].lbn, true).access_ms;
-    for (size_t i = 1; i < m_dirty.size(); ++i) {
-        const double t = predict_access(m_dirty[i].lbn, true).access_ms;
-        if (t < best_ms) {
-            best_ms = t;
-            best = i;
-        }
+    // The disk's scheduler picks among the queued destages and the reads (Lumb 4.1.2): which
+    // dirty data go first is its choice, not this one's, so the queue takes them oldest first.
+    while (m_destages_queued < m_role.destage_requests_queued && !m_dirty.empty() &&
+           double(m_cache.dirty_pages()) > m_role.destage_above_cache_fraction * double(m_cache.capacity_pages())) {
+        const dirty_extent e = m_dirty.front();
+        m_dirty.pop_front();
+        ++m_destages_queued;
+        m_platform.run_background([this, e] { destage(e.lbn, e.sectors); });
     }
-    const dirty_extent e = m_dirty[best];
-    m_dirty[best] = m_dirty.back();
-    m_dirty.pop_back();
-    m_destaging = true;
-    m_platform.run_background([this, e] { destage(e.lbn, e.sectors); });
 }
 
 void brick_firmware::destage(uint64_t lbn, uint32_t sectors) {
@@ -285,13 +275,19 @@ void brick_firmware::destage(uint64_t lbn, uint32_t sectors) {
     const uint64_t n = m_kit.queues.acquire_tag(0, lbn, sectors, true);
     --m_trace_queue;
     const bool handed_on = disk_io(true, lbn, sectors, n);
-    m_destaging = false;
+    --m_destages_queued;
     m_cache.destaged(lbn, sectors);
-    m_trace_dirty_pages = int(m_cache.dirty_pages());
+    note_dirty();
     ++m_stats.destages;
     m_destaged.notify(sc_core::SC_ZERO_TIME);
     if (!handed_on)
-        m_kit.queues.release_tag(0);  // an empty queue calls try_destage (on_idle)
+        m_kit.queues.release_tag(0);
+    try_destage();
+}
+
+void brick_firmware::note_dirty() {
+    m_trace_dirty_pages = int(m_cache.dirty_pages());
+    m_dirty_level.set(m_platform.now_s(), double(m_cache.dirty_pages()));
 }
 
 bool brick_firmware::disk_io(bool write, uint64_t lbn, uint32_t sectors, uint64_t n) {
@@ -308,6 +304,8 @@ bool brick_firmware::disk_io(bool write, uint64_t lbn, uint32_t sectors, uint64_
     const double t0 = m_platform.now_s();
     m_kit.queues.drive_command(r, n);
     m_stats.disk_busy_s += m_platform.now_s() - t0;
+    if (write)  // a brick's only writes are its destages
+        m_stats.destage_busy_s += m_platform.now_s() - t0;
     ahead->command_done = true;
     ahead->done.notify(sc_core::SC_ZERO_TIME);
     m_disk_busy = false;
@@ -393,6 +391,7 @@ void brick_firmware::send_to_others(message_kind kind, const network_message &ab
 void brick_firmware::reset_statistics() {
     m_stats = brick_statistics{};
     m_stats.since_s = m_platform.now_s();
+    m_dirty_level.restart(m_stats.since_s);
     m_claims.reset_statistics();
     m_cache.reset_statistics();
     m_kit.reset_statistics();
@@ -410,6 +409,10 @@ void brick_firmware::report(nlohmann::json &out) const {
                     {"read_cache_hits", m_stats.read_cache_hits},
                     {"writes_stored", m_stats.writes_stored},
                     {"destages", m_stats.destages},
+                    {"destage_disk_busy_s", m_stats.destage_busy_s},
+                    {"destages_waiting_at_end", m_dirty.size() + size_t(m_destages_queued)},
+                    {"dirty_pages_mean", m_dirty_level.mean(m_platform.now_s())},
+                    {"dirty_pages_peak", m_dirty_level.peak()},
                     {"lost_claims", m_stats.lost_claims},
                     {"picks_ahead", m_stats.picks_ahead},
                     {"random_backoffs", m_stats.random_backoffs},

@@ -14,11 +14,12 @@
 //                            replica 0 when it is done (a completion message)
 // Writes under every policy: the entry brick forwards to every other replica; each stores the
 // data in its NVRAM (timed) and acknowledges; the entry brick answers the client when all
-// have. Once dirty data fill brick_role::destage_above_cache_fraction of the cache, each replica destages when its disk has no read
-// waiting (one destage at a time, the one its predictor says is cheapest: SPTF over the dirty
-// data; Lumb 4.1.2 says only "at some point", brick_role::destage_above_cache_fraction); a write waits for room when the cache is full
-// of dirty data. After its destage a replica keeps
-// the data cached only if hash(address) mod replicas is its index (brick_cache).
+// have. Each replica destages a stored write "by placing a write request in the brick's disk
+// queue" (Lumb 4.1.2), where the scheduler serves it with the reads: at most
+// brick_role::destage_requests_queued at once, oldest first, once dirty data exceed
+// brick_role::destage_above_cache_fraction of the cache (0: at once). A write waits for room
+// when the cache is full of dirty data. After its destage a replica keeps the data cached only
+// if hash(address) mod replicas is its index (brick_cache).
 //
 // It sees only what a brick's firmware sees: messages, its own drive's completions and times,
 // and its predictor's view of the head (disk_queues with the controller's scheduler: satf).
@@ -32,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -41,6 +43,7 @@
 #include "controller/firmware_kit.h"
 #include "controller/lard_dispatcher.h"
 #include "controller/request_distribution.h"
+#include "rtl_models/resource_stats.h"
 #include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {
@@ -49,6 +52,7 @@ struct brick_statistics {
     uint64_t client_reads = 0, client_writes = 0;  // received from clients (entry brick)
     uint64_t reads_from_disk = 0, read_cache_hits = 0;
     uint64_t writes_stored = 0, destages = 0;
+    double destage_busy_s = 0;  // of disk_busy_s: destage writes
     uint64_t lost_claims = 0;  // reads this brick picked and then lost to a better bid
     uint64_t picks_ahead = 0;  // prescheduling: reads picked while the previous command ran
     uint64_t random_backoffs = 0;  // latency_random_backoff: random picks after a duplicate
@@ -88,9 +92,10 @@ private:
     void entry_write(protocol::network_message m);
     void replica_write(protocol::network_message m);
     void store_write(const protocol::network_message &m);
-    // A destage when the disk has no read waiting and a free tag (one at a time).
+    // Stored writes into the disk queue, oldest first, up to brick_role::destage_requests_queued.
     void try_destage();
     void destage(uint64_t lbn, uint32_t sectors);
+    void note_dirty();  // the dirty pages' trace and level
     void send(protocol::message_kind kind, int to, const protocol::network_message &about, uint32_t data_bytes);
     void send_to_others(protocol::message_kind kind, const protocol::network_message &about, uint32_t data_bytes);
     // The SPTF prediction for a command to lbn reaching the disk issue_delay_ms from now: the
@@ -134,8 +139,9 @@ private:
         uint64_t lbn;
         uint32_t sectors;
     };
-    std::vector<dirty_extent> m_dirty;  // stored writes not yet destaging
-    bool m_destaging = false;
+    std::deque<dirty_extent> m_dirty;  // stored writes not yet in the disk queue, oldest first
+    int m_destages_queued = 0;         // destage writes in the disk queue or at the disk
+    rtl_models::level_meter m_dirty_level;  // dirty pages over time
     bool m_disk_busy = false;  // a command of this brick is at the disk
     sc_core::sc_event m_disk_free;
     sc_core::sc_event m_read_waiting;  // a read joined the disk queue

@@ -22,9 +22,12 @@ struct brick_role {
     std::vector<double> replica_weights;
     // D-SPTF: when the brick picks, claims and issues a read (claim_protocol.h).
     claim_protocol protocol = claim_protocol::prescheduling;
-    // Destages start once dirty data exceed this share of the cache; 0: whenever the disk has no
-    // read waiting (bricks.destage_above_cache_fraction documents the default's source).
+    // Destages start once dirty data exceed this share of the cache; 0: as soon as a write is
+    // stored (bricks.destage_above_cache_fraction documents the default's source).
     double destage_above_cache_fraction = 0;
+    // Destage writes in the disk queue at once, beside the reads; the rest wait in NVRAM, oldest
+    // first (bricks.destage_requests_queued documents the default's source).
+    int destage_requests_queued = 64;
     // LARD's thresholds (lard_dispatcher.h; Pai et al.: 25 and 65).
     int lard_low = 25, lard_high = 65;
     bool is_brick() const { return !group_ports.empty(); }

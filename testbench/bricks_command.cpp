@@ -60,6 +60,12 @@ int run_bricks(const run_options &o, const scenario &s, const disks::disk_spec &
         std::cout << fmt::format("  messages per request  {:10.3f}\n", b["network"]["messages_per_request"].get<double>());
         std::cout << fmt::format("  conflicts             {:10.3f} % of requests\n",
                                  100 * b["conflicts_per_request"].get<double>());
+        const nlohmann::json &d = b["destages"];
+        std::cout << fmt::format("  destages              {:10} of {} writes stored ({:.1f} % of disk time); dirty pages "
+                                 "mean {:.0f}, peak {:.0f}\n",
+                                 d["destaged"].get<uint64_t>(), d["writes_stored"].get<uint64_t>(),
+                                 100 * d["disk_time_fraction"].get<double>(), d["dirty_pages_mean"].get<double>(),
+                                 d["dirty_pages_peak"].get<double>());
     }
     std::cout << fmt::format("  measured              {} requests in {:.2f} s simulated; wall {:.1f} s\n",
                              b["measured_requests"].get<uint64_t>(), b["measured_s"].get<double>(), wall_s);

@@ -63,8 +63,13 @@ void declare_bricks_section(scenario_keys_t &root) {
     k.number("destage_above_cache_fraction", &b::destage_above_cache_fraction, "0")
         .min(0)
         .cap(1)
-        .note("destages start once dirty data exceed this share of a brick's cache; 0: whenever the disk has no "
-              "read waiting (Lumb Fig 6.1: writes leave hashed bricks almost no idle time at 60% reads)");
+        .note("destages start once dirty data exceed this share of a brick's cache; 0: as soon as a write is "
+              "stored (Lumb 4.1.2: a stored write is destaged by placing a write request in the disk queue)");
+    k.integer("destage_requests_queued", &b::destage_requests_queued, "64", 1, 1 << 20)
+        .note("destage writes in a brick's disk queue at once, where its scheduler serves them with the reads "
+              "(Lumb 4.1.2); the rest wait in NVRAM, oldest first. Lumb queues every write; the bound keeps the "
+              "scheduler's scan short (the whole 512 MB cache would be 131,072 entries): our choice, its "
+              "effect in EXPERIMENTS.md");
     k.number("slow_replica_speed", &b::slow_replica_speed, "1")
         .above(0)
         .cap(1)

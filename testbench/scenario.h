@@ -172,6 +172,7 @@ struct bricks_config {
     uint32_t control_message_bytes = 50;
     controller::claim_protocol claim_protocol = controller::claim_protocol::prescheduling;  // Lumb 4.1.3, 7
     double destage_above_cache_fraction = 0;  // bricks_section.cpp: the default's source
+    int destage_requests_queued = 64;          // bricks_section.cpp: the default's source
     double slow_replica_speed = 1;            // Table 6.5: the last replica's disk at this speed
     int lard_low = 25, lard_high = 65;        // Pai et al. 1998 (controller/lard_dispatcher.h)
 };
