@@ -31,10 +31,12 @@ void replicated_firmware::serve_delayed(int d) {
     if (!m_table || !m_platform.powered() || m_platform.member_state_of(d) == member_state::failed) return;
     disk_queues::disk_state &ds = m_kit.queues.state(d);
     int &recovering = m_recoveries_in_flight[size_t(d)];
-    // No more under way towards the disk than its tags: after a power loss the whole table is to
-    // be propagated at once, and unbounded that was thousands of buffers and queued commands
-    // (a destage engine keeps its disk's queue, not the table, in flight).
-    while (ds.queue.empty() && ds.in_use + recovering < ds.tags && m_table->delayed(d) > 0) {
+    // After a power loss the whole table is to be propagated at once: unbounded, that was
+    // thousands of buffers and queued commands; one at a time, the scheduler had nothing to
+    // choose from (controller.delayed_writes.recovery_copies_per_disk, EXPERIMENTS 19.32).
+    const int recovery_limit =
+        std::max(ds.tags, int(m_platform.config().firmware.delayed_writes.recovery_copies_per_disk));
+    while (ds.queue.empty() && ds.in_use < ds.tags && recovering < recovery_limit && m_table->delayed(d) > 0) {
         const std::optional<propagation> p = m_table->next_delayed(d);
         if (!p) break;
         // After a power loss the source is read first: that must not hold a tag here (its disk
@@ -230,7 +232,13 @@ size_t replicated_firmware::restart_after_power_loss() {
     for (const recovery_item &it : items) stale += it.stale.size();
     m_stats.recovered_copies += stale;
     for (int d = 0; d < m_kit.queues.disks(); ++d) serve_delayed(d);
-    while (m_table->entries() > 0) sc_core::wait(m_table_changed);
+    while (m_table->entries() > 0) {
+        sc_core::wait(m_table_changed);
+        // A member lost during the recovery: the copies still to hand out to it never will be
+        // (serve_delayed skips a failed disk), so they leave the table here. Its loss ends what
+        // was under way with it, and that changes the table: this loop sees it.
+        notice_lost_disk();
+    }
     m_rebuild.restart_all();  // the cursors were in volatile memory
     return stale;
 }
