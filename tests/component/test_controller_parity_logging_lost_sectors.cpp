@@ -146,3 +146,41 @@ TEST_P(parity_logging_lost_sectors_at, a_power_loss_while_a_replaced_members_los
               << "\n";
     EXPECT_LE(lost_at_recovery, int64_t(rows.size()));
 }
+
+// The explorer's 97:572 (one check): a parity made from the data (here a lost controller state:
+// every log dropped, every region's parity made again) whose data read meets MEDIUM ERROR. Before,
+// the big row was left as it was and nothing recorded, so its parity missed the dropped log's
+// records; a later read of the unreadable sector rebuilt it from that stale parity and returned
+// the sector's data from before its last write. Now each row is judged alone
+// (parity_logging_unreadable_rows.cpp): the unreadable sector of a row whose parity is stale is
+// recorded lost and its read fails; every other sector reads back what was written.
+TEST(parity_logging_lost_sectors, a_parity_made_from_data_with_an_unreadable_sector_never_serves_it_from_stale_parity) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    uint64_t failed_reads = 0, wrong_reads = 0;
+    const uint64_t unreadable_lbn = 41;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 15);
+        w.write(unreadable_lbn, 1);  // its record in the log: the parity on the drive misses it
+        ASSERT_GT(b.firmware().statistics().small_writes, 0u);
+        const auto e = l.data_location(int64_t(unreadable_lbn));
+        b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
+        b.firmware().lose_controller_state();
+        for (const auto &[lbn, tok] : w.expect) {
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
+                ++failed_reads;
+                continue;
+            }
+            if (t != tok) ++wrong_reads;
+        }
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    std::cout << "failed reads " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
+              << fw.value("lost_sectors", 0) << "\n";
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_EQ(failed_reads, 1u);  // the unreadable sector alone
+    EXPECT_EQ(fw.value("lost_sectors", 0), 1);
+}
