@@ -589,8 +589,13 @@ bool parity_logging_firmware::catch_up(int affinity) {
             m_platform.check_power();
             if (!handle_failure(affinity)) return false;
         }
-    } else if (m_checks_repair_due) {
-        // Checks left stale by an unreadable run or sublog: repaired with no write in flight.
+    }
+    if (m_checks_repair_due) {
+        // Checks left stale by an unreadable run or sublog: repaired with no write in flight,
+        // before this request is served. That includes a reintegration run by the loss's
+        // handling just above (the explorer's 91:571: a sublog unreadable while the first loss
+        // applied the logs; before, the request that handled the loss went on and rebuilt a
+        // lost member's rows from the parity that missed the unread sublog's records).
         m_recovering = true;
         while (m_active > 0) sc_core::wait(m_drained);
         m_platform.check_power();

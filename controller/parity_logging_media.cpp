@@ -57,6 +57,12 @@ bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_blo
         ok = false;
     } else if (!absent(e.disk, m_layout.region_of(p.lbn), e.drive_lbn)) {
         ok = member_io(false, e.disk, uint64_t(e.drive_lbn), uint32_t(p.sectors), buffer, p.offset);
+    } else if (stale_row(p.lbn)) {
+        // Its checks miss records an unreadable sublog kept out (note_unread_checks), not yet
+        // made again from the data: nothing describes the absent piece, which is lost.
+        record_lost({e.disk, e.drive_lbn, p.sectors}, p.lbn, 0);
+        ++m_stats.lost_requests;
+        ok = false;
     } else {
         ++m_stats.rebuilt_reads;
         // P alone when it is the row's only other gone member; else (more lost disks, or a check
