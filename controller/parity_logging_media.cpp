@@ -87,7 +87,15 @@ bool parity_logging_firmware::repair_piece(const piece &p, protocol::buffer_bloc
         m_kit.locks.unlock(stripe);
         return false;
     }
-    bool ok = m_regions[size_t(region)].committed == 0 || reintegrate(region, affinity);
+    // A reintegration of the region may be running (a writer's whose log was full, another
+    // repair's): it is waited for. reintegrate() takes the region only when it is free; called
+    // while another holds it, it ran alongside, read the same sublogs and applied their records
+    // to the parity a second time (the explorer's 97:1732: 128 wrong reads, repairs rebuilt from
+    // that parity).
+    region_state &r = m_regions[size_t(region)];
+    while (r.reintegrating) sc_core::wait(r.changed);
+    m_platform.check_power();
+    bool ok = r.committed == 0 || reintegrate(region, affinity);
     if (ok && stale_row(p.lbn)) {
         // The row's parity misses records a MEDIUM ERROR kept out (note_unread_checks): beyond it.
         const region_extent e = m_layout.data_location(p.lbn);
