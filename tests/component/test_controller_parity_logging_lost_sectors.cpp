@@ -229,3 +229,68 @@ TEST(parity_logging_lost_sectors, a_loss_whose_log_replay_cannot_read_a_sublog_n
     EXPECT_GT(failed_reads, 0u) << "no row was lost: the test shows nothing";
     EXPECT_LT(failed_reads, reads);
 }
+
+// The explorer's 97:1732 (one check, no member lost): host reads meeting MEDIUM ERROR on data
+// sectors are repaired from the parity once the region's log is applied. A repair that came
+// while a writer's reintegration of the region was running (the writer found the log full) ran
+// a second reintegration alongside it, read the same sublogs and applied their records to the
+// parity twice; the pieces repaired from that parity, and every later repair of its rows, were
+// wrong. Now a repair waits for the running reintegration.
+TEST(parity_logging_lost_sectors, a_media_repair_during_a_writers_reintegration_applies_no_record_twice) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    uint64_t wrong_reads = 0, failed_reads = 0;
+    int bad = 0, nonzero = 0;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 40);
+        // Every data sector of region 0 on one member unreadable; the writer below keeps the log
+        // reintegrating while the reader's repairs come one after another.
+        const int disk = l.data_location(0).disk;
+        std::vector<uint64_t> on_disk;
+        for (const auto &[lbn, tok] : w.expect)
+            if (l.data_location(int64_t(lbn)).disk == disk) on_disk.push_back(lbn);
+        ASSERT_GT(on_disk.size(), 8u);
+        for (uint64_t lbn : on_disk) {
+            const auto e = l.data_location(int64_t(lbn));
+            b.drives[size_t(disk)]->inject_media_error(e.drive_lbn, 1);
+        }
+        int writing = 0;
+        const int writers = 4;
+        for (int c = 0; c < writers; ++c) {
+            ++writing;
+            b.host.spawn([&, c] {
+                // Each writer its own stripes: the expectation follows the order of its writes.
+                const int64_t stripes = l.region_data_sectors() / l.stripe_data_sectors();
+                for (int k = 0; k < 60; ++k) {
+                    const int64_t stripe = (int64_t(k) * 7 * writers + c) % stripes;
+                    const uint64_t lbn = uint64_t(stripe * l.stripe_data_sectors() + (k % 3) * 4 + 1);
+                    std::vector<uint64_t> t = component_test::tokens(500000 + uint64_t(c * 1000 + k), 2);
+                    if (b.host.send(false, lbn, 2, t.data()) == tlm::TLM_OK_RESPONSE)
+                        for (uint32_t i = 0; i < 2; ++i) w.expect[lbn + i] = t[i];
+                }
+                --writing;
+            });
+        }
+        while (writing > 0)
+            for (uint64_t lbn : on_disk) {
+                if (writing == 0) break;
+                uint64_t t = 0;
+                b.host.send(true, lbn, 1, &t);  // scored by the integrity checker
+            }
+        for (const auto &[lbn, tok] : w.expect) {  // the sectors still unreadable repaired too
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) ++failed_reads;
+            else if (t != tok) ++wrong_reads;
+        }
+        ASSERT_TRUE(b.firmware().reintegrate_all());
+        for (int64_t s = 0; s < l.region_data_sectors() / l.stripe_data_sectors(); ++s) bad += b.bad_rows(s, nonzero);
+    });
+    std::cout << "media repairs " << b.firmware().statistics().media_repairs << ", reintegrations "
+              << b.firmware().statistics().reintegrations << ", rows whose parity is not their data's " << bad
+              << ", wrong " << wrong_reads << ", failed " << failed_reads << "\n";
+    EXPECT_GT(b.firmware().statistics().media_repairs, 0u);
+    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_EQ(failed_reads, 0u);
+}
