@@ -1,7 +1,8 @@
 // Parity logging with one check: the parity of some rows made from their data when a data read
 // answers MEDIUM ERROR (no member lost). The parity is made from the data where a log was dropped
-// (a torn reintegration or a lost controller state at a restart: rebuild_parity) or a host write
-// was torn by the loss (resync_stripe). Before, a row whose data read failed was left as it was
+// (a torn reintegration or a lost controller state at a restart: rebuild_parity; with members
+// missing or sectors recorded lost elsewhere: rebuild_checks_around_losses) or a host write was
+// torn by the loss (resync_stripe). Before, a row whose data read failed was left as it was
 // and nothing was recorded: the dropped log's records never reached its parity, and a later read
 // of the unreadable sectors rebuilt them from that stale parity and served the result (the
 // explorer's 97:572, a sublog unreadable during a controller loss's recovery and a data sector

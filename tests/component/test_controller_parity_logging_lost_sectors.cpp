@@ -294,3 +294,39 @@ TEST(parity_logging_lost_sectors, a_media_repair_during_a_writers_reintegration_
     EXPECT_EQ(wrong_reads, 0u);
     EXPECT_EQ(failed_reads, 0u);
 }
+
+// The same in a second region once sectors are recorded lost: region 0's unreadable sector is
+// recorded lost first, so region 1's parity is made by rebuild_checks_around_losses, which left
+// a big row whose data read failed as it was too (stale, nothing recorded).
+TEST(parity_logging_lost_sectors, a_parity_made_around_recorded_losses_with_an_unreadable_sector_never_serves_it_from_stale_parity) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    uint64_t failed_reads = 0, wrong_reads = 0;
+    const uint64_t in_region_0 = 41, in_region_1 = uint64_t(l.region_data_sectors()) + 41;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 15);
+        w.churn(1, 15);
+        w.write(in_region_0, 1);
+        w.write(in_region_1, 1);
+        for (uint64_t lbn : {in_region_0, in_region_1}) {
+            const auto e = l.data_location(int64_t(lbn));
+            b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
+        }
+        b.firmware().lose_controller_state();
+        for (const auto &[lbn, tok] : w.expect) {
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
+                ++failed_reads;
+                continue;
+            }
+            if (t != tok) ++wrong_reads;
+        }
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    std::cout << "failed reads " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
+              << fw.value("lost_sectors", 0) << "\n";
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_EQ(failed_reads, 2u);  // the two unreadable sectors alone
+}
