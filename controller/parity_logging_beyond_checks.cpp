@@ -24,6 +24,8 @@
 
 #include "controller/firmware_kit.h"
 
+#include <set>
+
 namespace raidtlm::controller {
 
 bool parity_logging_firmware::recorded_lost(const region_extent &e) const {
@@ -191,6 +193,7 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
         if (std::none_of(live.begin(), live.end(), [](bool b) { return b; })) continue;
         // The data read, the live checks made and written (tokens always: the firmware cannot
         // know whether the host sent any).
+        const uint64_t losses = m_platform.member_losses();
         const bool row_ok = remake_live_checks(members, live, affinity);
         if (row_ok) {
             for (int k = 0; k < C; ++k) {
@@ -202,11 +205,28 @@ bool parity_logging_firmware::rebuild_checks_around_losses(int region, int affin
             }
         }
         // A member lost meanwhile: not made, lost. A read that met MEDIUM ERROR with every member
-        // there: the row's checks stay as they were (stale, or recorded lost), tried again later.
+        // there: with one check, each row judged (its unreadable sectors repaired or recorded lost);
+        // with more, the row's checks stay as they were (stale, or recorded lost), tried again later.
         bool lost_meanwhile = false;
         for (int j = 0; j < D; ++j) lost_meanwhile = lost_meanwhile || gone(region, members[size_t(j)]);
-        if (!row_ok && lost_meanwhile) record_big_row_lost(region, q, true);
-        ok = row_ok && ok;
+        bool made = row_ok;
+        if (!row_ok && lost_meanwhile) {
+            record_big_row_lost(region, q, true);
+        } else if (!row_ok && C == 1 && m_platform.member_losses() == losses) {
+            // One check: judged row by row as rebuild_parity does (parity_logging_unreadable_rows.cpp),
+            // so a row left stale is never taken as current.
+            std::set<int64_t> stale_rows;
+            if (stale_images)
+                for (int64_t image : *stale_images) {
+                    const parity_logging_layout::image_row row = m_layout.row_of_image(image);
+                    if (row.q == q) stale_rows.insert(row.offset);
+                }
+            const std::vector<region_extent> data(members.begin(), members.begin() + D);
+            made = make_parity_around_unreadable(
+                data, members[size_t(D)], [&](int j, int64_t offset) { return m_layout.lbn_at(region, q, offset, j); },
+                [&](int64_t offset) { return !stale_images || stale_rows.count(offset) > 0; }, affinity);
+        }
+        ok = made && ok;
     }
     ++m_stats.parity_rebuilds;
     return ok;

@@ -520,6 +520,22 @@ bool parity_logging_firmware::rebuild_parity(int region, int affinity, const std
                              work, uint64_t(M - 1) * pt);
         }
         m_platform.free_buffer(work);
+        if (!made && !data_member_missing(region, q)) {
+            // A data read met MEDIUM ERROR: the row judged sector by sector, its unreadable
+            // sectors repaired from the parity or recorded lost (parity_logging_unreadable_rows.cpp).
+            std::set<int64_t> stale_rows;
+            if (stale_images)
+                for (int64_t image : *stale_images) {
+                    const parity_logging_layout::image_row row = m_layout.row_of_image(image);
+                    if (row.q == q) stale_rows.insert(row.offset);
+                }
+            std::vector<region_extent> row = big_row_members(region, q);
+            const region_extent parity = row.back();
+            row.pop_back();
+            made = make_parity_around_unreadable(
+                row, parity, [&](int j, int64_t offset) { return m_layout.lbn_at(region, q, offset, j); },
+                [&](int64_t offset) { return !stale_images || stale_rows.count(offset) > 0; }, affinity);
+        }
         // A member lost during the reads: its stale rows are lost with it.
         if (!made && data_member_missing(region, q)) lose_rows(region, q, stale_images);
         ok = made && ok;
@@ -573,8 +589,13 @@ bool parity_logging_firmware::catch_up(int affinity) {
             m_platform.check_power();
             if (!handle_failure(affinity)) return false;
         }
-    } else if (m_checks_repair_due) {
-        // Checks left stale by an unreadable run or sublog: repaired with no write in flight.
+    }
+    if (m_checks_repair_due) {
+        // Checks left stale by an unreadable run or sublog: repaired with no write in flight,
+        // before this request is served. That includes a reintegration run by the loss's
+        // handling just above (the explorer's 91:571: a sublog unreadable while the first loss
+        // applied the logs; before, the request that handled the loss went on and rebuilt a
+        // lost member's rows from the parity that missed the unread sublog's records).
         m_recovering = true;
         while (m_active > 0) sc_core::wait(m_drained);
         m_platform.check_power();

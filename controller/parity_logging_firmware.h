@@ -191,6 +191,13 @@ private:
     // More checks (parity_logging_pq_rebuild.cpp): P, Q (and R) of the region's big rows, or of
     // a logical stripe, from the data; write_checks_from_data does one row of units.
     bool rebuild_checks(int region, int affinity, const std::vector<int64_t> *stale_images);
+    // One check, a data read of `data` (the rows' D data extents, of parity.sectors each) that met
+    // MEDIUM ERROR: each row's unreadable sectors repaired from the parity where `stale(offset)`
+    // says it still describes the row, else recorded lost (lbn_of(column, offset): their logical
+    // sectors); the parity made from the data and written (parity_logging_unreadable_rows.cpp).
+    bool make_parity_around_unreadable(const std::vector<region_extent> &data, const region_extent &parity,
+                                       const std::function<int64_t(int, int64_t)> &lbn_of,
+                                       const std::function<bool(int64_t)> &stale, int affinity);
     bool resync_stripe_checks(int64_t stripe, const std::set<int64_t> &offsets, int affinity);
     // Lost sectors (parity_logging_lost_sectors.cpp): rows whose checks cannot be trusted (a log
     // dropped, a write torn) while a data member is missing, or a rebuild step that could not

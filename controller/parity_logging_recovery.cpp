@@ -117,6 +117,15 @@ bool parity_logging_firmware::resync_stripe(int64_t stripe, const std::set<int64
         ok = member_io(true, pl.disk, uint64_t(pl.drive_lbn), uint32_t(n), work, 0);
     }
     m_platform.free_buffer(work);
+    if (!ok && unavailable_disks().empty()) {
+        // A data read met MEDIUM ERROR: the torn rows' unreadable sectors lost, the others
+        // repaired from the parity (parity_logging_unreadable_rows.cpp).
+        std::vector<region_extent> units_of_stripe;
+        for (const region_extent &e : data) units_of_stripe.push_back({e.disk, e.drive_lbn, u});
+        ok = make_parity_around_unreadable(
+            units_of_stripe, {pl.disk, pl.drive_lbn, u}, [&](int j, int64_t o) { return first + int64_t(j) * u + o; },
+            [&](int64_t o) { return offsets.count(o) > 0; }, affinity);
+    }
     m_kit.locks.unlock(stripe);
     return ok;
 }

@@ -146,3 +146,187 @@ TEST_P(parity_logging_lost_sectors_at, a_power_loss_while_a_replaced_members_los
               << "\n";
     EXPECT_LE(lost_at_recovery, int64_t(rows.size()));
 }
+
+// The explorer's 97:572 (one check): a parity made from the data (here a lost controller state:
+// every log dropped, every region's parity made again) whose data read meets MEDIUM ERROR. Before,
+// the big row was left as it was and nothing recorded, so its parity missed the dropped log's
+// records; a later read of the unreadable sector rebuilt it from that stale parity and returned
+// the sector's data from before its last write. Now each row is judged alone
+// (parity_logging_unreadable_rows.cpp): the unreadable sector of a row whose parity is stale is
+// recorded lost and its read fails; every other sector reads back what was written.
+TEST(parity_logging_lost_sectors, a_parity_made_from_data_with_an_unreadable_sector_never_serves_it_from_stale_parity) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    uint64_t failed_reads = 0, wrong_reads = 0;
+    const uint64_t unreadable_lbn = 41;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 15);
+        w.write(unreadable_lbn, 1);  // its record in the log: the parity on the drive misses it
+        ASSERT_GT(b.firmware().statistics().small_writes, 0u);
+        const auto e = l.data_location(int64_t(unreadable_lbn));
+        b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
+        b.firmware().lose_controller_state();
+        for (const auto &[lbn, tok] : w.expect) {
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
+                ++failed_reads;
+                continue;
+            }
+            if (t != tok) ++wrong_reads;
+        }
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    std::cout << "failed reads " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
+              << fw.value("lost_sectors", 0) << "\n";
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_EQ(failed_reads, 1u);  // the unreadable sector alone
+    EXPECT_EQ(fw.value("lost_sectors", 0), 1);
+}
+
+// The explorer's 91:571 (one check): a member lost, and the loss's handling applies the region's
+// log but cannot read its sublogs (MEDIUM ERROR): the rows their records name keep a parity that
+// misses them (note_unread_checks), to be made again from the data before any request is served
+// (repair_stale_checks; with the member missing, those rows are lost on it). Before, the request
+// that ran the handling went on at once and rebuilt the lost member's piece from that parity.
+TEST(parity_logging_lost_sectors, a_loss_whose_log_replay_cannot_read_a_sublog_never_serves_its_rows_from_stale_parity) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    const int lost = l.data_location(0).disk;
+    uint64_t failed_reads = 0, wrong_reads = 0, reads = 0;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 8);  // 24 records: a log write of the first 16 (lbn 0 among them), none applied
+        ASSERT_GT(b.firmware().statistics().log_writes, 0u);
+        ASSERT_EQ(b.firmware().statistics().reintegrations, 0u);
+        ASSERT_FALSE(l.is_log_disk(0, lost));
+        for (int s = 0; s < 2; ++s) {
+            const auto e = l.sublog_extent(0, s);
+            b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, uint32_t(e.sectors));
+        }
+        b.ctl->fail_member(lost);
+        // The first request after the loss runs its handling, then is served: lbn 0 is on the lost
+        // member, in a row the unread sublog names.
+        std::vector<uint64_t> order{0};
+        for (const auto &[lbn, tok] : w.expect)
+            if (lbn != 0) order.push_back(lbn);
+        for (uint64_t lbn : order) {
+            uint64_t t = 0;
+            ++reads;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
+                ++failed_reads;
+                continue;
+            }
+            if (t != w.expect.at(lbn)) ++wrong_reads;
+        }
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    std::cout << "reads " << reads << ", failed " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
+              << fw.value("lost_sectors", 0) << "\n";
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_GT(failed_reads, 0u) << "no row was lost: the test shows nothing";
+    EXPECT_LT(failed_reads, reads);
+}
+
+// The explorer's 97:1732 (one check, no member lost): host reads meeting MEDIUM ERROR on data
+// sectors are repaired from the parity once the region's log is applied. A repair that came
+// while a writer's reintegration of the region was running (the writer found the log full) ran
+// a second reintegration alongside it, read the same sublogs and applied their records to the
+// parity twice; the pieces repaired from that parity, and every later repair of its rows, were
+// wrong. Now a repair waits for the running reintegration.
+TEST(parity_logging_lost_sectors, a_media_repair_during_a_writers_reintegration_applies_no_record_twice) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    uint64_t wrong_reads = 0, failed_reads = 0;
+    int bad = 0, nonzero = 0;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 40);
+        // Every data sector of region 0 on one member unreadable; the writer below keeps the log
+        // reintegrating while the reader's repairs come one after another.
+        const int disk = l.data_location(0).disk;
+        std::vector<uint64_t> on_disk;
+        for (const auto &[lbn, tok] : w.expect)
+            if (l.data_location(int64_t(lbn)).disk == disk) on_disk.push_back(lbn);
+        ASSERT_GT(on_disk.size(), 8u);
+        for (uint64_t lbn : on_disk) {
+            const auto e = l.data_location(int64_t(lbn));
+            b.drives[size_t(disk)]->inject_media_error(e.drive_lbn, 1);
+        }
+        int writing = 0;
+        const int writers = 4;
+        for (int c = 0; c < writers; ++c) {
+            ++writing;
+            b.host.spawn([&, c] {
+                // Each writer its own stripes: the expectation follows the order of its writes.
+                const int64_t stripes = l.region_data_sectors() / l.stripe_data_sectors();
+                for (int k = 0; k < 60; ++k) {
+                    const int64_t stripe = (int64_t(k) * 7 * writers + c) % stripes;
+                    const uint64_t lbn = uint64_t(stripe * l.stripe_data_sectors() + (k % 3) * 4 + 1);
+                    std::vector<uint64_t> t = component_test::tokens(500000 + uint64_t(c * 1000 + k), 2);
+                    if (b.host.send(false, lbn, 2, t.data()) == tlm::TLM_OK_RESPONSE)
+                        for (uint32_t i = 0; i < 2; ++i) w.expect[lbn + i] = t[i];
+                }
+                --writing;
+            });
+        }
+        while (writing > 0)
+            for (uint64_t lbn : on_disk) {
+                if (writing == 0) break;
+                uint64_t t = 0;
+                b.host.send(true, lbn, 1, &t);  // scored by the integrity checker
+            }
+        for (const auto &[lbn, tok] : w.expect) {  // the sectors still unreadable repaired too
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) ++failed_reads;
+            else if (t != tok) ++wrong_reads;
+        }
+        ASSERT_TRUE(b.firmware().reintegrate_all());
+        for (int64_t s = 0; s < l.region_data_sectors() / l.stripe_data_sectors(); ++s) bad += b.bad_rows(s, nonzero);
+    });
+    std::cout << "media repairs " << b.firmware().statistics().media_repairs << ", reintegrations "
+              << b.firmware().statistics().reintegrations << ", rows whose parity is not their data's " << bad
+              << ", wrong " << wrong_reads << ", failed " << failed_reads << "\n";
+    EXPECT_GT(b.firmware().statistics().media_repairs, 0u);
+    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_EQ(failed_reads, 0u);
+}
+
+// The same in a second region once sectors are recorded lost: region 0's unreadable sector is
+// recorded lost first, so region 1's parity is made by rebuild_checks_around_losses, which left
+// a big row whose data read failed as it was too (stale, nothing recorded).
+TEST(parity_logging_lost_sectors, a_parity_made_around_recorded_losses_with_an_unreadable_sector_never_serves_it_from_stale_parity) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    component_test::host_writer<component_test::plog_bench> w{b};
+    const auto &l = b.layout();
+    uint64_t failed_reads = 0, wrong_reads = 0;
+    const uint64_t in_region_0 = 41, in_region_1 = uint64_t(l.region_data_sectors()) + 41;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 15);
+        w.churn(1, 15);
+        w.write(in_region_0, 1);
+        w.write(in_region_1, 1);
+        for (uint64_t lbn : {in_region_0, in_region_1}) {
+            const auto e = l.data_location(int64_t(lbn));
+            b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
+        }
+        b.firmware().lose_controller_state();
+        for (const auto &[lbn, tok] : w.expect) {
+            uint64_t t = 0;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
+                ++failed_reads;
+                continue;
+            }
+            if (t != tok) ++wrong_reads;
+        }
+    });
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    std::cout << "failed reads " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
+              << fw.value("lost_sectors", 0) << "\n";
+    EXPECT_EQ(wrong_reads, 0u);
+    EXPECT_EQ(failed_reads, 2u);  // the two unreadable sectors alone
+}
