@@ -28,12 +28,25 @@ void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, handle
 void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
 
 static void start(struct job *j);
+static void finish(struct job *j);
+
+void read_deliver(struct job *j) {
+    /* Sectors recorded lost while the read waited or ran (a second member lost during a
+     * rebuild, a rebuild source's unreadable rows): what it read there is a blank drive's or an
+     * XOR of garbage, and the host gets an error instead. The check at arrival alone is not
+     * enough: the read may have been planned before the loss was known. */
+    if (lost_overlaps(j->lbn, j->sectors)) {
+        j->status = RT_STATUS_ERROR;
+        finish(j);
+        return;
+    }
+    j->state = R_DMA;
+    host_dma(j);
+}
 
 /* Jobs waiting in R_ORDER, W_ORDER or W_ACK (host_order.h): looked at when a command leaves. */
 static uint32_t order_waiters;
 static uint8_t waking, wake_again;
-
-static void finish(struct job *j);
 
 static void wake_order_waiters(void) {
     if (waking) {
@@ -472,10 +485,7 @@ void on_xor(const struct completion *c) {
         return;
     }
     if (j->state == R_XOR) {
-        if (!read_xor(j) && !(j->repairing && media_rewrite_pieces(j))) {
-            j->state = R_DMA;
-            host_dma(j);
-        }
+        if (!read_xor(j) && !(j->repairing && media_rewrite_pieces(j))) read_deliver(j);
         return;
     }
     if (j->state == W5_REPAIR_XOR) {
@@ -558,8 +568,7 @@ void on_scsi(const struct completion *c) {
             read_xor(j);
             break;
         }
-        j->state = R_DMA;
-        host_dma(j);
+        read_deliver(j);
         break;
     case W0_DISK: acknowledge_write(j); break;
     case W5_READ:
