@@ -48,6 +48,7 @@ struct job {
     uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
     uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
     uint32_t lost_unit, lost_row, lost_rows, lost_offset;
+    uint32_t lost_epoch;   /* lost_ranges.h: when the job (a write: its stripe) was planned */
 };
 
 enum { LOST_NONE, LOST_PARITY, LOST_DATA, LOST_REBUILD };

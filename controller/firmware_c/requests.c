@@ -84,7 +84,8 @@ static void finish(struct job *j) {
 
 /* A write's data and parity are on the drives: acknowledged once the reads before it are done. */
 static void acknowledge_write(struct job *j) {
-    if (j->status == RT_STATUS_OK) lost_written(j->lbn, j->sectors);
+    /* RAID 5 makes its sectors good stripe by stripe (stripe_done). */
+    if (j->status == RT_STATUS_OK && map->layout != RT_LAYOUT_RAID5) lost_written(j->lbn, j->sectors, j->lost_epoch);
     if (order_may_acknowledge(j->slot)) {
         finish(j);
         return;
@@ -207,6 +208,7 @@ void stripe_begin(struct job *j) {
     /* Which member is lost now, not when the command arrived: a member lost and replaced since
      * then has a blank drive in its slot, which only the rebuild's cursor makes present. */
     if (!j->repairing) take_lost(j);
+    j->lost_epoch = lost_epoch();
     if (j->full) {
         j->row0 = 0;
         j->row1 = map->unit;
@@ -346,6 +348,10 @@ void stripe_done(struct job *j) {
         return;
     }
     release(j->tmp);
+    /* The stripe's part is on the drives (or in the parity for a member missing as planned):
+     * sectors recorded lost before the plan are good again. Not those recorded since (a second
+     * member lost meanwhile: the part's data may be on no drive), nor after a failed read. */
+    if (j->status == RT_STATUS_OK) lost_written(j->a, j->b - j->a, j->lost_epoch);
     j->holds_lock = 0;
     const uint32_t stripe = j->stripe;
     j->lock_first = j->lock_last = 0xFFFFFFFFu;  /* out of the way of its own next stripe's waiters */
@@ -396,6 +402,7 @@ static void start(struct job *j) {
         return;
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
+    j->lost_epoch = lost_epoch();
     take_lost(j);
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
