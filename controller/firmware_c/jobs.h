@@ -48,6 +48,7 @@ struct job {
     uint8_t lost_role;     /* write stripe: LOST_NONE, LOST_PARITY, LOST_DATA (untouched or full), LOST_REBUILD */
     uint8_t drive_lost;    /* a command of this phase failed because its drive was lost meanwhile */
     uint32_t lost_unit, lost_row, lost_rows, lost_offset;
+    uint32_t lost_epoch;   /* lost_ranges.h: when the job (a write: its stripe) was planned */
 };
 
 enum { LOST_NONE, LOST_PARITY, LOST_DATA, LOST_REBUILD };
@@ -59,6 +60,9 @@ void allocate(struct job *j, uint32_t sectors, uint32_t which);
 void release(uint32_t handle);
 /* The host DMA of the job's buffer (in for a write, out for a read). */
 void host_dma(struct job *j);
+/* A read's data are in its buffer: sent to the host (host_dma), or an error when some of its
+ * sectors are recorded lost by now (lost_ranges.h). */
+void read_deliver(struct job *j);
 /* A RAID 5 write's stripe: planned (under its lock) and written; done: lock released, next. */
 void stripe_begin(struct job *j);
 void stripe_done(struct job *j);

@@ -27,12 +27,19 @@ static uint32_t first[MAX_LOST], end[MAX_LOST];
 static uint32_t used;
 static struct {
     uint32_t first_stripe, end_stripe, disk;
+    uint32_t epoch;
 } runs[MAX_UNIT_RUNS];
+/* When each entry was (last) recorded lost, in RAM only (lost_ranges.h: lost_written): a restart
+ * finds no write in flight, so what it reads back counts as recorded at epoch 0. */
+static uint32_t range_epoch[MAX_LOST];
+static uint32_t epoch_now;
 static uint32_t runs_used;
 static uint32_t nv_base, range_capacity, run_capacity;
 
 static uint32_t nv_range(uint32_t i) { return nv_base + NV_HEADER_BYTES + 8 * i; }
 static uint32_t nv_run(uint32_t i) { return nv_base + NV_HEADER_BYTES + 8 * range_capacity + NV_RUN_BYTES * i; }
+
+uint32_t lost_epoch(void) { return epoch_now; }
 
 static void set_range(uint32_t i, uint32_t f, uint32_t e) {
     first[i] = f;
@@ -69,6 +76,9 @@ void lost_ranges_init(const struct array_map *m, uint32_t nvram_offset, uint32_t
     range_capacity = (room - run_capacity * NV_RUN_BYTES) / 8;
     if (range_capacity > MAX_LOST) range_capacity = MAX_LOST;
     used = runs_used = 0;
+    epoch_now = 0;
+    for (uint32_t i = 0; i < MAX_LOST; ++i) range_epoch[i] = 0;
+    for (uint32_t i = 0; i < MAX_UNIT_RUNS; ++i) runs[i].epoch = 0;
     if (REG(RT_NVRAM_BASE, nv_base) == NV_TAG) {  /* a restart: what was lost before stays lost */
         used = REG(RT_NVRAM_BASE, nv_base + 4);
         runs_used = REG(RT_NVRAM_BASE, nv_base + 8);
@@ -94,12 +104,19 @@ static void report(uint32_t lbn, uint32_t sectors) {
     REG(RT_SYS_BASE, RT_SYS_LOST_SECTORS) = sectors;
 }
 
-/* Into the range table without a report (already reported, or a part of a reported unit). */
-static void keep(uint32_t lbn, uint32_t sectors) {
+static uint32_t max_epoch(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+/* Into the range table without a report (already reported, or a part of a reported unit), as
+ * recorded at `epoch`. */
+static void keep(uint32_t lbn, uint32_t sectors, uint32_t epoch) {
     const uint32_t e = lbn + sectors;
     for (uint32_t i = 0; i < used; ++i)
-        if (first[i] <= lbn && e <= end[i]) return;  /* already inside one */
+        if (first[i] <= lbn && e <= end[i]) {  /* already inside one: lost again as of now */
+            range_epoch[i] = max_epoch(range_epoch[i], epoch);
+            return;
+        }
     if (used < range_capacity) {
+        range_epoch[used] = epoch;
         set_range(used, lbn, e);
         set_used(used + 1);
         return;
@@ -112,13 +129,18 @@ static void keep(uint32_t lbn, uint32_t sectors) {
             nearest = i;
         }
     }
+    range_epoch[nearest] = max_epoch(range_epoch[nearest], epoch);
     set_range(nearest, lbn < first[nearest] ? lbn : first[nearest], e > end[nearest] ? e : end[nearest]);
 }
 
 void lost_add(uint32_t lbn, uint32_t sectors) {
+    ++epoch_now;
     for (uint32_t i = 0; i < used; ++i)
-        if (first[i] == lbn && end[i] == lbn + sectors) return;  /* once each */
-    keep(lbn, sectors);
+        if (first[i] == lbn && end[i] == lbn + sectors) {  /* reported once each; lost again as of now */
+            range_epoch[i] = epoch_now;
+            return;
+        }
+    keep(lbn, sectors, epoch_now);
     report(lbn, sectors);
 }
 
@@ -129,17 +151,24 @@ static uint32_t unit_lbn(uint32_t stripe, uint32_t disk) {
     return stripe * map->data_disks * map->unit + ((disk + map->disks - parity - 1) % map->disks) * map->unit;
 }
 
+/* Whether a run holds `disk`'s unit of `stripe`; if so, it is lost again as of now. */
 static int in_runs(uint32_t stripe, uint32_t disk) {
     for (uint32_t i = 0; i < runs_used; ++i)
-        if (runs[i].disk == disk && runs[i].first_stripe <= stripe && stripe < runs[i].end_stripe) return 1;
+        if (runs[i].disk == disk && runs[i].first_stripe <= stripe && stripe < runs[i].end_stripe) {
+            runs[i].epoch = epoch_now;
+            return 1;
+        }
     return 0;
 }
 
 void lost_add_unit(uint32_t stripe, uint32_t disk) {
     const uint32_t lbn = unit_lbn(stripe, disk);
-    if (lbn == 0xFFFFFFFFu || in_runs(stripe, disk)) return;
+    if (lbn == 0xFFFFFFFFu) return;
+    ++epoch_now;
+    if (in_runs(stripe, disk)) return;
     for (uint32_t i = 0; i < runs_used; ++i)
         if (runs[i].disk == disk && runs[i].end_stripe == stripe) {
+            runs[i].epoch = epoch_now;
             ++runs[i].end_stripe;
             save_run(i);
             report(lbn, map->unit);
@@ -152,6 +181,7 @@ void lost_add_unit(uint32_t stripe, uint32_t disk) {
     runs[runs_used].first_stripe = stripe;
     runs[runs_used].end_stripe = stripe + 1;
     runs[runs_used].disk = disk;
+    runs[runs_used].epoch = epoch_now;
     save_run(runs_used);
     set_runs_used(runs_used + 1);
     report(lbn, map->unit);
@@ -185,12 +215,15 @@ int lost_overlaps(uint32_t lbn, uint32_t sectors) {
 
 /* A write touches a lost unit of run `run`: the unit leaves the run (split in two when there is
  * room; else the run stays whole) and joins the range table, which the write then trims. */
+static uint32_t written_epoch; /* lost_written's: entries recorded after it stay */
+
 static int take_out_of_run(uint32_t run, uint32_t stripe, uint32_t ulbn, uint32_t lbn, uint32_t sectors) {
     (void)lbn, (void)sectors;
+    if (runs[run].epoch > written_epoch) return 0;
     /* The unit joins the range table first: a power cut between the steps leaves it in both. */
     if (stripe + 1 < runs[run].end_stripe && stripe > runs[run].first_stripe) {
         if (runs_used == run_capacity || used == range_capacity) return 0;
-        keep(ulbn, map->unit);
+        keep(ulbn, map->unit, runs[run].epoch);
         runs[runs_used] = runs[run];
         runs[runs_used].first_stripe = stripe + 1;
         save_run(runs_used);
@@ -199,7 +232,7 @@ static int take_out_of_run(uint32_t run, uint32_t stripe, uint32_t ulbn, uint32_
     } else if (used == range_capacity) {
         return 0;
     } else {
-        keep(ulbn, map->unit);
+        keep(ulbn, map->unit, runs[run].epoch);
         if (stripe == runs[run].first_stripe)
             ++runs[run].first_stripe;
         else
@@ -214,16 +247,18 @@ static int take_out_of_run(uint32_t run, uint32_t stripe, uint32_t ulbn, uint32_
     return 1;  /* the runs changed: the caller looks again */
 }
 
-void lost_written(uint32_t lbn, uint32_t sectors) {
+void lost_written(uint32_t lbn, uint32_t sectors, uint32_t planned_epoch) {
+    written_epoch = planned_epoch;
     while (runs_used && each_touched_unit(lbn, sectors, take_out_of_run)) {
     }
     const uint32_t w_end = lbn + sectors;
     for (uint32_t i = 0; i < used;) {
-        if (!(first[i] < w_end && lbn < end[i])) {
+        if (!(first[i] < w_end && lbn < end[i]) || range_epoch[i] > planned_epoch) {
             ++i;
             continue;
         }
         if (lbn <= first[i] && w_end >= end[i]) {  /* covered: drop it */
+            range_epoch[i] = range_epoch[used - 1];
             set_range(i, first[used - 1], end[used - 1]);
             set_used(used - 1);
             continue;
@@ -233,6 +268,7 @@ void lost_written(uint32_t lbn, uint32_t sectors) {
         } else if (w_end >= end[i]) {
             set_range(i, first[i], lbn);  /* the back */
         } else if (used < range_capacity) {  /* the middle: two ranges */
+            range_epoch[used] = range_epoch[i];
             set_range(used, w_end, end[i]);
             set_used(used + 1);
             set_range(i, first[i], lbn);

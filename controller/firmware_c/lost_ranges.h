@@ -19,5 +19,11 @@ void lost_add(uint32_t lbn, uint32_t sectors);
  * member loses a unit or two of every stripe it has not reached). */
 void lost_add_unit(uint32_t stripe, uint32_t disk);
 int lost_overlaps(uint32_t lbn, uint32_t sectors);
-void lost_written(uint32_t lbn, uint32_t sectors);
+/* A count that every recording of a loss advances (RAM only). A write takes it when it plans a
+ * stripe: what is recorded lost later (a second member lost while the write was in flight) may
+ * have reached no drive, so that write does not make it good. */
+uint32_t lost_epoch(void);
+/* [lbn, lbn + sectors) written successfully by a write planned at `planned_epoch`: the parts of
+ * entries recorded lost by then are good again; later entries stay. */
+void lost_written(uint32_t lbn, uint32_t sectors, uint32_t planned_epoch);
 #endif

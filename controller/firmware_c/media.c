@@ -85,8 +85,7 @@ void media_on_scsi_done(struct job *j) {
     case R_REPAIR:
         if (!j->repair_failed) REG(RT_SYS_BASE, RT_SYS_REPAIRED) = j->repair_buf;
         j->repairing = 0;  /* the range's locks stay until finish (j->lost names the drive) */
-        j->state = R_DMA;
-        host_dma(j);
+        read_deliver(j);
         return;
     case W5_REPAIR_READ:
         if (!j->repair_failed) {

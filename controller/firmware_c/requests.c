@@ -28,12 +28,25 @@ void release(uint32_t handle) { hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, handle
 void host_dma(struct job *j) { hw_submit(RT_Q_DMA, RT_OP_HOST_DMA, (uint32_t)(j - jobs), j->slot, j->buf, 0, 0, 0, 0); }
 
 static void start(struct job *j);
+static void finish(struct job *j);
+
+void read_deliver(struct job *j) {
+    /* Sectors recorded lost while the read waited or ran (a second member lost during a
+     * rebuild, a rebuild source's unreadable rows): what it read there is a blank drive's or an
+     * XOR of garbage, and the host gets an error instead. The check at arrival alone is not
+     * enough: the read may have been planned before the loss was known. */
+    if (lost_overlaps(j->lbn, j->sectors)) {
+        j->status = RT_STATUS_ERROR;
+        finish(j);
+        return;
+    }
+    j->state = R_DMA;
+    host_dma(j);
+}
 
 /* Jobs waiting in R_ORDER, W_ORDER or W_ACK (host_order.h): looked at when a command leaves. */
 static uint32_t order_waiters;
 static uint8_t waking, wake_again;
-
-static void finish(struct job *j);
 
 static void wake_order_waiters(void) {
     if (waking) {
@@ -71,7 +84,8 @@ static void finish(struct job *j) {
 
 /* A write's data and parity are on the drives: acknowledged once the reads before it are done. */
 static void acknowledge_write(struct job *j) {
-    if (j->status == RT_STATUS_OK) lost_written(j->lbn, j->sectors);
+    /* RAID 5 makes its sectors good stripe by stripe (stripe_done). */
+    if (j->status == RT_STATUS_OK && map->layout != RT_LAYOUT_RAID5) lost_written(j->lbn, j->sectors, j->lost_epoch);
     if (order_may_acknowledge(j->slot)) {
         finish(j);
         return;
@@ -194,6 +208,7 @@ void stripe_begin(struct job *j) {
     /* Which member is lost now, not when the command arrived: a member lost and replaced since
      * then has a blank drive in its slot, which only the rebuild's cursor makes present. */
     if (!j->repairing) take_lost(j);
+    j->lost_epoch = lost_epoch();
     if (j->full) {
         j->row0 = 0;
         j->row1 = map->unit;
@@ -333,6 +348,10 @@ void stripe_done(struct job *j) {
         return;
     }
     release(j->tmp);
+    /* The stripe's part is on the drives (or in the parity for a member missing as planned):
+     * sectors recorded lost before the plan are good again. Not those recorded since (a second
+     * member lost meanwhile: the part's data may be on no drive), nor after a failed read. */
+    if (j->status == RT_STATUS_OK) lost_written(j->a, j->b - j->a, j->lost_epoch);
     j->holds_lock = 0;
     const uint32_t stripe = j->stripe;
     j->lock_first = j->lock_last = 0xFFFFFFFFu;  /* out of the way of its own next stripe's waiters */
@@ -383,6 +402,7 @@ static void start(struct job *j) {
         return;
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
+    j->lost_epoch = lost_epoch();
     take_lost(j);
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
@@ -472,10 +492,7 @@ void on_xor(const struct completion *c) {
         return;
     }
     if (j->state == R_XOR) {
-        if (!read_xor(j) && !(j->repairing && media_rewrite_pieces(j))) {
-            j->state = R_DMA;
-            host_dma(j);
-        }
+        if (!read_xor(j) && !(j->repairing && media_rewrite_pieces(j))) read_deliver(j);
         return;
     }
     if (j->state == W5_REPAIR_XOR) {
@@ -558,8 +575,7 @@ void on_scsi(const struct completion *c) {
             read_xor(j);
             break;
         }
-        j->state = R_DMA;
-        host_dma(j);
+        read_deliver(j);
         break;
     case W0_DISK: acknowledge_write(j); break;
     case W5_READ:

@@ -423,3 +423,24 @@ TEST(iss_firmware, a_stripe_write_whose_read_meets_a_medium_error_with_a_member_
     EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 15000);
     EXPECT_GT(s["controller"]["failed_requests"]["writes"].get<int>(), 0) << "no write met the error: the test shows nothing";
 }
+
+TEST(iss_firmware, a_read_planned_before_a_rebuild_records_its_rows_lost_fails_rather_than_serve_them) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // Explorer case 97:602, shrunk (beyond RAID 5's promise): disk 3 lost and replaced, then a
+    // 1-sector MEDIUM ERROR on disk 0's parity of stripe 19 while the rebuild runs. A read of
+    // logical 3780+27 arrived (the lost-range check passed), waited for the stripe's lock behind
+    // the rebuild, which could not rebuild row 23 and recorded logical 3799 lost, and then read
+    // the new drive's garbage row (1 wrong read). A read now checks the lost ranges again when its
+    // data are in.
+    std::string err;
+    const fs::path out = dir / "rebuild_source_media_error";
+    err = raidtlm("run tests/explorer_cases/wrong_data_iss_raid5_97_602.yaml --quiet --out '" + out.string() + "'",
+                  dir)
+              .err;
+    const nlohmann::json s = nlohmann::json::parse(read_file(out / "stats.json"));
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0) << err;
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 10000);
+    EXPECT_EQ(s["controller"]["firmware"]["lost_sectors"], 1);  // the parity's unreadable row, on the new drive
+    EXPECT_GT(s["controller"]["failed_requests"]["reads"].get<int>(), 0);
+}
