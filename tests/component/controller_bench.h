@@ -101,6 +101,23 @@ struct host_writer {
     void check_all() {
         for (const auto &[lbn, tok] : expect) check(lbn, 1);
     }
+    // Reads every sector written back, one at a time, without asserting: the reads refused and
+    // those returning other data than the last write (for benches where some reads must fail).
+    struct read_back_counts {
+        uint64_t reads = 0, failed = 0, wrong = 0;
+    };
+    read_back_counts read_back_each() {
+        read_back_counts c;
+        for (const auto &[lbn, tok] : expect) {
+            uint64_t t = 0;
+            ++c.reads;
+            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE)
+                ++c.failed;
+            else if (t != tok)
+                ++c.wrong;
+        }
+        return c;
+    }
     // Reads everything back, leaving the verdict to the controller's scoreboard.
     void read_all() {
         for (const auto &[lbn, tok] : expect) {

@@ -21,6 +21,33 @@ using component_test::pause_ms;
 using component_test::wait_for_state;
 using controller::member_state;
 
+namespace {
+
+using plog_writer = component_test::host_writer<component_test::plog_bench>;
+
+// One unreadable sector (MEDIUM ERROR) under each of `lbns`, then the controller's state lost
+// (every log dropped, every region's parity made again), then everything written read back.
+plog_writer::read_back_counts unreadable_then_state_lost(component_test::plog_bench &b, plog_writer &w,
+                                                         std::initializer_list<uint64_t> lbns) {
+    for (uint64_t lbn : lbns) {
+        const auto e = b.layout().data_location(int64_t(lbn));
+        b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
+    }
+    b.firmware().lose_controller_state();
+    return w.read_back_each();
+}
+
+// The firmware's lost sectors, printed with the read-back's counts.
+int64_t lost_sectors_after(component_test::plog_bench &b, const plog_writer::read_back_counts &got) {
+    nlohmann::json fw;
+    b.ctl->report_firmware(fw);
+    const int64_t lost = fw.value("lost_sectors", int64_t(0));
+    std::cout << "failed reads " << got.failed << ", wrong " << got.wrong << ", lost sectors " << lost << "\n";
+    return lost;
+}
+
+}  // namespace
+
 TEST(parity_logging_lost_sectors, a_reintegration_torn_while_a_member_is_missing_loses_its_rows_never_serves_them) {
     component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
     component_test::host_writer<component_test::plog_bench> w{b};
@@ -156,33 +183,18 @@ TEST_P(parity_logging_lost_sectors_at, a_power_loss_while_a_replaced_members_los
 // recorded lost and its read fails; every other sector reads back what was written.
 TEST(parity_logging_lost_sectors, a_parity_made_from_data_with_an_unreadable_sector_never_serves_it_from_stale_parity) {
     component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
-    component_test::host_writer<component_test::plog_bench> w{b};
-    const auto &l = b.layout();
-    uint64_t failed_reads = 0, wrong_reads = 0;
+    plog_writer w{b};
+    plog_writer::read_back_counts got;
     const uint64_t unreadable_lbn = 41;
     component_test::run_clean(b, [&] {
         w.churn(0, 15);
         w.write(unreadable_lbn, 1);  // its record in the log: the parity on the drive misses it
         ASSERT_GT(b.firmware().statistics().small_writes, 0u);
-        const auto e = l.data_location(int64_t(unreadable_lbn));
-        b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
-        b.firmware().lose_controller_state();
-        for (const auto &[lbn, tok] : w.expect) {
-            uint64_t t = 0;
-            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
-                ++failed_reads;
-                continue;
-            }
-            if (t != tok) ++wrong_reads;
-        }
+        got = unreadable_then_state_lost(b, w, {unreadable_lbn});
     });
-    nlohmann::json fw;
-    b.ctl->report_firmware(fw);
-    std::cout << "failed reads " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
-              << fw.value("lost_sectors", 0) << "\n";
-    EXPECT_EQ(wrong_reads, 0u);
-    EXPECT_EQ(failed_reads, 1u);  // the unreadable sector alone
-    EXPECT_EQ(fw.value("lost_sectors", 0), 1);
+    EXPECT_EQ(lost_sectors_after(b, got), 1);
+    EXPECT_EQ(got.wrong, 0u);
+    EXPECT_EQ(got.failed, 1u);  // the unreadable sector alone
 }
 
 // The explorer's 91:571 (one check): a member lost, and the loss's handling applies the region's
@@ -278,11 +290,9 @@ TEST(parity_logging_lost_sectors, a_media_repair_during_a_writers_reintegration_
                 uint64_t t = 0;
                 b.host.send(true, lbn, 1, &t);  // scored by the integrity checker
             }
-        for (const auto &[lbn, tok] : w.expect) {  // the sectors still unreadable repaired too
-            uint64_t t = 0;
-            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) ++failed_reads;
-            else if (t != tok) ++wrong_reads;
-        }
+        const auto got = w.read_back_each();  // the sectors still unreadable repaired too
+        failed_reads += got.failed;
+        wrong_reads += got.wrong;
         ASSERT_TRUE(b.firmware().reintegrate_all());
         for (int64_t s = 0; s < l.region_data_sectors() / l.stripe_data_sectors(); ++s) bad += b.bad_rows(s, nonzero);
     });
@@ -300,33 +310,17 @@ TEST(parity_logging_lost_sectors, a_media_repair_during_a_writers_reintegration_
 // a big row whose data read failed as it was too (stale, nothing recorded).
 TEST(parity_logging_lost_sectors, a_parity_made_around_recorded_losses_with_an_unreadable_sector_never_serves_it_from_stale_parity) {
     component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
-    component_test::host_writer<component_test::plog_bench> w{b};
-    const auto &l = b.layout();
-    uint64_t failed_reads = 0, wrong_reads = 0;
-    const uint64_t in_region_0 = 41, in_region_1 = uint64_t(l.region_data_sectors()) + 41;
+    plog_writer w{b};
+    plog_writer::read_back_counts got;
+    const uint64_t in_region_0 = 41, in_region_1 = uint64_t(b.layout().region_data_sectors()) + 41;
     component_test::run_clean(b, [&] {
         w.churn(0, 15);
         w.churn(1, 15);
         w.write(in_region_0, 1);
         w.write(in_region_1, 1);
-        for (uint64_t lbn : {in_region_0, in_region_1}) {
-            const auto e = l.data_location(int64_t(lbn));
-            b.drives[size_t(e.disk)]->inject_media_error(e.drive_lbn, 1);
-        }
-        b.firmware().lose_controller_state();
-        for (const auto &[lbn, tok] : w.expect) {
-            uint64_t t = 0;
-            if (b.host.send(true, lbn, 1, &t) != tlm::TLM_OK_RESPONSE) {
-                ++failed_reads;
-                continue;
-            }
-            if (t != tok) ++wrong_reads;
-        }
+        got = unreadable_then_state_lost(b, w, {in_region_0, in_region_1});
     });
-    nlohmann::json fw;
-    b.ctl->report_firmware(fw);
-    std::cout << "failed reads " << failed_reads << ", wrong " << wrong_reads << ", lost sectors "
-              << fw.value("lost_sectors", 0) << "\n";
-    EXPECT_EQ(wrong_reads, 0u);
-    EXPECT_EQ(failed_reads, 2u);  // the two unreadable sectors alone
+    lost_sectors_after(b, got);
+    EXPECT_EQ(got.wrong, 0u);
+    EXPECT_EQ(got.failed, 2u);  // the two unreadable sectors alone
 }
