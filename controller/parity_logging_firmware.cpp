@@ -374,10 +374,12 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     };
     if (!plan.parallel) ++m_stats.serial_reintegrations;
     bool ok;
-    // A member lost while the reads are out fails them (its drive, or a fresh one in its slot,
-    // holds nothing of the array); nothing is written yet, so they are decided again without it.
-    // Before, the reintegration failed and the log was truncated all the same: its records never
-    // reached the parity (a disk lost during the power-loss recovery's replay: 511 wrong reads).
+    // A member lost while the reads are out: they are decided again without it, whether they
+    // failed (its drive gone) or not (a read sent after a fresh drive was put in its slot returns
+    // that drive's blank sectors as if they were the log: 91:227, a log disk lost and replaced
+    // during the replay of the first loss, 52 wrong reads). Nothing is written yet. Before, the
+    // reintegration failed and the log was truncated all the same: its records never reached the
+    // parity (a disk lost during the power-loss recovery's replay: 511 wrong reads).
     for (;;) {
         const uint64_t losses = m_platform.member_losses();
         unreadable_log = false;
@@ -403,7 +405,7 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
                 ok = read_sublog(w->sublog, w->offset_sectors, int64_t(w->records.size())) && ok;
             }
         }
-        if (ok || m_platform.member_losses() == losses) break;
+        if (m_platform.member_losses() == losses) break;
     }
     // A read that failed with no member lost (MEDIUM ERROR on a check run or a sublog): the
     // records read are applied to the runs read, and what could not be (the unread runs' rows,
