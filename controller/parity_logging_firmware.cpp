@@ -375,11 +375,12 @@ bool parity_logging_firmware::reintegrate(int region, int affinity) {
     if (!plan.parallel) ++m_stats.serial_reintegrations;
     bool ok;
     // A member lost while the reads are out: they are decided again without it, whether they
-    // failed (its drive gone) or not (a read sent after a fresh drive was put in its slot returns
-    // that drive's blank sectors as if they were the log: 91:227, a log disk lost and replaced
-    // during the replay of the first loss, 52 wrong reads). Nothing is written yet. Before, the
-    // reintegration failed and the log was truncated all the same: its records never reached the
-    // parity (a disk lost during the power-loss recovery's replay: 511 wrong reads).
+    // failed or not. Which sublogs are lost is decided before the reads; one lost meanwhile was
+    // skipped by the serial reads (log_lost) yet counted read, and its records applied as
+    // zeros (91:227: a log disk lost during the first loss's replay, 56 wrong reads). Nothing
+    // is written yet. Before, the reintegration failed and the log was truncated all the same:
+    // its records never reached the parity (a disk lost during the power-loss recovery's
+    // replay: 511 wrong reads).
     for (;;) {
         const uint64_t losses = m_platform.member_losses();
         unreadable_log = false;
