@@ -1,6 +1,7 @@
 #include "elevator.h"
 
 #include "hw.h"
+#include "jobs.h"
 
 #define MAX_OPS 1024
 #define NONE 0xFFFFu
@@ -80,7 +81,8 @@ static void dispatch(uint32_t disk) {
          * since. Sent, it would read a blank drive's sectors as the member's or write the new
          * drive outside its rebuild: it fails as a lost drive's command does, and the job goes
          * on degraded. */
-        if (o->drive != q->drive_number || (serving && REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk)) {
+        if (o->drive != q->drive_number ||
+            (serving && (REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk || member_known_failed(disk)))) {
             ops[i].next = NONE;
             if (refused_tail == NONE) refused_head = i;
             else ops[refused_tail].next = i;
@@ -118,6 +120,7 @@ void elevator_command_of(uint32_t tag, struct elevator_command *out) {
     out->lbn = ops[tag].lbn;
     out->sectors = ops[tag].sectors;
     out->address = ops[tag].address;
+    out->stale_drive = ops[tag].drive != queues[ops[tag].disk].drive_number;
 }
 
 uint32_t elevator_completed(uint32_t tag) {

@@ -425,6 +425,14 @@ void on_buffer(const struct completion *c) {
     if (c->tag & TMP_BUFFER) {
         j->tmp = c->result;
         j->xor_step = 0;
+        if (!j->repairing && two_missing_in(j->stripe)) {
+            /* Two members missing in the stripe by now (beyond RAID 5's one): planned around
+             * one, its parity would be made from the other's blank or absent drive. Nothing is
+             * written; the write fails (the members' units are recorded lost: jobs.h). */
+            j->status = RT_STATUS_ERROR;
+            stripe_done(j);
+            return;
+        }
         if (j->full) {
             j->state = W5_XOR;
             stripe_xor(j);
@@ -446,6 +454,11 @@ void on_buffer(const struct completion *c) {
      * rebuild when it was allocated without. */
     const uint32_t lost_at_allocation = j->lost;
     if (!j->repairing) take_lost(j);
+    if (!j->repairing && beyond_redundancy(j)) {  /* two members missing under it by now */
+        j->status = RT_STATUS_ERROR;
+        finish(j);
+        return;
+    }
     if (lost_at_allocation == RT_NO_DISK && j->lost != RT_NO_DISK) {
         release(j->buf);
         allocate(j, j->sectors + (map->disks - 1) * j->sectors, 0);
@@ -549,7 +562,15 @@ void on_scsi(const struct completion *c) {
         /* RAID 5 survives one lost drive: a failure from a drive the job did not know was lost
          * (the array's failed-drive register names it now) is not the host's error. */
         const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
+        /* A drive that stopped answering (not MEDIUM ERROR; not a command the elevator refused
+         * for a drive since replaced): its member is failed, whatever FAILED_DISK names now. */
+        const int member_gone = map->layout == RT_LAYOUT_RAID5 && c->status == RT_STATUS_ERROR && !command.stale_drive;
+        if (member_gone) member_failed(disk);
         if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
+            j->drive_lost = 1;
+        /* A second member the job did not plan around: planned again (and failed when two are
+         * missing in its stripes: continue_degraded). */
+        else if (member_gone && disk != j->lost && member_known_failed(disk))
             j->drive_lost = 1;
         /* Lost and already replaced: the member is being rebuilt onto a fresh drive now. */
         else if (c->status == RT_STATUS_ERROR && j->lost == RT_NO_DISK && map->layout == RT_LAYOUT_RAID5 &&

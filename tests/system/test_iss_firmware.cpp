@@ -444,3 +444,40 @@ TEST(iss_firmware, a_read_planned_before_a_rebuild_records_its_rows_lost_fails_r
     EXPECT_EQ(s["controller"]["firmware"]["lost_sectors"], 1);  // the parity's unreadable row, on the new drive
     EXPECT_GT(s["controller"]["failed_requests"]["reads"].get<int>(), 0);
 }
+
+TEST(iss_firmware, a_second_member_lost_before_the_first_ones_fresh_drive_is_taken_is_never_read_as_data) {
+    SKIP_WITHOUT_ISS();
+    const scratch_dir dir;
+    // Beyond RAID 5's promise: disk 2 lost at 1,000 ms, disk 1 0.3 ms later, disk 2's fresh drive
+    // in its slot at 1,005 ms (4 IBM 0661, so the array is small). FAILED_DISK names one member
+    // only (disk 1 once it is lost): a read whose command to disk 2 failed was planned again around
+    // disk 1 and read disk 2's fresh, blank drive before any rebuild had taken it (24 wrong reads,
+    // zeros, and no sector recorded lost). The firmware now keeps its own set of failed members
+    // (from the commands' statuses): with two of them every stripe is beyond RAID 5, their units
+    // are recorded lost and the reads of them fail.
+    const fs::path out = dir / "two_failed";
+    const std::string err =
+        raidtlm("run scenarios/iss_raid5.yaml --set disks.spec=scenarios/disks/ibm0661.diskspecs --set disks.count=4 "
+                "--set workload.requests=800 --set workload.warmup_requests=0 --set workload.outstanding=64 "
+                "--set output.waves=false --set workload.address=hot_cold --set workload.hot_space_fraction=0.001 "
+                "--set workload.hot_access_fraction=1 --set workload.read_fraction=0.5 --set workload.seed=2 "
+                "--set workload.size_distribution=constant --set workload.request_sectors=8 "
+                "--set workload.alignment_sectors=8 --set 'faults=[{kind: disk_loss, at_ms: 1000, disk: 2, "
+                "replace_after_ms: 5}, {kind: disk_loss, at_ms: 1000.3, disk: 1}]' --quiet --out '" +
+                    out.string() + "'",
+                dir)
+            .err;
+    const nlohmann::json s = nlohmann::json::parse(read_file(out / "stats.json"));
+    ASSERT_EQ(s["faults"].size(), 2u);
+    EXPECT_TRUE(s["faults"][1]["happened"].get<bool>());
+    EXPECT_GT(s["controller"]["reads_checked"].get<double>(), 500);
+    EXPECT_EQ(s["controller"]["integrity_errors"], 0) << err;
+    // Both members' data units of every stripe: on 4 disks 6 of a group of 4 stripes' 12 data
+    // units, half the array (its capacity from the firmware's banner, "RAID 5, 4 disks, N sectors").
+    const std::string console = s["controller"]["firmware"]["iss"]["console"];
+    const size_t at = console.find("disks, ");
+    ASSERT_NE(at, std::string::npos) << console;
+    const double array_sectors = std::stod(console.substr(at + 7));
+    EXPECT_EQ(s["controller"]["firmware"]["lost_sectors"].get<double>(), array_sectors / 2);
+    EXPECT_GT(s["controller"]["failed_requests"]["reads"].get<int>(), 0);
+}
