@@ -17,6 +17,7 @@ struct elevator_command {
     uint32_t disk, lbn, sectors, address;
     uint32_t stale_drive; /* planned for a drive since replaced (elevator_new_drive): its failure
                            * says nothing of the drive in the slot now */
+    uint32_t refused;     /* never sent: the elevator failed it (below), the drive said nothing */
 };
 void elevator_command_of(uint32_t tag, struct elevator_command *out);
 /* The firmware took a fresh drive in `disk`'s slot (rebuild.c): commands planned before, for

@@ -2,10 +2,12 @@
  * as real firmware does: FAILED_DISK names one member only (the controller's latest), so a second
  * member lost before the first one's fresh drive is taken would otherwise be read (its blank
  * drive served as data, or a stripe planned around one missing member read from the other). A
- * member joins the set when the controller reports it (FAILED_DISK), when a command to its drive
- * fails (not MEDIUM ERROR: the drive stopped answering), and at boot when its superblock is not
- * current (members.c); it leaves the set when the rebuild takes its fresh drive, from where the
- * rebuild's cursor says which stripes hold it. */
+ * member joins the set on evidence: a command its drive failed (not MEDIUM ERROR, not one the
+ * elevator refused itself), a superblock at boot that is not current (members.c), a fresh drive
+ * offered in its slot while another rebuild runs (rebuild.c), its rebuild's new drive failing;
+ * it leaves the set when the rebuild takes its fresh drive, from where the rebuild's cursor says
+ * which stripes hold it. FAILED_DISK counts as well while it names a member (the controller's
+ * report, read again each time). */
 #include "jobs.h"
 #include "lost_ranges.h"
 #include "rebuild.h"
@@ -16,11 +18,21 @@ static uint32_t stripes(void) { return map->capacity_sectors / (map->data_disks 
 
 int member_known_failed(uint32_t disk) { return disk < 32 && (failed_members >> disk & 1u); }
 
-/* A failed member other than `except` (RT_NO_DISK: none). */
+/* The member FAILED_DISK names, if it is one not being rebuilt (RT_NO_DISK: none). */
+static uint32_t reported_failed;
+
+/* A failed member other than `except` (RT_NO_DISK: none): the reported one first. */
 static uint32_t failed_other_than(uint32_t except) {
+    if (reported_failed != RT_NO_DISK && reported_failed != except) return reported_failed;
     for (uint32_t d = 0; d < map->disks; ++d)
         if (d != except && member_known_failed(d)) return d;
     return RT_NO_DISK;
+}
+
+/* FAILED_DISK as it reads now: a member not being rebuilt, or RT_NO_DISK. */
+static uint32_t read_reported(void) {
+    const uint32_t reported = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    return reported < map->disks && reported != rebuild_member() ? reported : RT_NO_DISK;
 }
 
 void member_failed(uint32_t disk) {
@@ -28,7 +40,14 @@ void member_failed(uint32_t disk) {
     /* A member being rebuilt keeps its place (rebuild.c stops its rebuild when its own command to
      * the new drive fails); the others: a second member missing beyond RAID 5's one. */
     if (disk == rebuild_member()) return;
-    const uint32_t other = failed_other_than(disk);
+    uint32_t other = RT_NO_DISK;
+    for (uint32_t d = 0; d < map->disks && other == RT_NO_DISK; ++d)
+        if (d != disk && member_known_failed(d)) other = d;
+    if (other == RT_NO_DISK) {
+        other = read_reported();
+        if (other == disk) other = RT_NO_DISK;
+        if (other != RT_NO_DISK) failed_members |= 1u << other;  /* two missing: both for good */
+    }
     failed_members |= 1u << disk;
     if (other == RT_NO_DISK) return;
     /* Two members missing in every stripe: their data units cannot be rebuilt from anything, and
@@ -41,10 +60,15 @@ void member_taken(uint32_t disk) {
     if (disk < 32) failed_members &= ~(1u << disk);
 }
 
+/* FAILED_DISK read again. Naming a member while the set holds another: two missing, a second
+ * member lost for good (member_failed records what is lost). */
 static void note_reported_failure(void) {
+    reported_failed = RT_NO_DISK;
     if (map->layout != RT_LAYOUT_RAID5) return;
-    const uint32_t reported = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
-    if (reported != RT_NO_DISK) member_failed(reported);
+    const uint32_t reported = read_reported();
+    if (reported == RT_NO_DISK) return;
+    if (failed_members & ~(1u << reported)) member_failed(reported);
+    reported_failed = reported;
 }
 
 /* The drive the job serves as lost: a failed member, else the member being rebuilt, lost in the
@@ -79,7 +103,7 @@ int two_missing_in(uint32_t stripe) {
 int beyond_redundancy(const struct job *j) {
     if (map->layout != RT_LAYOUT_RAID5) return 0;
     note_reported_failure();
-    if (!failed_members) return 0;
+    if (!failed_members && reported_failed == RT_NO_DISK) return 0;
     const uint32_t stripe_sectors = map->data_disks * map->unit;
     for (uint32_t s = j->lbn / stripe_sectors; s <= (j->lbn + j->sectors - 1) / stripe_sectors; ++s)
         if (two_missing(s)) return 1;

@@ -201,8 +201,7 @@ void rebuild_locked(struct job *j) {
     /* A second member missing (lost, or a fresh drive in its slot not yet taken: beyond RAID 5's
      * one): this stripe's unit cannot be rebuilt, nor that member's served from it. */
     const uint32_t reported = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
-    if (reported != rb.disk) member_failed(reported);
-    uint32_t other = RT_NO_DISK;
+    uint32_t other = reported != rb.disk && reported < map->disks ? reported : RT_NO_DISK;
     for (uint32_t d = 0; d < map->disks && other == RT_NO_DISK; ++d)
         if (d != rb.disk && member_known_failed(d)) other = d;
     if (other != RT_NO_DISK) {
@@ -278,9 +277,10 @@ void rebuild_on_scsi(const struct elevator_command *command, uint32_t status) {
     else if (status != RT_STATUS_OK) {
         job->status = status;
         if (job->state == RB_READ && command->disk != rb.disk) rb.gone_source = command->disk;
-        /* A survivor that stopped answering is failed (not a command the elevator refused
-         * because it was planned for a drive since replaced: elevator.h). */
-        if (status == RT_STATUS_ERROR && command->disk != rb.disk && !command->stale_drive) member_failed(command->disk);
+        /* A survivor that stopped answering is failed (not a command the elevator refused, nor
+         * one planned for a drive since replaced: elevator.h). */
+        if (status == RT_STATUS_ERROR && command->disk != rb.disk && !command->stale_drive &&
+            !command->refused) member_failed(command->disk);
     }
     if (--job->pending) return;
     if (job->state == RB_READ) {
@@ -316,6 +316,8 @@ void rebuild_events(uint32_t pending) {
         /* One rebuild at a time: a second fresh drive (a second member lost and replaced during
          * this rebuild, beyond RAID 5's one) waits, its line ignored, until this one ends. */
         if (rb.disk != RT_NO_DISK) {
+            /* The fresh drive holds nothing of its member's until a rebuild takes it. */
+            member_failed(REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK));
             hw_mask(RT_IRQ_REBUILD, 1);
         } else {
             const uint32_t disk = REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK);

@@ -562,9 +562,11 @@ void on_scsi(const struct completion *c) {
         /* RAID 5 survives one lost drive: a failure from a drive the job did not know was lost
          * (the array's failed-drive register names it now) is not the host's error. */
         const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
-        /* A drive that stopped answering (not MEDIUM ERROR; not a command the elevator refused
-         * for a drive since replaced): its member is failed, whatever FAILED_DISK names now. */
-        const int member_gone = map->layout == RT_LAYOUT_RAID5 && c->status == RT_STATUS_ERROR && !command.stale_drive;
+        /* A drive that stopped answering (not MEDIUM ERROR; neither a command the elevator
+         * refused nor one sent to a drive since replaced): its member is failed, whatever
+         * FAILED_DISK names now. */
+        const int member_gone = map->layout == RT_LAYOUT_RAID5 && c->status == RT_STATUS_ERROR &&
+                                  !command.stale_drive && !command.refused;
         if (member_gone) member_failed(disk);
         if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
             j->drive_lost = 1;
