@@ -88,7 +88,8 @@ void take_lost(struct job *j);
 /* Two members missing in `stripe` (two failed, or one failed while another is rebuilt and the
  * rebuild has not reached the stripe): beyond RAID 5's one. */
 int two_missing_in(uint32_t stripe);
-/* The job's range touches such a stripe: the job fails. */
+/* The job's range touches such a stripe (FAILED_DISK as the take_lost just before read it): the
+ * job fails. */
 int beyond_redundancy(const struct job *j);
 /* Whether `disk` is lost to job j in `stripe`: the job's lost drive, everywhere or, for the
  * member being rebuilt, in the stripes the rebuild has not reached. */

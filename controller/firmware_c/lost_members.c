@@ -24,6 +24,7 @@ static uint32_t reported_failed;
 /* A failed member other than `except` (RT_NO_DISK: none): the reported one first. */
 static uint32_t failed_other_than(uint32_t except) {
     if (reported_failed != RT_NO_DISK && reported_failed != except) return reported_failed;
+    if (!(failed_members & ~(except < 32 ? 1u << except : 0u))) return RT_NO_DISK;  /* the usual case */
     for (uint32_t d = 0; d < map->disks; ++d)
         if (d != except && member_known_failed(d)) return d;
     return RT_NO_DISK;
@@ -93,16 +94,16 @@ static int two_missing(uint32_t stripe) {
     return rebuilding != RT_NO_DISK && rebuilding != failed && stripe >= rebuild_cursor(rebuilding);
 }
 
-/* A command that touches such a stripe fails (what is lost there is recorded: rebuild.h, above). */
+/* FAILED_DISK as take_lost, just before, read it. A command that touches such a stripe fails (what is lost there is recorded: rebuild.h, above). */
 int two_missing_in(uint32_t stripe) {
-    if (map->layout != RT_LAYOUT_RAID5) return 0;
+    /* No member in the set and none being rebuilt: FAILED_DISK alone names one member at most. */
+    if (map->layout != RT_LAYOUT_RAID5 || (!failed_members && rebuild_member() == RT_NO_DISK)) return 0;
     note_reported_failure();
     return two_missing(stripe);
 }
 
 int beyond_redundancy(const struct job *j) {
     if (map->layout != RT_LAYOUT_RAID5) return 0;
-    note_reported_failure();
     if (!failed_members && reported_failed == RT_NO_DISK) return 0;
     const uint32_t stripe_sectors = map->data_disks * map->unit;
     for (uint32_t s = j->lbn / stripe_sectors; s <= (j->lbn + j->sectors - 1) / stripe_sectors; ++s)

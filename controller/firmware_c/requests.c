@@ -393,6 +393,7 @@ void on_host_command(const struct completion *c) {
 
 static void start(struct job *j) {
     order_started(j->slot);
+    take_lost(j);
     if ((!j->write && lost_overlaps(j->lbn, j->sectors)) || beyond_redundancy(j)) {
         /* Sectors the firmware lost: the host gets an error, never data it cannot vouch for. */
         hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, RT_STATUS_ERROR, 0, 0, 0, 0);
@@ -403,7 +404,6 @@ static void start(struct job *j) {
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost_epoch = lost_epoch();
-    take_lost(j);
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
 }
@@ -523,12 +523,12 @@ void on_xor(const struct completion *c) {
 static void continue_degraded(struct job *j) {
     j->drive_lost = 0;
     j->media_disk = RT_NO_DISK;
+    take_lost(j);
     if (!j->write && beyond_redundancy(j)) {  /* no member left to rebuild its pieces from */
         j->status = RT_STATUS_ERROR;
         finish(j);
         return;
     }
-    take_lost(j);
     switch (j->state) {
     case R_DISK:
         release(j->buf);
