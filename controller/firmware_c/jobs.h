@@ -85,6 +85,11 @@ int member_known_failed(uint32_t disk);
 /* The drive the job serves as lost: a failed member, else the member being rebuilt, lost in the
  * stripes the rebuild has not reached. */
 void take_lost(struct job *j);
+/* A failed SCSI command of job j (status not OK): whether its drive is lost (the job goes on
+ * degraded: continue_degraded) rather than the host's error; a drive that stopped answering
+ * joins the failed members. */
+struct elevator_command;
+int drive_lost_under(const struct job *j, const struct elevator_command *command, uint32_t status);
 /* Two members missing in `stripe` (two failed, or one failed while another is rebuilt and the
  * rebuild has not reached the stripe): beyond RAID 5's one. */
 int two_missing_in(uint32_t stripe);

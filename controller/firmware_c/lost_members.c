@@ -8,6 +8,7 @@
  * it leaves the set when the rebuild takes its fresh drive, from where the rebuild's cursor says
  * which stripes hold it. FAILED_DISK counts as well while it names a member (the controller's
  * report, read again each time). */
+#include "elevator.h"
 #include "jobs.h"
 #include "lost_ranges.h"
 #include "rebuild.h"
@@ -92,6 +93,23 @@ static int two_missing(uint32_t stripe) {
     if (failed_other_than(failed) != RT_NO_DISK) return 1;
     const uint32_t rebuilding = rebuild_member();
     return rebuilding != RT_NO_DISK && rebuilding != failed && stripe >= rebuild_cursor(rebuilding);
+}
+
+int drive_lost_under(const struct job *j, const struct elevator_command *command, uint32_t status) {
+    if (map->layout != RT_LAYOUT_RAID5) return 0;
+    const uint32_t disk = command->disk;
+    /* A drive that stopped answering (not MEDIUM ERROR; neither a command the elevator refused
+     * nor one sent to a drive since replaced): its member is failed, whatever FAILED_DISK names. */
+    const int member_gone = status == RT_STATUS_ERROR && !command->stale_drive && !command->refused;
+    if (member_gone) member_failed(disk);
+    /* A failure from a drive the job did not know was lost (the failed-drive register names one
+     * now): RAID 5 survives one lost drive. */
+    if (REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial)) return 1;
+    /* A second member the job did not plan around: planned again (and failed when two are
+     * missing in its stripes: continue_degraded). */
+    if (member_gone && disk != j->lost && member_known_failed(disk)) return 1;
+    /* Lost and already replaced: the member is being rebuilt onto a fresh drive now. */
+    return status == RT_STATUS_ERROR && j->lost == RT_NO_DISK && disk == rebuild_member();
 }
 
 /* FAILED_DISK as take_lost, just before, read it. A command that touches such a stripe fails (what is lost there is recorded: rebuild.h, above). */

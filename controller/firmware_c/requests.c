@@ -559,24 +559,7 @@ void on_scsi(const struct completion *c) {
         return;
     }
     if (c->status != RT_STATUS_OK) {
-        /* RAID 5 survives one lost drive: a failure from a drive the job did not know was lost
-         * (the array's failed-drive register names it now) is not the host's error. */
-        const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
-        /* A drive that stopped answering (not MEDIUM ERROR; neither a command the elevator
-         * refused nor one sent to a drive since replaced): its member is failed, whatever
-         * FAILED_DISK names now. */
-        const int member_gone = map->layout == RT_LAYOUT_RAID5 && c->status == RT_STATUS_ERROR &&
-                                  !command.stale_drive && !command.refused;
-        if (member_gone) member_failed(disk);
-        if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
-            j->drive_lost = 1;
-        /* A second member the job did not plan around: planned again (and failed when two are
-         * missing in its stripes: continue_degraded). */
-        else if (member_gone && disk != j->lost && member_known_failed(disk))
-            j->drive_lost = 1;
-        /* Lost and already replaced: the member is being rebuilt onto a fresh drive now. */
-        else if (c->status == RT_STATUS_ERROR && j->lost == RT_NO_DISK && map->layout == RT_LAYOUT_RAID5 &&
-                 disk == rebuild_member())
+        if (drive_lost_under(j, &command, c->status))
             j->drive_lost = 1;
         else if (!media_error_taken(j, disk, c->status))
             j->status = c->status;
