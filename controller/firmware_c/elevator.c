@@ -1,6 +1,7 @@
 #include "elevator.h"
 
 #include "hw.h"
+#include "jobs.h"
 
 #define MAX_OPS 1024
 #define NONE 0xFFFFu
@@ -9,6 +10,7 @@ struct disk_op {
     uint16_t job, next;
     uint16_t drive;  /* the disk's drive_number when the command was planned */
     uint8_t disk, write;
+    uint8_t refused; /* completed failed by the elevator itself, never sent (dispatch) */
     uint32_t lbn, sectors, address;
 };
 
@@ -80,8 +82,10 @@ static void dispatch(uint32_t disk) {
          * since. Sent, it would read a blank drive's sectors as the member's or write the new
          * drive outside its rebuild: it fails as a lost drive's command does, and the job goes
          * on degraded. */
-        if (o->drive != q->drive_number || (serving && REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk)) {
+        if (o->drive != q->drive_number ||
+            (serving && (REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) == disk || member_known_failed(disk)))) {
             ops[i].next = NONE;
+            ops[i].refused = 1;
             if (refused_tail == NONE) refused_head = i;
             else ops[refused_tail].next = i;
             refused_tail = i;
@@ -104,6 +108,7 @@ void elevator_add(uint32_t job, uint32_t disk, int write, uint32_t lbn, uint32_t
     o->lbn = lbn;
     o->sectors = sectors;
     o->address = buffer_address;
+    o->refused = 0;
     o->drive = queues[disk].drive_number;
     o->next = queues[disk].waiting;
     queues[disk].waiting = i;
@@ -118,6 +123,8 @@ void elevator_command_of(uint32_t tag, struct elevator_command *out) {
     out->lbn = ops[tag].lbn;
     out->sectors = ops[tag].sectors;
     out->address = ops[tag].address;
+    out->stale_drive = ops[tag].drive != queues[ops[tag].disk].drive_number;
+    out->refused = ops[tag].refused;
 }
 
 uint32_t elevator_completed(uint32_t tag) {

@@ -15,11 +15,16 @@ uint32_t elevator_disk(uint32_t tag);
 /* A command not yet completed, as it was queued. */
 struct elevator_command {
     uint32_t disk, lbn, sectors, address;
+    uint32_t stale_drive; /* planned for a drive since replaced (elevator_new_drive): its failure
+                           * says nothing of the drive in the slot now */
+    uint32_t refused;     /* never sent: the elevator failed it (below), the drive said nothing */
 };
 void elevator_command_of(uint32_t tag, struct elevator_command *out);
 /* The firmware took a fresh drive in `disk`'s slot (rebuild.c): commands planned before, for
  * the drive that was there, are not sent to it. Neither is any command while the controller
- * reports the member failed (FAILED_DISK). Such a command completes failed instead. */
+ * reports the member failed (FAILED_DISK) or the firmware knows it failed (jobs.h:
+ * member_known_failed; a fresh drive not yet taken holds nothing of the member's). Such a command
+ * completes failed instead. */
 void elevator_new_drive(uint32_t disk);
 /* The boot is over: from now on FAILED_DISK refuses commands too. Before, the power-loss
  * recovery writes a member whose interrupted rebuild its NVRAM checkpoint vouches for, which the

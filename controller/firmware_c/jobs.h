@@ -75,11 +75,26 @@ void unlock_stripes(uint32_t first, uint32_t last);
 void read_locked(struct job *j);
 /* A sequence number after every job's so far (the locks' arrival order). */
 uint32_t next_sequence(void);
-/* The drive the job serves as lost (lost_members.c): the failed one (FAILED_DISK), else the
- * member being rebuilt, lost in the stripes the rebuild has not reached. */
+/* The members the firmware knows are failed (lost_members.c): from FAILED_DISK, from commands
+ * that failed (not MEDIUM ERROR) on a drive, from the boot's superblock check; a member leaves
+ * the set when the rebuild takes its fresh drive. A second failed member records both members'
+ * units lost (beyond RAID 5's one). */
+void member_failed(uint32_t disk);
+void member_taken(uint32_t disk);
+int member_known_failed(uint32_t disk);
+/* The drive the job serves as lost: a failed member, else the member being rebuilt, lost in the
+ * stripes the rebuild has not reached. */
 void take_lost(struct job *j);
-/* Beyond RAID 5's promise: a member missing while another is rebuilt, and the job's range
- * reaches the stripes the rebuild has not (two units of each missing): the job fails. */
+/* A failed SCSI command of job j (status not OK): whether its drive is lost (the job goes on
+ * degraded: continue_degraded) rather than the host's error; a drive that stopped answering
+ * joins the failed members. */
+struct elevator_command;
+int drive_lost_under(const struct job *j, const struct elevator_command *command, uint32_t status);
+/* Two members missing in `stripe` (two failed, or one failed while another is rebuilt and the
+ * rebuild has not reached the stripe): beyond RAID 5's one. */
+int two_missing_in(uint32_t stripe);
+/* The job's range touches such a stripe (FAILED_DISK as the take_lost just before read it): the
+ * job fails. */
 int beyond_redundancy(const struct job *j);
 /* Whether `disk` is lost to job j in `stripe`: the job's lost drive, everywhere or, for the
  * member being rebuilt, in the stripes the rebuild has not reached. */

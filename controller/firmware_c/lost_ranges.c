@@ -187,6 +187,33 @@ void lost_add_unit(uint32_t stripe, uint32_t disk) {
     report(lbn, map->unit);
 }
 
+void lost_add_units(uint32_t first_stripe, uint32_t end_stripe, uint32_t disk) {
+    if (first_stripe >= end_stripe) return;
+    ++epoch_now;
+    for (uint32_t i = 0; i < runs_used; ++i)
+        if (runs[i].disk == disk && runs[i].first_stripe <= first_stripe && end_stripe <= runs[i].end_stripe) {
+            runs[i].epoch = epoch_now;  /* recorded (and reported) already: lost again as of now */
+            return;
+        }
+    /* One run over the whole span, whatever runs or ranges of the member it covers already (an
+     * entry too many refuses nothing more). A full run table: unit by unit into the ranges. */
+    if (runs_used == run_capacity) {
+        for (uint32_t s = first_stripe; s < end_stripe; ++s) lost_add_unit(s, disk);
+        return;
+    }
+    runs[runs_used].first_stripe = first_stripe;
+    runs[runs_used].end_stripe = end_stripe;
+    runs[runs_used].disk = disk;
+    runs[runs_used].epoch = epoch_now;
+    save_run(runs_used);
+    set_runs_used(runs_used + 1);
+    /* The controller's statistics count array sectors: one report a data unit. */
+    for (uint32_t s = first_stripe; s < end_stripe; ++s) {
+        const uint32_t lbn = unit_lbn(s, disk);
+        if (lbn != 0xFFFFFFFFu) report(lbn, map->unit);
+    }
+}
+
 /* Calls back for each lost unit of a run that [lbn, lbn + sectors) touches: its stripe and the
  * run's index; stops when `visit` returns 1 (and returns 1). */
 static int each_touched_unit(uint32_t lbn, uint32_t sectors, int (*visit)(uint32_t run, uint32_t stripe, uint32_t ulbn,

@@ -18,6 +18,9 @@ void lost_add(uint32_t lbn, uint32_t sectors);
  * lost). Consecutive stripes of one member are kept as one run (a rebuild that lost a second
  * member loses a unit or two of every stripe it has not reached). */
 void lost_add_unit(uint32_t stripe, uint32_t disk);
+/* Member `disk`'s units of stripes [first_stripe, end_stripe) at once, as one run (a member
+ * that cannot be rebuilt from here on: a second member lost). */
+void lost_add_units(uint32_t first_stripe, uint32_t end_stripe, uint32_t disk);
 int lost_overlaps(uint32_t lbn, uint32_t sectors);
 /* A count that every recording of a loss advances (RAM only). A write takes it when it plans a
  * stripe: what is recorded lost later (a second member lost while the write was in flight) may

@@ -149,6 +149,7 @@ void members_check_at_boot(uint32_t channels, uint32_t lines) {
             if (verdict == RT_MEMBER_CURRENT) continue;
             REG(RT_SYS_BASE, RT_SYS_MEMBER_VERDICT) = d << 8 | verdict;
             rebuild_forget(d);  /* a rebuild of it starts again from its first stripe */
+            member_failed(d);   /* known failed from here on, whatever FAILED_DISK names (jobs.h) */
         }
     }
     REG(RT_SYS_BASE, RT_SYS_MEMBERS_CHECKED) = 1;

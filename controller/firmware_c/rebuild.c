@@ -130,6 +130,7 @@ static void start(uint32_t disk) {
     REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK) = disk;  /* taken: the line falls */
     if (map->layout != RT_LAYOUT_RAID5) hw_panic(0x600);
     rb.disk = disk;
+    member_taken(disk);        /* served again where the rebuild's cursor has passed */
     elevator_new_drive(disk);  /* nothing planned for the drive that was there reaches this one */
     rb.share_permille = REG(RT_SYS_BASE, RT_SYS_REBUILD_SHARE);
     rb.rate_kb_s = REG(RT_SYS_BASE, RT_SYS_REBUILD_RATE);
@@ -159,8 +160,10 @@ static void stop(void) {
     hw_submit(RT_Q_BUFFER, RT_OP_BUF_FREE, 0, rb.tmp, 0, 0, 0, 0, 0);
     nvram_write_word(rb.checkpoint, 0);
     job->state = IDLE;
+    const uint32_t failed = rb.disk;
     rb.disk = RT_NO_DISK;
     rb.done = RT_NO_DISK;
+    member_failed(failed);  /* lost everywhere again */
     hw_mask(RT_IRQ_REBUILD, 0);
 }
 
@@ -184,10 +187,8 @@ static void lose_the_rest(uint32_t other) {
     job->state = IDLE;
     job->holds_lock = 0;
     unlock_stripes(job->stripe, job->stripe);
-    for (uint32_t s = rb.next; s < rb.stripes; ++s) {
-        lost_add_unit(s, rb.disk);
-        lost_add_unit(s, other);
-    }
+    lost_add_units(rb.next, rb.stripes, rb.disk);
+    lost_add_units(rb.next, rb.stripes, other);
     rb.next = rb.stripes;
     REG(RT_SYS_BASE, RT_SYS_REBUILD_PROGRESS) = rb.next;
     finish();
@@ -199,8 +200,11 @@ void rebuild_locked(struct job *j) {
     bad_runs = 0;
     /* A second member missing (lost, or a fresh drive in its slot not yet taken: beyond RAID 5's
      * one): this stripe's unit cannot be rebuilt, nor that member's served from it. */
-    const uint32_t other = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
-    if (other != RT_NO_DISK && other != rb.disk) {
+    const uint32_t reported = REG(RT_SYS_BASE, RT_SYS_FAILED_DISK);
+    uint32_t other = reported != rb.disk && reported < map->disks ? reported : RT_NO_DISK;
+    for (uint32_t d = 0; d < map->disks && other == RT_NO_DISK; ++d)
+        if (d != rb.disk && member_known_failed(d)) other = d;
+    if (other != RT_NO_DISK) {
         lose_the_rest(other);
         return;
     }
@@ -273,6 +277,10 @@ void rebuild_on_scsi(const struct elevator_command *command, uint32_t status) {
     else if (status != RT_STATUS_OK) {
         job->status = status;
         if (job->state == RB_READ && command->disk != rb.disk) rb.gone_source = command->disk;
+        /* A survivor that stopped answering is failed (not a command the elevator refused, nor
+         * one planned for a drive since replaced: elevator.h). */
+        if (status == RT_STATUS_ERROR && command->disk != rb.disk && !command->stale_drive &&
+            !command->refused) member_failed(command->disk);
     }
     if (--job->pending) return;
     if (job->state == RB_READ) {
@@ -308,6 +316,8 @@ void rebuild_events(uint32_t pending) {
         /* One rebuild at a time: a second fresh drive (a second member lost and replaced during
          * this rebuild, beyond RAID 5's one) waits, its line ignored, until this one ends. */
         if (rb.disk != RT_NO_DISK) {
+            /* The fresh drive holds nothing of its member's until a rebuild takes it. */
+            member_failed(REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK));
             hw_mask(RT_IRQ_REBUILD, 1);
         } else {
             const uint32_t disk = REG(RT_SYS_BASE, RT_SYS_REBUILD_DISK);

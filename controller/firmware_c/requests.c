@@ -393,6 +393,7 @@ void on_host_command(const struct completion *c) {
 
 static void start(struct job *j) {
     order_started(j->slot);
+    take_lost(j);
     if ((!j->write && lost_overlaps(j->lbn, j->sectors)) || beyond_redundancy(j)) {
         /* Sectors the firmware lost: the host gets an error, never data it cannot vouch for. */
         hw_submit(RT_Q_HOST, RT_OP_HOST_COMPLETE, 0, j->slot, RT_STATUS_ERROR, 0, 0, 0, 0);
@@ -403,7 +404,6 @@ static void start(struct job *j) {
     }
     j->state = j->write ? W_ALLOC : R_ALLOC;
     j->lost_epoch = lost_epoch();
-    take_lost(j);
     /* A degraded read may rebuild up to all its sectors from the other disks - 1 members. */
     allocate(j, j->sectors + (!j->write && j->lost != RT_NO_DISK ? (map->disks - 1) * j->sectors : 0), 0);
 }
@@ -425,6 +425,14 @@ void on_buffer(const struct completion *c) {
     if (c->tag & TMP_BUFFER) {
         j->tmp = c->result;
         j->xor_step = 0;
+        if (!j->repairing && two_missing_in(j->stripe)) {
+            /* Two members missing in the stripe by now (beyond RAID 5's one): planned around
+             * one, its parity would be made from the other's blank or absent drive. Nothing is
+             * written; the write fails (the members' units are recorded lost: jobs.h). */
+            j->status = RT_STATUS_ERROR;
+            stripe_done(j);
+            return;
+        }
         if (j->full) {
             j->state = W5_XOR;
             stripe_xor(j);
@@ -446,6 +454,11 @@ void on_buffer(const struct completion *c) {
      * rebuild when it was allocated without. */
     const uint32_t lost_at_allocation = j->lost;
     if (!j->repairing) take_lost(j);
+    if (!j->repairing && beyond_redundancy(j)) {  /* two members missing under it by now */
+        j->status = RT_STATUS_ERROR;
+        finish(j);
+        return;
+    }
     if (lost_at_allocation == RT_NO_DISK && j->lost != RT_NO_DISK) {
         release(j->buf);
         allocate(j, j->sectors + (map->disks - 1) * j->sectors, 0);
@@ -510,12 +523,12 @@ void on_xor(const struct completion *c) {
 static void continue_degraded(struct job *j) {
     j->drive_lost = 0;
     j->media_disk = RT_NO_DISK;
+    take_lost(j);
     if (!j->write && beyond_redundancy(j)) {  /* no member left to rebuild its pieces from */
         j->status = RT_STATUS_ERROR;
         finish(j);
         return;
     }
-    take_lost(j);
     switch (j->state) {
     case R_DISK:
         release(j->buf);
@@ -546,14 +559,7 @@ void on_scsi(const struct completion *c) {
         return;
     }
     if (c->status != RT_STATUS_OK) {
-        /* RAID 5 survives one lost drive: a failure from a drive the job did not know was lost
-         * (the array's failed-drive register names it now) is not the host's error. */
-        const uint32_t failed = map->layout == RT_LAYOUT_RAID5 ? REG(RT_SYS_BASE, RT_SYS_FAILED_DISK) : RT_NO_DISK;
-        if (failed != RT_NO_DISK && (j->lost == RT_NO_DISK || j->partial))
-            j->drive_lost = 1;
-        /* Lost and already replaced: the member is being rebuilt onto a fresh drive now. */
-        else if (c->status == RT_STATUS_ERROR && j->lost == RT_NO_DISK && map->layout == RT_LAYOUT_RAID5 &&
-                 disk == rebuild_member())
+        if (drive_lost_under(j, &command, c->status))
             j->drive_lost = 1;
         else if (!media_error_taken(j, disk, c->status))
             j->status = c->status;
