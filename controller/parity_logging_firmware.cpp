@@ -78,45 +78,6 @@ parity_logging_firmware::~parity_logging_firmware() = default;
 
 // ---- host requests ------------------------------------------------------------------------------
 
-// A member lost while a request was past check_failure fails the request's commands to it (its
-// preread, data write or log append). Once the firmware has handled the loss (the logs applied,
-// or a lost sublog's region rebuilt from data), the request is served again in degraded mode:
-// a write's partial effects are all of the new data (a logged record, or data already on a
-// drive whose parity the handling recomputed), so serving it again is idempotent.
-bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::function<bool()> &attempt) {
-    for (;;) {
-        if (!check_failure(affinity)) return false;
-        const std::vector<int> known = m_lost;
-        // The loss events too: a member lost while it was being rebuilt leaves the set of
-        // unavailable members as it was, but the request's commands to it failed all the same
-        // (explorer case 91:372: a read out across it failed within the promise).
-        const uint64_t losses = m_platform.member_losses();
-        bool ok;
-        {
-            const active_request active{this};
-            ok = attempt();
-        }
-        const std::vector<int> failed = unavailable_disks();
-        if (ok || failed.empty() || (failed == known && m_platform.member_losses() == losses)) return ok;
-        ++m_stats.served_again_after_loss;
-    }
-}
-
-bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    const bool ok = serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
-    // Written: good again (parity_logging_lost_sectors.cpp).
-    if (ok) m_lost_sectors.erase(int64_t(lbn), int64_t(lbn + sectors));
-    return ok;
-}
-
-bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
-    if (m_lost_sectors.overlaps(int64_t(lbn), int64_t(lbn + sectors))) {
-        ++m_stats.lost_sector_reads;  // never served: its row cannot give it back
-        return false;
-    }
-    return serve_across_a_loss(affinity, [&] { return read_once(lbn, sectors, buffer, affinity); });
-}
-
 bool parity_logging_firmware::write_once(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
     std::vector<chunk> chunks;
     m_layout.map(int64_t(lbn), int32_t(sectors), chunks);
