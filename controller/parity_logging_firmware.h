@@ -231,7 +231,9 @@ private:
     // More than one lost disk (up to `checks`; parity_logging_lost_rows.cpp): a piece of a lost
     // data column rebuilt from the row's surviving data and checks, and a piece written with
     // every live check recomputed from the row's data (its lost columns rebuilt first).
-    bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
+    // `unreadable`: present members whose read of the row met MEDIUM ERROR, solved like the lost
+    // ones; a source that answers MEDIUM ERROR joins them and the row is solved again.
+    bool read_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity, std::set<int> unreadable = {});
     bool write_lost_row(const piece &p, protocol::buffer_block *buffer, int affinity);
     bool is_lost(int disk) const { return std::find(m_lost.begin(), m_lost.end(), disk) != m_lost.end(); }
     // A member that left the array (failed, or replaced and rebuilding) whose loss the firmware

@@ -67,8 +67,14 @@ bool parity_logging_firmware::degraded_read(const piece &p, protocol::buffer_blo
         ++m_stats.rebuilt_reads;
         // P alone when it is the row's only other gone member; else (more lost disks, or a check
         // recorded lost: an unread check run) the row solved from the checks there.
+        const uint64_t losses = m_platform.member_losses();
         ok = m_lost.size() > 1 || gone_in_row(p.lbn, p.sectors) > 1 ? read_lost_row(p, buffer, affinity)
                                                                      : reconstruct_piece(p, buffer, affinity);
+        // From P alone a source answered MEDIUM ERROR: with more checks the row is solved without
+        // it (98:292, P+Q+R with a disk lost and a media error on another: 468 reads failed
+        // within the promise).
+        if (!ok && m_layout.checks() > 1 && m_platform.member_losses() == losses)
+            ok = read_lost_row(p, buffer, affinity);
     }
     m_kit.locks.unlock(stripe);
     return ok;
