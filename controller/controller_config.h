@@ -142,9 +142,10 @@ struct firmware_config {
     struct delayed_write_config {
         bool foreground_propagation = false;  // true: every copy written before the acknowledgement
         size_t threshold_entries = 10000;     // forced to the foreground at this many entries (paper)
-        // Copies after a power loss under way towards one disk at once: each reads its source,
-        // then waits for the disk's tag, where the scheduler picks among them (firmware_keys.cpp).
-        size_t recovery_copies_per_disk = 32;
+        // Delayed copies queued towards one disk at once when they cannot wait for it to be idle
+        // (after a power loss; past the threshold), where the scheduler picks among them
+        // (firmware_keys.cpp).
+        size_t foreground_copies_per_disk = 32;
         // One table entry in NVRAM: logical LBN (8), sectors (4), disk and copy of the first
         // write (2 + 2): the paper keeps only the first write's physical location.
         uint32_t entry_bytes = 16;

@@ -5,7 +5,7 @@
 namespace raidtlm::controller {
 
 delayed_write_table::delayed_write_table(int disks, const config &cfg)
-    : m_cfg(cfg), m_queues(size_t(disks)), m_waiting(size_t(disks), 0) {}
+    : m_cfg(cfg), m_queues(size_t(disks)), m_waiting(size_t(disks), 0), m_flushing(size_t(disks), false) {}
 
 void delayed_write_table::first_write_scheduled(int64_t lbn, int32_t sectors, copy_location first,
                                                 const std::vector<copy_location> &others,
@@ -23,21 +23,39 @@ void delayed_write_table::first_write_scheduled(int64_t lbn, int32_t sectors, co
         if (m_cfg.foreground_propagation) to_foreground.push_back(hand_out(id, c));
         else enqueue(id, c);
     }
-    if (entries() >= m_cfg.force_threshold_entries) force_all(to_foreground);
+    if (entries() >= m_cfg.force_threshold_entries) start_flush();
+}
+
+void delayed_write_table::pop_stale(int disk) {
+    auto &q = m_queues[size_t(disk)];
+    while (!q.empty()) {
+        auto it = m_entries.find(q.front().entry);
+        if (it != m_entries.end() && it->second.copies[q.front().copy].state == copy_state::waiting) return;
+        q.pop_front();
+    }
 }
 
 std::optional<propagation> delayed_write_table::next_delayed(int disk) {
+    pop_stale(disk);
     auto &q = m_queues[size_t(disk)];
-    while (!q.empty()) {
-        const queued item = q.front();
-        q.pop_front();
-        auto it = m_entries.find(item.entry);
-        if (it != m_entries.end() && it->second.copies[item.copy].state == copy_state::waiting) {
-            --m_waiting[size_t(disk)];
-            return hand_out(item.entry, item.copy);
-        }
-    }
-    return std::nullopt;
+    if (q.empty()) return std::nullopt;
+    const queued item = q.front();
+    q.pop_front();
+    if (flushing(disk)) ++m_forced;
+    --m_waiting[size_t(disk)];
+    return hand_out(item.entry, item.copy);
+}
+
+bool delayed_write_table::next_is_buffered(int disk) {
+    pop_stale(disk);
+    const auto &q = m_queues[size_t(disk)];
+    return !q.empty() && m_entries.at(q.front().entry).buffered;
+}
+
+bool delayed_write_table::flushing_any() const {
+    for (size_t d = 0; d < m_waiting.size(); ++d)
+        if (flushing(int(d))) return true;
+    return false;
 }
 
 void delayed_write_table::propagation_done(uint64_t op) {
@@ -267,6 +285,7 @@ uint64_t delayed_write_table::insert(entry e) {
 
 void delayed_write_table::enqueue(uint64_t id, size_t copy) {
     const int disk = m_entries.at(id).copies[copy].where.disk;
+    if (m_waiting[size_t(disk)] == 0) m_flushing[size_t(disk)] = false;  // the last flush emptied it
     m_queues[size_t(disk)].push_back({id, copy});
     ++m_waiting[size_t(disk)];
 }
@@ -282,17 +301,9 @@ propagation delayed_write_table::hand_out(uint64_t id, size_t copy) {
     return p;
 }
 
-void delayed_write_table::force_all(std::vector<propagation> &to_foreground) {
-    for (const auto &[lbn, id] : m_by_lbn) {
-        const entry &e = m_entries.at(id);
-        for (size_t c = 0; c < e.copies.size(); ++c)
-            if (e.copies[c].state == copy_state::waiting) {
-                to_foreground.push_back(hand_out(id, c));
-                ++m_forced;
-            }
-    }
-    for (auto &q : m_queues) q.clear();
-    std::fill(m_waiting.begin(), m_waiting.end(), 0);
+void delayed_write_table::start_flush() {
+    for (size_t d = 0; d < m_waiting.size(); ++d)
+        if (m_waiting[d] > 0) m_flushing[d] = true;
 }
 
 }  // namespace raidtlm::controller

@@ -7,9 +7,11 @@
 // discards the older pending updates of those sectors (trimming or splitting older entries).
 // The NVRAM table holds, per entry, only the logical range and the location of the first
 // write (disk and copy index: the layout maps them to the physical extents); it is small.
-// When the table reaches `force_threshold_entries` (10,000 by default), every delayed write is
-// handed to the foreground queues. With `foreground_propagation` every copy goes to the
-// foreground at once (the entry still guards recovery until they are written).
+// When the table reaches `force_threshold_entries` (10,000 by default), every disk with delayed
+// writes is flushed: its waiting copies go to its foreground queue, oldest first, without
+// waiting for the disk to be idle (flushing), until none is left; the firmware bounds how many
+// of them are in the foreground queue at once. With `foreground_propagation` every copy goes to
+// the foreground at once (the entry still guards recovery until they are written).
 //
 // After a power loss the queues and buffers are gone; recover_after_power_loss() says, from the
 // NVRAM table, which sectors must be copied from their first write's location to which copies,
@@ -74,8 +76,16 @@ public:
     void first_write_scheduled(int64_t lbn, int32_t sectors, copy_location first,
                                const std::vector<copy_location> &others, std::vector<propagation> &to_foreground,
                                uint64_t owner = 0);
-    // The next delayed write for `disk` (ask when its foreground queue is empty), or nothing.
+    // The next delayed write for `disk` (ask when its foreground queue is empty, or any time
+    // while it is flushing), or nothing.
     std::optional<propagation> next_delayed(int disk);
+    // Whether next_delayed(disk) would hand out a copy whose data are buffered (else it reads
+    // its source first); false when nothing waits.
+    bool next_is_buffered(int disk);
+    // The table reached the threshold since `disk`'s queue was last empty: its waiting copies go
+    // to the foreground (counted in forced()).
+    bool flushing(int disk) const { return m_flushing[size_t(disk)] && m_waiting[size_t(disk)] > 0; }
+    bool flushing_any() const;
     // A handed-out propagation has been written.
     void propagation_done(uint64_t op);
     bool in_flight_overlaps(int disk, int64_t lbn, int32_t sectors) const;
@@ -94,7 +104,7 @@ public:
         return it == m_owner_entries.end() ? 0 : it->second;
     }
     uint64_t superseded() const { return m_superseded; }  // entries or parts dropped by a newer write
-    uint64_t forced() const { return m_forced; }          // propagations forced to the foreground
+    uint64_t forced() const { return m_forced; }          // copies handed out while their disk flushed
 
     size_t entries() const { return m_by_lbn.size(); }
     int64_t buffered_sectors() const { return m_buffered_sectors; }
@@ -153,13 +163,15 @@ private:
     uint64_t insert(entry e);
     void enqueue(uint64_t id, size_t copy);
     propagation hand_out(uint64_t id, size_t copy);
-    void force_all(std::vector<propagation> &to_foreground);
+    void start_flush();
+    void pop_stale(int disk);  // drops queue items whose copy is no longer waiting
 
     config m_cfg;
     std::unordered_map<uint64_t, entry> m_entries;
     std::map<int64_t, uint64_t> m_by_lbn;  // entry ranges never overlap
     std::vector<std::deque<queued>> m_queues;  // may hold stale items, skipped when popped
     std::vector<size_t> m_waiting;
+    std::vector<bool> m_flushing;
     std::unordered_map<uint64_t, std::vector<queued>> m_op_targets;  // op -> the copies it writes
     std::unordered_map<uint64_t, propagation> m_in_flight;
     int64_t m_buffered_sectors = 0;

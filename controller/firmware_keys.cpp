@@ -178,11 +178,12 @@ void declare_keys(config::declarations<firmware_config> &k) {
     k.integer<size_t>("delayed_writes.threshold_entries",
                       [](fw_t &f) -> size_t & { return f.delayed_writes.threshold_entries; }, "10000", 1, 1000000)
         .note("delayed-write table entries before they are forced to the foreground; Yu et al. 3.4: 10,000");
-    k.integer<size_t>("delayed_writes.recovery_copies_per_disk",
-                      [](fw_t &f) -> size_t & { return f.delayed_writes.recovery_copies_per_disk; }, "32", 1, 100000)
-        .note("after a power loss, the table's stale copies under way towards one disk at once (each reads its "
-              "first write's copy, then queues for the disk, where the scheduler picks among them); our choice: "
-              "recovery time within 5% of an unbounded start in EXPERIMENTS 19.32, which held the whole table's "
+    k.integer<size_t>("delayed_writes.foreground_copies_per_disk",
+                      [](fw_t &f) -> size_t & { return f.delayed_writes.foreground_copies_per_disk; }, "32", 1, 100000)
+        .note("delayed copies queued towards one disk at once when they cannot wait for it to be idle (after a "
+              "power loss, the table's stale copies, each reading its first write's copy first; past "
+              "threshold_entries, every delayed write); the scheduler picks among them; our choice: recovery "
+              "time within 5% of an unbounded start in EXPERIMENTS 19.32, which held the whole table's "
               "buffers and queued commands at once");
     k.boolean("write_intent_log", &fw_t::write_intent_log, "true");
     k.integer("table_entry_bytes", &fw_t::table_entry_bytes, "64", 0, 65536);
@@ -284,7 +285,7 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
     const bool replicated = fw.array == array_kind::raid1 || fw.array == array_kind::raid10 ||
                             (fw.array == array_kind::sr_array && fw.sr_dr * fw.sr_dm > 1);
     for (const char *name : {"delayed_writes.foreground_propagation", "delayed_writes.threshold_entries",
-                             "delayed_writes.recovery_copies_per_disk"})
+                             "delayed_writes.foreground_copies_per_disk"})
         if (k.given(name) && !replicated)
             set_while_layout(name, "it only with a replicated layout: raid1, raid10, or sr_array with Dr*Dm > 1",
                              fw.array == array_kind::sr_array ? " with Dr*Dm = 1" : "");

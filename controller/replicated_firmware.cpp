@@ -42,7 +42,7 @@ replicated_firmware::replicated_firmware(firmware_platform &platform)
                                                   platform.nvram_capacity_bytes())
                                           .c_str());
         m_kit.queues.on_idle = [this](int d) { serve_delayed(d); };
-        m_recoveries_in_flight.assign(size_t(platform.disk_count()), 0);
+        m_foreground_copies.assign(size_t(platform.disk_count()), 0);
     }
 }
 
@@ -372,16 +372,20 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
         for (const replica &r : c.replicas)
             if (copy_present(r.disk, c.lbn, c.sectors) && !(r.disk == d && r.copy == first.copy))
                 others.push_back({r.disk, r.copy});
-        std::vector<propagation> forced;
-        m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, forced, owner);
+        std::vector<propagation> to_foreground;  // foreground propagation: every other copy now
+        m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, to_foreground, owner);
         const uint64_t ticket = m_guard.enter(d, c.lbn, c.sectors);  // ordered with the table update
         const uint64_t order = m_logical.enter(0, c.lbn, c.sectors);
-        for (const propagation &p : forced) {
+        for (const propagation &p : to_foreground) {
             ++m_held[p.owner].in_flight;
             m_platform.run_background([this, p] { run_propagation(p, false); });
         }
         after_table_change();
-        for (const copy_location &o : others) serve_delayed(o.disk);
+        if (m_table->flushing_any()) {  // the threshold: every disk with delayed writes flushes
+            for (int disk = 0; disk < m_platform.disk_count(); ++disk) serve_delayed(disk);
+        } else {
+            for (const copy_location &o : others) serve_delayed(o.disk);
+        }
         // The table entry into NVRAM (the first write's location) while the disk is told.
         m_platform.cpu_run_priced(rtl_models::cpu_task::table_update, affinity);
         m_platform.check_power(epoch);

@@ -166,7 +166,7 @@ private:
     std::vector<uint64_t> m_losses_noticed;  // per member: the losses the table has been told of
     // Per member: propagations after a power loss under way towards it. They read their source
     // before they take the member's tag, so the tags alone do not bound them (serve_delayed).
-    std::vector<int> m_recoveries_in_flight;
+    std::vector<int> m_foreground_copies;
     sector_ranges m_lost_sectors;  // few: only sectors lost to a second fault
     waveforms::traced_int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;

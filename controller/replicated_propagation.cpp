@@ -30,32 +30,39 @@ void replicated_firmware::repair_copy(const chunk &c, copy_location source, copy
 void replicated_firmware::serve_delayed(int d) {
     if (!m_table || !m_platform.powered() || m_platform.member_state_of(d) == member_state::failed) return;
     disk_queues::disk_state &ds = m_kit.queues.state(d);
-    int &recovering = m_recoveries_in_flight[size_t(d)];
-    // After a power loss the whole table is to be propagated at once: unbounded, that was
-    // thousands of buffers and queued commands; one at a time, the scheduler had nothing to
-    // choose from (controller.delayed_writes.recovery_copies_per_disk, EXPERIMENTS 19.32).
-    const int recovery_limit =
-        std::max(ds.tags, int(m_platform.config().firmware.delayed_writes.recovery_copies_per_disk));
-    while (ds.queue.empty() && ds.in_use < ds.tags && recovering < recovery_limit && m_table->delayed(d) > 0) {
+    int &queued_copies = m_foreground_copies[size_t(d)];
+    // Copies queued in the foreground (after a power loss the whole table; past the threshold
+    // every delayed write) are bounded a disk: unbounded, that was thousands of buffers, queued
+    // commands and firmware threads at once, and a scheduler scanning them all; one at a time,
+    // the scheduler had nothing to choose from (controller.delayed_writes.foreground_copies_per_disk,
+    // EXPERIMENTS 19.32 and 19.37).
+    const int limit = std::max(ds.tags, int(m_platform.config().firmware.delayed_writes.foreground_copies_per_disk));
+    while (m_table->delayed(d) > 0) {
+        const bool idle = ds.queue.empty() && ds.in_use < ds.tags;
+        const bool room = queued_copies < limit;
+        if (!idle && !(room && m_table->flushing(d))) break;
+        // An idle disk's free tag goes to a buffered copy at once; any other copy queues for it.
+        const bool take_tag = idle && m_table->next_is_buffered(d);
+        if (!take_tag && !room) break;
         const std::optional<propagation> p = m_table->next_delayed(d);
         if (!p) break;
-        // After a power loss the source is read first: that must not hold a tag here (its disk
-        // may be waiting for this one's), so the propagation queues for its tag afterwards.
-        const bool take_tag = p->data_buffered;
+        if (p->data_buffered) ++m_held[p->owner].in_flight;
         if (take_tag) {
             ++ds.in_use;
-            ++m_held[p->owner].in_flight;
             m_platform.run_background([this, q = *p] { run_propagation(q, true); });
             continue;
         }
-        ++recovering;
+        // After a power loss the source is read first: that must not hold a tag here (its disk
+        // may be waiting for this one's), so the propagation queues for its tag afterwards.
+        ++queued_copies;
         m_platform.run_background([this, q = *p, epoch = m_platform.power_epoch()] {
             run_propagation(q, false);
             if (m_platform.power_epoch() != epoch) return;  // the restart reset the count
-            --m_recoveries_in_flight[size_t(q.to.disk)];
+            --m_foreground_copies[size_t(q.to.disk)];
             serve_delayed(q.to.disk);
         });
     }
+    m_stats.delayed_writes_forced = m_table->forced() - m_forced_base;
 }
 
 void replicated_firmware::run_propagation(propagation p, bool have_tag) {
@@ -205,7 +212,7 @@ size_t replicated_firmware::restart_after_power_loss() {
     // done above a cursor were known in volatile memory only: done again, as the runner does them.
     m_units_in_rebuild.clear();
     m_rebuilt_ahead.clear();
-    std::fill(m_recoveries_in_flight.begin(), m_recoveries_in_flight.end(), 0);
+    std::fill(m_foreground_copies.begin(), m_foreground_copies.end(), 0);
     if (!m_replicated_reads) return 0;
     // The writes in flight at the loss, from their intent records. With the delayed-write table
     // their first copies are in it (its entry was written before the disk command); without it

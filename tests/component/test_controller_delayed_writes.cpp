@@ -223,6 +223,44 @@ TEST(delayed_writes, the_threshold_forces_delayed_writes_to_the_foreground) {
     });
 }
 
+TEST(delayed_writes, past_the_threshold_a_bounded_number_of_delayed_copies_queue_for_each_disk) {
+    // Past the threshold every delayed write goes to the foreground queue. All at once, writes
+    // acknowledged by disk 0 while disk 1 was busy left every copy queued for disk 1, each a
+    // firmware thread (SR-Array at depth 146: 32,000 threads, the process's memory maps
+    // exhausted; EXPERIMENTS 19.37); now at most controller.delayed_writes.foreground_copies_per_disk.
+    constexpr int writers = 4, copies_per_disk = 3;
+    controller::controller_config config = mirrored(controller::array_kind::raid1, false, 2);
+    config.firmware.delayed_writes.foreground_copies_per_disk = copies_per_disk;
+    controller_bench b(2, config);
+    std::set<uint64_t> acknowledged;
+    std::map<uint64_t, std::vector<uint64_t>> data;
+    bool busy_done = false, stop = false;
+    size_t peak_queued = 0;
+    occupy(b, 1, 20000, &busy_done);
+    spawn_writers(b, writers, [](uint64_t k, uint64_t i) { return k * 100000 + i * 8; }, data, acknowledged, &stop);
+    b.host.spawn([&] {
+        while (!busy_done) {
+            pause_ms(0.05);
+            peak_queued = std::max(peak_queued, b.ctl->firmware_as<controller::replicated_firmware>()->kit().queues.queued(1));
+        }
+        stop = true;
+        const auto &table = *b.ctl->firmware_as<controller::replicated_firmware>()->delayed_writes();
+        for (int ms = 0; table.entries() > 0 && ms < 20000; ++ms) pause_ms(1);
+        for (uint64_t lbn : acknowledged) {
+            std::vector<uint64_t> r(8);
+            ASSERT_EQ(b.host.send(true, lbn, 8, r.data()), tlm::TLM_OK_RESPONSE);
+            EXPECT_EQ(r, data[lbn]) << "lbn " << lbn;
+            EXPECT_EQ(on_disk(b, 1, lbn, 8), data[lbn]) << "lbn " << lbn;
+        }
+        sc_core::sc_stop();
+    });
+    sc_core::sc_start();
+    const auto &fw = *b.ctl->firmware_as<controller::replicated_firmware>();
+    ASSERT_GT(fw.statistics().delayed_writes_forced, uint64_t(4 * copies_per_disk)) << "the threshold was hardly passed";
+    // The host's writes queue on both copies too (duplicated until one disk takes them).
+    EXPECT_LE(peak_queued, size_t(writers + copies_per_disk));
+}
+
 TEST(duplicate_reads, a_read_queued_on_both_busy_copies_is_served_once_and_cancelled_on_the_other) {
     controller_bench b(2, mirrored(controller::array_kind::raid1));
     run_clean(b, [&] {
@@ -292,10 +330,10 @@ TEST(delayed_writes, recovery_after_a_power_loss_keeps_a_bounded_number_of_copie
     // The whole table is to be propagated at the restart; each stale copy reads its source before
     // it takes its disk's tag. Unbounded, every one of them held a buffer and a queued command at
     // once (SR-Array at depth 239: 128 MiB of buffer and 60 s of CPU for the scheduler's queue);
-    // now at most controller.delayed_writes.recovery_copies_per_disk a disk.
+    // now at most controller.delayed_writes.foreground_copies_per_disk a disk.
     constexpr int disks = 4, copies_per_disk = 2;
     controller::controller_config config = mirrored(controller::array_kind::raid10);
-    config.firmware.delayed_writes.recovery_copies_per_disk = copies_per_disk;
+    config.firmware.delayed_writes.foreground_copies_per_disk = copies_per_disk;
     controller_bench b(disks, config);
     constexpr int writers = 32;
     constexpr uint32_t write_sectors = 8;

@@ -92,19 +92,33 @@ TEST(delayed_write_table, a_split_entry_keeps_the_propagation_already_in_flight)
     EXPECT_EQ(t.entries(), 0u);
 }
 
-TEST(delayed_write_table, the_threshold_forces_delayed_writes_to_the_foreground) {
+TEST(delayed_write_table, the_threshold_flushes_every_disk_with_delayed_writes_oldest_first) {
     table t(3, {3, false});
     std::vector<propagation> fg;
     t.first_write_scheduled(0, 1, c0, {c1, c2}, fg);
     t.first_write_scheduled(10, 1, c0, {c1, c2}, fg);
-    EXPECT_TRUE(fg.empty());
+    EXPECT_FALSE(t.flushing_any());
     t.first_write_scheduled(20, 1, c0, {c1, c2}, fg);
-    EXPECT_EQ(fg.size(), 6u);
-    EXPECT_EQ(t.delayed(1), 0u);
-    EXPECT_EQ(t.delayed(2), 0u);
-    EXPECT_FALSE(t.next_delayed(1).has_value());
-    for (const auto &p : fg) t.propagation_done(p.op);
+    EXPECT_TRUE(fg.empty());  // handed out as the firmware has room for them, not all at once
+    EXPECT_TRUE(t.flushing(1));
+    EXPECT_TRUE(t.flushing(2));
+    EXPECT_FALSE(t.flushing(0));
+    std::vector<propagation> out;
+    for (int disk : {1, 2})
+        for (int64_t lbn : {0, 10, 20}) {
+            const auto p = t.next_delayed(disk);
+            ASSERT_TRUE(p.has_value());
+            EXPECT_EQ(p->lbn, lbn);
+            out.push_back(*p);
+        }
+    EXPECT_EQ(t.forced(), 6u);
+    EXPECT_FALSE(t.flushing_any());
+    for (const auto &p : out) t.propagation_done(p.op);
     EXPECT_EQ(t.entries(), 0u);
+    // Below the threshold again, a new delayed write waits for its disk to be idle.
+    t.first_write_scheduled(30, 1, c0, {c1}, fg);
+    EXPECT_FALSE(t.flushing(1));
+    EXPECT_EQ(t.delayed(1), 1u);
 }
 
 TEST(delayed_write_table, foreground_propagation_sends_every_copy_at_once) {
