@@ -1,15 +1,15 @@
 // The scenario keys of each hardware block, declared on the block's own config struct (see
-// config/key_declarations.h). controller/controller_keys.cpp mounts them under
+// config/key_declarations.h). controller/platform/controller_keys.cpp mounts them under
 // controller.<block>: cpu, cost, bus, dram, nvram, xor, host_link.
 #pragma once
 
 #include "config/key_declarations.h"
-#include "rtl_models/cpu_cost.h"
-#include "rtl_models/dram_arbiter.h"
-#include "rtl_models/host_link_timing.h"
-#include "rtl_models/nvram.h"
-#include "rtl_models/scsi_bus_timing.h"
-#include "rtl_models/xor_logic.h"
+#include "rtl_models/cpu/cpu_cost.h"
+#include "rtl_models/memory/dram_arbiter.h"
+#include "rtl_models/buses/host_link_timing.h"
+#include "rtl_models/memory/nvram.h"
+#include "rtl_models/buses/scsi_bus_timing.h"
+#include "rtl_models/xor/xor_logic.h"
 
 namespace raidtlm::rtl_models {
 

@@ -52,7 +52,7 @@ class Explorer:
     def pin_firmware_image(self, given):
         """The C firmware image the iss_raid5 cases run, copied into the work folder now: a binary
         loads its build tree's image, which a rebuild during a long exploration would change."""
-        source = given or os.path.join(os.path.dirname(self.binary), "controller", "firmware_c", "raidtlm_firmware.elf")
+        source = given or os.path.join(os.path.dirname(self.binary), "controller", "iss", "firmware_c", "raidtlm_firmware.elf")
         if not os.path.isfile(source):
             if given:
                 sys.exit(f"fault_explorer: '{given}': no such file; expected the ARM ELF firmware image")

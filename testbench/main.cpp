@@ -16,12 +16,12 @@
 #include "disks/diskspec_loader.h"
 #include "disks/supported_parameters.h"
 #include "testbench/build_info.h"
-#include "testbench/commands.h"
-#include "testbench/integrity_verdict.h"
-#include "testbench/plog_model_command.h"
-#include "testbench/scenario.h"
-#include "testbench/sr_model_report.h"
-#include "testbench/validate_trace.h"
+#include "testbench/commands/commands.h"
+#include "testbench/measurement/integrity_verdict.h"
+#include "testbench/commands/plog_model_command.h"
+#include "testbench/scenario/scenario.h"
+#include "testbench/commands/sr_model_report.h"
+#include "testbench/commands/validate_trace.h"
 
 #ifndef RAIDTLM_SOURCE_DIR
 #define RAIDTLM_SOURCE_DIR ""

@@ -58,7 +58,7 @@ struct buffer_ref {
 
 // An XOR engine command (on a generic payload sent to the XOR engine): output = XOR of the inputs,
 // sector by sector, over `sectors` sectors. With `coefficients` (one per input) the engine's GF(2^8)
-// multiply-accumulate mode: output = sum of coefficient x input (rtl_models/gf256.h), RAID 6's Q
+// multiply-accumulate mode: output = sum of coefficient x input (rtl_models/xor/gf256.h), RAID 6's Q
 // and two-erasure recovery. The payload's command and data fields are unused.
 struct xor_command : tlm::tlm_extension<xor_command> {
     std::vector<buffer_ref> inputs;

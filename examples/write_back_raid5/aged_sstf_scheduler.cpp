@@ -6,7 +6,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "controller/plugins.h"
+#include "controller/firmware_api/plugins.h"
 
 namespace write_back_raid5 {
 

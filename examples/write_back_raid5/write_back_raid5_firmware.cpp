@@ -15,8 +15,8 @@
 // BBU caches do); the model's buffer DRAM does not, so this firmware does not claim to recover
 // from a power loss (restart_after_power_loss drops the cache and says so).
 //
-// Everything it does goes through raidtlm's firmware API (controller/firmware_api.h) and the
-// in-tree firmware pieces (controller/firmware_kit.h): the per-disk queues order each disk's
+// Everything it does goes through raidtlm's firmware API (controller/firmware_api/firmware_api.h) and the
+// in-tree firmware pieces (controller/kit/firmware_kit.h): the per-disk queues order each disk's
 // commands with controller.scheduler, which may be this example's own aged_sstf.
 #include <algorithm>
 #include <memory>
@@ -26,10 +26,10 @@
 #include <fmt/format.h>
 
 #include "config/plugin_keys.h"
-#include "controller/firmware_kit.h"
-#include "controller/parity_layout.h"
-#include "controller/parity_write_plan.h"
-#include "controller/plugins.h"
+#include "controller/kit/firmware_kit.h"
+#include "controller/layouts/parity_layout.h"
+#include "controller/families/raid/parity_write_plan.h"
+#include "controller/firmware_api/plugins.h"
 
 #include "write_back_cache.h"
 

@@ -14,9 +14,9 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "pq_rows.h"
-#include "controller/controller_top.h"
-#include "controller/raid6_firmware.h"
-#include "controller/raid6_layout.h"
+#include "controller/platform/controller_top.h"
+#include "controller/families/raid6/raid6_firmware.h"
+#include "controller/layouts/raid6_layout.h"
 
 namespace component_test {
 

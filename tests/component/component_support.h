@@ -12,7 +12,7 @@
 
 #include "disks/disk_spec.h"
 #include "disks/diskspec_loader.h"
-#include "rtl_models/scsi_bus.h"
+#include "rtl_models/buses/scsi_bus.h"
 #include "tlm/payload_pool.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"

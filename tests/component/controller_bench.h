@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "component_support.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
 #include "disks/disk_drive.h"
 
 namespace component_test {

@@ -10,10 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "controller_bench.h"
-#include "controller/parity_logging_firmware.h"
-#include "controller/parity_logging_layout.h"
-#include "controller/pq_parity.h"
-#include "rtl_models/gf256.h"
+#include "controller/families/parity_logging/parity_logging_firmware.h"
+#include "controller/layouts/parity_logging_layout.h"
+#include "controller/layouts/pq_parity.h"
+#include "rtl_models/xor/gf256.h"
 
 namespace component_test {
 

@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/controller_top.h"
-#include "controller/parity_stripe_layout.h"
-#include "controller/pq_parity.h"
+#include "controller/platform/controller_top.h"
+#include "controller/layouts/parity_stripe_layout.h"
+#include "controller/layouts/pq_parity.h"
 
 namespace component_test {
 

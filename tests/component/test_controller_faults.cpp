@@ -13,10 +13,10 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
-#include "controller/floating_raid6_firmware.h"
-#include "controller/parity_logging_layout.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
+#include "controller/families/floating/floating_raid6_firmware.h"
+#include "controller/layouts/parity_logging_layout.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;

@@ -15,9 +15,9 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "pq_rows.h"
-#include "controller/controller_top.h"
-#include "controller/floating_raid6_firmware.h"
-#include "controller/parity_stripe_layout.h"
+#include "controller/platform/controller_top.h"
+#include "controller/families/floating/floating_raid6_firmware.h"
+#include "controller/layouts/parity_stripe_layout.h"
 
 using namespace raidtlm;
 using component_test::controller_bench;

@@ -15,9 +15,9 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "rebuild_load.h"
-#include "controller/controller_top.h"
-#include "controller/floating_firmware.h"
-#include "controller/parity_stripe_layout.h"
+#include "controller/platform/controller_top.h"
+#include "controller/families/floating/floating_firmware.h"
+#include "controller/layouts/parity_stripe_layout.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;

@@ -17,7 +17,7 @@
 #include "inflight_loss_bench.h"
 #include "parity_logging_bench.h"
 #include "rebuild_load.h"
-#include "controller/controller_top.h"
+#include "controller/platform/controller_top.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;

@@ -1,5 +1,5 @@
 // Host requests larger than the buffer DRAM: moved in pieces through bounded buffers
-// (controller/host_pieces.h), with the data read back as written; and what failed requests leave
+// (controller/kit/host_pieces.h), with the data read back as written; and what failed requests leave
 // behind once they are done (nothing held). Real Cheetah 9LP drives, a 1 MiB buffer DRAM.
 #include <vector>
 
@@ -8,9 +8,9 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
-#include "controller/raid_firmware.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
+#include "controller/families/raid/raid_firmware.h"
 
 using namespace raidtlm;
 using component_test::controller_bench;

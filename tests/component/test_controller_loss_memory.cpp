@@ -10,12 +10,12 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
-#include "controller/controller_top.h"
-#include "controller/data_token.h"
-#include "controller/firmware_families.h"
-#include "controller/lost_range_report.h"
-#include "controller/parity_stripe_layout.h"
-#include "controller/raid_firmware.h"
+#include "controller/platform/controller_top.h"
+#include "controller/platform/data_token.h"
+#include "controller/firmware_api/firmware_families.h"
+#include "controller/kit/lost_range_report.h"
+#include "controller/layouts/parity_stripe_layout.h"
+#include "controller/families/raid/raid_firmware.h"
 
 using namespace raidtlm;
 using component_test::controller_bench;

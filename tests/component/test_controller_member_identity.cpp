@@ -75,7 +75,7 @@ TEST(member_identity, raid5_a_drive_swapped_while_the_power_is_off_is_rebuilt_no
 }
 
 #ifdef RAIDTLM_HAVE_ISS
-// The C firmware on the instruction-set simulator (controller/firmware_c/members.c): at boot it
+// The C firmware on the instruction-set simulator (controller/iss/firmware_c/members.c): at boot it
 // reads every member's superblock with its own SCSI commands, finds the blank drive and has it
 // failed before its recovery; the drive is rebuilt. Before: served as it was (zeros).
 TEST(member_identity, the_c_firmware_on_the_iss_rebuilds_a_drive_swapped_while_the_power_is_off_never_serves_it) {

@@ -17,11 +17,11 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "parity_logging_bench.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
-#include "controller/parity_logging_layout.h"
-#include "controller/pq_parity.h"
-#include "rtl_models/gf256.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
+#include "controller/layouts/parity_logging_layout.h"
+#include "controller/layouts/pq_parity.h"
+#include "rtl_models/xor/gf256.h"
 
 using namespace raidtlm;
 

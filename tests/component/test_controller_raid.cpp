@@ -10,9 +10,9 @@
 
 #include "component_support.h"
 #include "controller_bench.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
-#include "controller/parity_layout.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
+#include "controller/layouts/parity_layout.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;

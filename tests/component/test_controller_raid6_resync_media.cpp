@@ -20,7 +20,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "rebuild_load.h"
-#include "controller/controller_top.h"
+#include "controller/platform/controller_top.h"
 
 using namespace raidtlm;
 using component_test::controller_bench;

@@ -13,8 +13,8 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "rebuild_load.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;
@@ -100,7 +100,7 @@ TEST(rebuild, raid5_rebuilds_a_replaced_member_under_load_and_the_others_can_the
 }
 
 #ifdef RAIDTLM_HAVE_ISS
-// The C firmware on the instruction-set simulator (controller/firmware_c/rebuild.c): the member
+// The C firmware on the instruction-set simulator (controller/iss/firmware_c/rebuild.c): the member
 // rebuilt stripe by stripe under the stripe locks while host commands run, then every other
 // member failed in turn with all data read back.
 TEST(rebuild, the_c_firmware_on_the_iss_rebuilds_a_replaced_raid5_member_under_load) {
@@ -290,7 +290,7 @@ TEST(rebuild, raid5_a_source_media_error_during_a_rebuild_loses_exactly_its_rows
 }
 
 #ifdef RAIDTLM_HAVE_ISS
-// The C firmware (controller/firmware_c/rebuild.c) reads a source that answers MEDIUM ERROR again
+// The C firmware (controller/iss/firmware_c/rebuild.c) reads a source that answers MEDIUM ERROR again
 // in halves. Before: the whole unit of the new drive was recorded lost (16 sectors where 4 were)
 // and left unwritten, the source's rows not at all, so reads of them, rebuilt from the new
 // drive's zeros, returned wrong data.

@@ -15,8 +15,8 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "rebuild_load.h"
-#include "controller/controller_top.h"
-#include "controller/firmware_families.h"
+#include "controller/platform/controller_top.h"
+#include "controller/firmware_api/firmware_families.h"
 
 using namespace raidtlm;
 using component_test::controller_bench;

@@ -15,7 +15,7 @@
 
 #include "../unit/disk_fixtures.h"
 #include "disks/disk_drive.h"
-#include "rtl_models/private_scsi_link.h"
+#include "rtl_models/buses/private_scsi_link.h"
 
 using namespace raidtlm;
 using sc_core::sc_time;

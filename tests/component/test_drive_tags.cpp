@@ -20,7 +20,7 @@
 #include "../unit/disk_fixtures.h"
 #include "component_support.h"
 #include "disks/disk_drive.h"
-#include "rtl_models/scsi_bus.h"
+#include "rtl_models/buses/scsi_bus.h"
 
 using namespace raidtlm;
 using sc_core::sc_time;

@@ -19,10 +19,10 @@
 
 #include "disks/disk_drive.h"
 #include "disks/diskspec_loader.h"
-#include "testbench/host_adapter.h"
-#include "testbench/run_bench.h"
-#include "testbench/run_measurement.h"
-#include "testbench/trace_replayer.h"
+#include "testbench/bench/host_adapter.h"
+#include "testbench/bench/run_bench.h"
+#include "testbench/bench/run_measurement.h"
+#include "testbench/workloads/trace_replayer.h"
 #include "component_support.h"
 
 using namespace raidtlm;

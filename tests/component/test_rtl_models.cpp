@@ -16,13 +16,13 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "rtl_models/buffer_dram.h"
-#include "rtl_models/controller_cpu.h"
-#include "rtl_models/gf256.h"
-#include "rtl_models/host_link.h"
-#include "rtl_models/scsi_bus.h"
-#include "rtl_models/scsi_channel.h"
-#include "rtl_models/xor_engine.h"
+#include "rtl_models/memory/buffer_dram.h"
+#include "rtl_models/cpu/controller_cpu.h"
+#include "rtl_models/xor/gf256.h"
+#include "rtl_models/buses/host_link.h"
+#include "rtl_models/buses/scsi_bus.h"
+#include "rtl_models/buses/scsi_channel.h"
+#include "rtl_models/xor/xor_engine.h"
 
 using namespace raidtlm;
 using namespace raidtlm::rtl_models;

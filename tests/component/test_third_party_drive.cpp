@@ -14,7 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "component_support.h"
-#include "controller/controller_top.h"
+#include "controller/platform/controller_top.h"
 #include "disks/disk_drive.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"

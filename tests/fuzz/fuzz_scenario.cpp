@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "testbench/scenario.h"
+#include "testbench/scenario/scenario.h"
 
 #ifndef RAIDTLM_SOURCE_DIR
 #error "RAIDTLM_SOURCE_DIR must name the source tree (scenarios/ and the shared specs are found from it)"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "testbench/trace_formats.h"
+#include "testbench/workloads/trace_formats.h"
 
 namespace raidtlm::fuzz {
 

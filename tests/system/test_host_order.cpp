@@ -1,4 +1,4 @@
-// System tests of the host order every firmware family keeps (controller/host_read_fence.h): in a
+// System tests of the host order every firmware family keeps (controller/kit/host_read_fence.h): in a
 // hot region read and written by 16 clients in requests of mixed sizes and offsets (reads span
 // several drives, writes overlap reads and each other), every read returns the data of the last
 // write acknowledged before it completed, or of one still in flight, and nothing else.

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "controller/layout.h"
+#include "controller/layouts/layout.h"
 
 template <class Make>
 std::string layout_error_text(Make make) {

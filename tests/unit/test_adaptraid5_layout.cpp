@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "controller/adaptraid5_layout.h"
+#include "controller/layouts/adaptraid5_layout.h"
 #include "layout_error_text.h"
 
 using namespace raidtlm::controller;

@@ -6,12 +6,12 @@
 #include <map>
 #include <random>
 
-#include "controller/adaptraid5_keys.h"
-#include "controller/adaptraid5_layout.h"
-#include "controller/data_token.h"
-#include "controller/parity_tokens.h"
-#include "controller/parity_write_plan.h"
-#include "controller/scoreboard.h"
+#include "controller/families/adaptraid5/adaptraid5_keys.h"
+#include "controller/layouts/adaptraid5_layout.h"
+#include "controller/platform/data_token.h"
+#include "controller/kit/parity_tokens.h"
+#include "controller/families/raid/parity_write_plan.h"
+#include "controller/platform/scoreboard.h"
 #include "token_array_model.h"
 
 using namespace raidtlm::controller;

@@ -2,8 +2,8 @@
 // the disk command under each protocol, and which brick yields after a duplicate.
 #include <gtest/gtest.h>
 
-#include "controller/claim_arbiter.h"
-#include "controller/claim_protocol.h"
+#include "controller/families/bricks/claim_arbiter.h"
+#include "controller/families/bricks/claim_protocol.h"
 
 using namespace raidtlm::controller;
 

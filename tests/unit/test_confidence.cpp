@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/confidence.h"
-#include "testbench/random.h"
+#include "testbench/measurement/confidence.h"
+#include "testbench/workloads/random.h"
 
 using namespace raidtlm::testbench;
 

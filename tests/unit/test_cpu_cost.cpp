@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "rtl_models/cpu_cost.h"
+#include "rtl_models/cpu/cpu_cost.h"
 
 using namespace raidtlm::rtl_models;
 

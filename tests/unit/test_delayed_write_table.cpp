@@ -2,10 +2,10 @@
 
 #include <map>
 
-#include "controller/data_token.h"
-#include "controller/delayed_write_table.h"
-#include "controller/scoreboard.h"
-#include "testbench/random.h"
+#include "controller/platform/data_token.h"
+#include "controller/kit/delayed_write_table.h"
+#include "controller/platform/scoreboard.h"
+#include "testbench/workloads/random.h"
 
 using namespace raidtlm::controller;
 

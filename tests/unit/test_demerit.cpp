@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/demerit.h"
+#include "testbench/measurement/demerit.h"
 
 using raidtlm::testbench::demerit;
 

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "controller/disk_scheduler.h"
+#include "controller/kit/queues/disk_scheduler.h"
 
 using namespace raidtlm::controller;
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/distributions.h"
+#include "testbench/workloads/distributions.h"
 
 using namespace raidtlm::testbench;
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "rtl_models/dram_arbiter.h"
+#include "rtl_models/memory/dram_arbiter.h"
 
 using namespace raidtlm::rtl_models;
 

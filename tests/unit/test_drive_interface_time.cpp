@@ -2,7 +2,7 @@
 // without one; a figure slower than the modelled bus is kept, with a warning naming both.
 #include <gtest/gtest.h>
 
-#include "testbench/drive_interface_time.h"
+#include "testbench/commands/drive_interface_time.h"
 
 using namespace raidtlm::testbench;
 

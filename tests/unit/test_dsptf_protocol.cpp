@@ -4,9 +4,9 @@
 
 #include <map>
 
-#include "controller/brick_cache.h"
-#include "controller/claim_arbiter.h"
-#include "controller/request_distribution.h"
+#include "controller/families/bricks/brick_cache.h"
+#include "controller/families/bricks/claim_arbiter.h"
+#include "controller/kit/queues/request_distribution.h"
 
 using namespace raidtlm::controller;
 using verdict = claim_arbiter::verdict;

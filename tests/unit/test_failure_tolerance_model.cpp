@@ -1,11 +1,11 @@
 // The parity logging paper's Section 9 extension of its model to f failures
-// (controller/failure_tolerance_model.h), checked against the paper's stated claims about
+// (testbench/models/failure_tolerance_model.h), checked against the paper's stated claims about
 // Figure 30 as properties, on its Figure 12 array.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "controller/failure_tolerance_model.h"
+#include "testbench/models/failure_tolerance_model.h"
 
 using namespace raidtlm::controller::plog_model;
 

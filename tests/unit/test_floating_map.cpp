@@ -1,9 +1,9 @@
-// Floating data and parity's per-disk map (controller/floating_map.h) on the IBM 0661 geometry:
+// Floating data and parity's per-disk map (controller/families/floating/floating_map.h) on the IBM 0661 geometry:
 // 48-sector tracks, 4-sector track skew, 14 tracks, 2 KB (4-sector) units: D = 12, T = 14.
 #include <gtest/gtest.h>
 
-#include "controller/floating_map.h"
-#include "controller/layout.h"
+#include "controller/families/floating/floating_map.h"
+#include "controller/layouts/layout.h"
 #include "disks/diskspec_loader.h"
 
 using namespace raidtlm;

@@ -1,4 +1,4 @@
-// The GDB remote protocol logic (rtl_models/gdb_remote.h) against a fake core: framing and
+// The GDB remote protocol logic (rtl_models/cpu/gdb_remote.h) against a fake core: framing and
 // checksums, escapes, register and memory packets, breakpoints, target.xml, resume actions.
 #include <array>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "rtl_models/gdb_remote.h"
+#include "rtl_models/cpu/gdb_remote.h"
 
 using namespace raidtlm::rtl_models;
 

@@ -5,8 +5,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "controller/pq_parity.h"
-#include "rtl_models/gf256.h"
+#include "controller/layouts/pq_parity.h"
+#include "rtl_models/xor/gf256.h"
 
 namespace gf = raidtlm::rtl_models::gf256;
 namespace pq = raidtlm::controller::pq;

@@ -2,12 +2,12 @@
 
 #include <cmath>
 
-#include "controller/head_position_predictor.h"
-#include "controller/prediction_statistics.h"
-#include "controller/spindle_calibration.h"
-#include "controller/sr_mirror_layout.h"
+#include "controller/kit/predict/head_position_predictor.h"
+#include "controller/kit/predict/prediction_statistics.h"
+#include "controller/kit/predict/spindle_calibration.h"
+#include "controller/layouts/sr_mirror_layout.h"
 #include "disk_fixtures.h"
-#include "testbench/random.h"
+#include "testbench/workloads/random.h"
 
 using namespace raidtlm::controller;
 using raidtlm::disks::head_position;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/host_address_map.h"
+#include "controller/platform/host_address_map.h"
 
 using namespace raidtlm::controller;
 

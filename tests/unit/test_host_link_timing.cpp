@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "rtl_models/host_link_timing.h"
-#include "rtl_models/nvram.h"
+#include "rtl_models/buses/host_link_timing.h"
+#include "rtl_models/memory/nvram.h"
 
 using namespace raidtlm::rtl_models;
 

@@ -1,11 +1,11 @@
-// The sizes of a host request's pieces (controller/host_pieces.h) and the lost-sector range set
-// (controller/sector_ranges.h).
+// The sizes of a host request's pieces (controller/kit/host_pieces.h) and the lost-sector range set
+// (controller/kit/sector_ranges.h).
 #include <stdexcept>
 
 #include <gtest/gtest.h>
 
-#include "controller/host_pieces.h"
-#include "controller/sector_ranges.h"
+#include "controller/kit/host_pieces.h"
+#include "controller/kit/sector_ranges.h"
 
 using namespace raidtlm::controller;
 

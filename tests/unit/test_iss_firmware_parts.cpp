@@ -1,5 +1,5 @@
 // The parts of the firmware co-simulation that are plain code: the C firmware's array map
-// (controller/firmware_c/array_map.c, compiled for the host here) agrees with the C++ layouts the
+// (controller/iss/firmware_c/array_map.c, compiled for the host here) agrees with the C++ layouts the
 // platform uses, and the ELF reader reads the cross-compiled image's segments and symbols.
 #include <gtest/gtest.h>
 
@@ -7,11 +7,11 @@
 #include <fstream>
 #include <random>
 
-#include "controller/firmware_c/array_map.h"
-#include "controller/firmware_c/raidtlm_regs.h"
-#include "controller/parity_layout.h"
-#include "controller/raid10_layout.h"
-#include "rtl_models/elf_image.h"
+#include "controller/iss/firmware_c/array_map.h"
+#include "controller/iss/firmware_c/raidtlm_regs.h"
+#include "controller/layouts/parity_layout.h"
+#include "controller/layouts/raid10_layout.h"
+#include "rtl_models/cpu/elf_image.h"
 
 using namespace raidtlm;
 

@@ -1,7 +1,7 @@
 // Brick-based LARD's routing (lard_dispatcher.h).
 #include <gtest/gtest.h>
 
-#include "controller/lard_dispatcher.h"
+#include "controller/families/bricks/lard_dispatcher.h"
 
 using namespace raidtlm::controller;
 

@@ -1,5 +1,5 @@
-// The lost stripes kept as runs (controller/lost_stripe_runs.h) and the bounded report of lost
-// ranges (controller/lost_range_report.h).
+// The lost stripes kept as runs (controller/kit/lost_stripe_runs.h) and the bounded report of lost
+// ranges (controller/kit/lost_range_report.h).
 #include <cstdint>
 #include <random>
 #include <set>
@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/lost_range_report.h"
-#include "controller/lost_stripe_runs.h"
+#include "controller/kit/lost_range_report.h"
+#include "controller/kit/lost_stripe_runs.h"
 
 using raidtlm::controller::lost_range_report;
 using raidtlm::controller::lost_stripe_runs;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "controller/make_layout.h"
+#include "controller/layouts/make_layout.h"
 #include "disk_fixtures.h"
 
 using namespace raidtlm::controller;

@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 
-#include "controller/duplicate_request_tracker.h"
-#include "controller/mirror_read_router.h"
+#include "controller/kit/queues/duplicate_request_tracker.h"
+#include "controller/families/replicated/mirror_read_router.h"
 
 using namespace raidtlm::controller;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "rtl_models/network_timing.h"
+#include "rtl_models/network/network_timing.h"
 
 using namespace raidtlm::rtl_models;
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "controller/parity_layout.h"
+#include "controller/layouts/parity_layout.h"
 
 using namespace raidtlm::controller;
 

@@ -7,11 +7,11 @@
 #include <random>
 #include <set>
 
-#include "controller/log_buffer_pool.h"
-#include "controller/parity_log_records.h"
-#include "controller/parity_logging_layout.h"
-#include "controller/reintegration_plan.h"
-#include "controller/steady_state_log_fill.h"
+#include "controller/families/parity_logging/log_buffer_pool.h"
+#include "controller/families/parity_logging/parity_log_records.h"
+#include "controller/layouts/parity_logging_layout.h"
+#include "controller/families/parity_logging/reintegration_plan.h"
+#include "controller/families/parity_logging/steady_state_log_fill.h"
 
 using namespace raidtlm::controller;
 

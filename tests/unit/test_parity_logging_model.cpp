@@ -1,8 +1,8 @@
-// The parity logging paper's utilization model (controller/parity_logging_model.h) against the
+// The parity logging paper's utilization model (testbench/models/parity_logging_model.h) against the
 // figures derived from its Figure 12 parameters (../shared/notes/SEEDS.md).
 #include <gtest/gtest.h>
 
-#include "controller/parity_logging_model.h"
+#include "testbench/models/parity_logging_model.h"
 #include "disks/diskspec_loader.h"
 
 using namespace raidtlm::controller::plog_model;

@@ -8,10 +8,10 @@
 #include <set>
 #include <utility>
 
-#include "controller/parity_log_records.h"
-#include "controller/parity_logging_layout.h"
-#include "controller/pq_parity.h"
-#include "rtl_models/gf256.h"
+#include "controller/families/parity_logging/parity_log_records.h"
+#include "controller/layouts/parity_logging_layout.h"
+#include "controller/layouts/pq_parity.h"
+#include "rtl_models/xor/gf256.h"
 
 using namespace raidtlm::controller;
 

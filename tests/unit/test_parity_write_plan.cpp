@@ -2,11 +2,11 @@
 
 #include <map>
 
-#include "controller/data_token.h"
-#include "controller/parity_layout.h"
-#include "controller/parity_tokens.h"
-#include "controller/parity_write_plan.h"
-#include "controller/scoreboard.h"
+#include "controller/platform/data_token.h"
+#include "controller/layouts/parity_layout.h"
+#include "controller/kit/parity_tokens.h"
+#include "controller/families/raid/parity_write_plan.h"
+#include "controller/platform/scoreboard.h"
 #include "token_array_model.h"
 
 using namespace raidtlm::controller;

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "disks/diskspec_parser.h"
-#include "testbench/parv_scenario.h"
+#include "testbench/scenario/parv_scenario.h"
 
 using raidtlm::disks::spec_error;
 using raidtlm::testbench::translate_parv;

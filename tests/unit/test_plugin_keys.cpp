@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "config/plugin_keys.h"
-#include "controller/plugins.h"
-#include "testbench/scenario.h"
+#include "controller/firmware_api/plugins.h"
+#include "testbench/scenario/scenario.h"
 
 using namespace raidtlm;
 using testbench::load_scenario;

@@ -5,7 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "controller/plugins.h"
+#include "controller/firmware_api/plugins.h"
 
 using namespace raidtlm::controller;
 

@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "controller/raid10_layout.h"
+#include "controller/layouts/raid10_layout.h"
 #include "layout_error_text.h"
 
 using namespace raidtlm::controller;

@@ -3,8 +3,8 @@
 
 #include <set>
 
-#include "controller/parity_write_plan.h"
-#include "controller/raid6_layout.h"
+#include "controller/families/raid/parity_write_plan.h"
+#include "controller/layouts/raid6_layout.h"
 #include "layout_error_text.h"
 
 using namespace raidtlm::controller;

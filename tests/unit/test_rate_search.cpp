@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/rate_search.h"
-#include "testbench/timeline.h"
+#include "testbench/commands/rate_search.h"
+#include "testbench/measurement/timeline.h"
 
 using namespace raidtlm::testbench;
 

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "controller/rebuild_cursor.h"
-#include "controller/rebuild_pacing.h"
+#include "controller/kit/rebuild/rebuild_cursor.h"
+#include "controller/kit/rebuild/rebuild_pacing.h"
 
 using raidtlm::controller::rebuild_cursor;
 using raidtlm::controller::rebuild_pacing;

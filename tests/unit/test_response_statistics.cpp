@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/random.h"
-#include "testbench/response_statistics.h"
+#include "testbench/workloads/random.h"
+#include "testbench/measurement/response_statistics.h"
 
 using raidtlm::testbench::random_source;
 using raidtlm::testbench::response_statistics;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "testbench/random.h"
-#include "testbench/run_measurement.h"
+#include "testbench/workloads/random.h"
+#include "testbench/bench/run_measurement.h"
 
 using raidtlm::testbench::run_measurement;
 

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/integrity_verdict.h"
-#include "testbench/text_table.h"
+#include "testbench/measurement/integrity_verdict.h"
+#include "testbench/measurement/text_table.h"
 
 using namespace raidtlm::testbench;
 

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "controller/plugins.h"
-#include "testbench/scenario.h"
+#include "controller/firmware_api/plugins.h"
+#include "testbench/scenario/scenario.h"
 
 using namespace raidtlm::testbench;
 namespace fs = std::filesystem;

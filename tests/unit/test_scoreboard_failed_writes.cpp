@@ -1,4 +1,4 @@
-// The scoreboard's failed writes (controller/scoreboard.h): a failed write of the workload (its
+// The scoreboard's failed writes (controller/platform/scoreboard.h): a failed write of the workload (its
 // tokens make_token(lbn, request id)) is kept by nothing but its id, and the check stays exact:
 // a read is accepted iff it returns the acknowledged token, one of a write in flight, or one of a
 // write that failed since the sector's last acknowledged write.
@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/data_token.h"
-#include "controller/scoreboard.h"
+#include "controller/platform/data_token.h"
+#include "controller/platform/scoreboard.h"
 
 using raidtlm::controller::make_token;
 using raidtlm::controller::scoreboard;

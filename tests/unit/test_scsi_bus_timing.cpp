@@ -3,8 +3,8 @@
 #include <map>
 #include <vector>
 
-#include "controller/controller_config.h"
-#include "rtl_models/scsi_bus_timing.h"
+#include "controller/platform/controller_config.h"
+#include "rtl_models/buses/scsi_bus_timing.h"
 
 using namespace raidtlm::rtl_models;
 

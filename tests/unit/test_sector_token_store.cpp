@@ -3,7 +3,7 @@
 #include <map>
 #include <random>
 
-#include "controller/scoreboard.h"
+#include "controller/platform/scoreboard.h"
 #include "tlm/sector_token_store.h"
 
 using raidtlm::protocol::sector_token_store;

@@ -2,7 +2,7 @@
 // switch heads and turn, and keeps its electronics' overheads.
 #include <gtest/gtest.h>
 
-#include "testbench/slowed_disk_spec.h"
+#include "testbench/commands/slowed_disk_spec.h"
 
 using namespace raidtlm;
 

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <vector>
 
-#include "controller/drive_latency.h"
-#include "controller/head_position_predictor.h"
-#include "controller/spindle_calibration.h"
+#include "controller/kit/predict/drive_latency.h"
+#include "controller/kit/predict/head_position_predictor.h"
+#include "controller/kit/predict/spindle_calibration.h"
 #include "disk_fixtures.h"
 #include "disks/drive_engine.h"
-#include "testbench/random.h"
+#include "testbench/workloads/random.h"
 
 using namespace raidtlm::controller;
 using raidtlm::disks::drive_engine;

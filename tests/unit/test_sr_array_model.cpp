@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "controller/sr_array_model.h"
+#include "testbench/models/sr_array_model.h"
 
 using namespace raidtlm::controller::sr_model;
 

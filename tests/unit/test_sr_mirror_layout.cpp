@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "controller/sr_mirror_layout.h"
+#include "controller/layouts/sr_mirror_layout.h"
 #include "disk_fixtures.h"
 #include "disks/mechanics.h"
 

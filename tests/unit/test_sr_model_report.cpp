@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/sr_model_report.h"
+#include "testbench/commands/sr_model_report.h"
 
 using raidtlm::testbench::sr_model_options;
 using raidtlm::testbench::sr_model_report;

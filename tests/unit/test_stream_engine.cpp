@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "controller/stream_classifier.h"
-#include "controller/stream_engine_config.h"
-#include "controller/stream_sets.h"
+#include "controller/families/streams/stream_classifier.h"
+#include "controller/families/streams/stream_engine_config.h"
+#include "controller/families/streams/stream_sets.h"
 
 using namespace raidtlm::controller;
 

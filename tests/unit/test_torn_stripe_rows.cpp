@@ -1,8 +1,8 @@
 // torn_stripe_rows: which rows of a stripe a member missing from it loses after torn writes.
 #include <gtest/gtest.h>
 
-#include "controller/parity_layout.h"
-#include "controller/torn_stripe_rows.h"
+#include "controller/layouts/parity_layout.h"
+#include "controller/kit/torn_stripe_rows.h"
 
 using raidtlm::controller::add_run;
 using raidtlm::controller::parity_layout;

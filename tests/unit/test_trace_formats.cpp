@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/trace_formats.h"
+#include "testbench/workloads/trace_formats.h"
 
 using namespace raidtlm::testbench;
 

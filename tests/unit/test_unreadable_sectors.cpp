@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/unreadable_sectors.h"
+#include "controller/kit/unreadable_sectors.h"
 
 using raidtlm::controller::narrow_unreadable;
 using raidtlm::controller::sector_run;

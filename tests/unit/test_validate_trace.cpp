@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "testbench/validate_trace.h"
-#include "testbench/validation_report.h"
+#include "testbench/commands/validate_trace.h"
+#include "testbench/commands/validation_report.h"
 
 using namespace raidtlm::testbench;
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/workload_generator.h"
+#include "testbench/workloads/workload_generator.h"
 
 using namespace raidtlm::testbench;
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/write_order_guard.h"
+#include "controller/kit/write_order_guard.h"
 
 using raidtlm::controller::write_order_guard;
 

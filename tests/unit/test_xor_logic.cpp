@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "rtl_models/xor_logic.h"
+#include "rtl_models/xor/xor_logic.h"
 
 using namespace raidtlm::rtl_models;
 

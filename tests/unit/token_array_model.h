@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "controller/data_token.h"
-#include "controller/parity_stripe_layout.h"
-#include "controller/parity_tokens.h"
-#include "controller/parity_write_plan.h"
-#include "controller/scoreboard.h"
+#include "controller/platform/data_token.h"
+#include "controller/layouts/parity_stripe_layout.h"
+#include "controller/kit/parity_tokens.h"
+#include "controller/families/raid/parity_write_plan.h"
+#include "controller/platform/scoreboard.h"
 
 namespace raidtlm::controller::testing {
 

@@ -1,0 +1,73 @@
+// The controller CPU: firmware work charged in cycles on a clock, one task at a time per core.
+// A caller (a firmware thread) runs a routine - one or more cost-table steps back to back - and
+// is blocked until the routine has run; routines queue FIFO for the cores (shared run queue or one
+// queue per core, see cpu_scheduling), so firmware contends with itself. Since tasks do not
+// preempt, a routine's start and end are known when it arrives (core_dispatcher): one wait per
+// routine, none when it costs no cycles.
+//
+// Traced (trace()): <prefix>.coreN_busy (0/1), <prefix>.coreN_task (cpu_task number, 0 idle),
+// <prefix>.run_queue (routines ready and waiting for a core).
+#pragma once
+
+#include <array>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "rtl_models/cpu/cpu_cost.h"
+#include "rtl_models/resource_stats.h"
+
+namespace raidtlm::waveforms {
+class scheduled_trace;
+}
+
+namespace raidtlm::rtl_models {
+
+struct cpu_statistics {
+    std::vector<double> core_busy_s;                  // per core, work booked ahead of now included
+    std::array<uint64_t, cpu_task_kinds> tasks{};     // steps run, per kind
+    std::array<uint64_t, cpu_task_kinds> cycles{};    // cycles charged, per kind
+    wait_stats wait;                                  // ready -> start, per routine
+    double since_s = 0;
+};
+
+class controller_cpu : public sc_core::sc_module {
+public:
+    struct step {
+        cpu_task task;
+        uint64_t cycles;
+    };
+
+    controller_cpu(sc_core::sc_module_name name, const cpu_config &config);
+    ~controller_cpu() override;
+
+    const cpu_config &config() const { return m_config; }
+    const cpu_cost_table &costs() const { return m_config.costs; }
+    // Runs the steps back to back on one core; `affinity` chooses the core under per_core
+    // scheduling. Must be called from an SC_THREAD.
+    void run(std::initializer_list<step> steps, int affinity = 0);
+    void run(cpu_task task, uint64_t cycles, int affinity = 0) { run({{task, cycles}}, affinity); }
+    // A task at its cost-table price.
+    void run_priced(cpu_task task, int affinity = 0) { run(task, m_config.costs.cycles(task), affinity); }
+
+    const cpu_statistics &statistics() const { return m_stats; }
+    void reset_statistics();
+    // Busy time of a core, and of all, within the window up to now (work booked beyond now is
+    // counted once it has run).
+    double core_busy_s(int core) const;
+    double busy_s() const;
+    void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
+
+private:
+    cpu_config m_config;
+    core_dispatcher m_dispatch;
+    cpu_statistics m_stats;
+    std::unique_ptr<waveforms::scheduled_trace> m_trace;
+    std::vector<int> m_busy, m_task;
+    int m_run_queue = 0;
+};
+
+}  // namespace raidtlm::rtl_models

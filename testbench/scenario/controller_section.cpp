@@ -1,0 +1,86 @@
+// controller.*: whether the controller sits between host and disks, and its own keys
+// (controller/platform/controller_keys.h: the platform, the hardware blocks and the firmware).
+#include "testbench/scenario/scenario_sections.h"
+
+#include <fmt/format.h>
+
+#include "config/plugin_keys.h"
+#include "controller/families/adaptraid5/adaptraid5_keys.h"
+#include "controller/platform/controller_keys.h"
+#include "controller/firmware_api/plugins.h"
+
+namespace raidtlm::testbench {
+
+void declare_controller_section(scenario_keys_t &root) {
+    // The firmware's checks come before the hardware blocks' (the order of the errors when a
+    // scenario has several).
+    root.check([](const scenario &s, const config::key_checks &k) {
+        controller::check_firmware_keys(s.controller.config.firmware,
+                                        {s.disks.count, s.controller.config.nvram.capacity_bytes},
+                                        k.under("controller"));
+    });
+
+    // A firmware plug-in's own keys (controller.<its name>.*) only with that firmware running.
+    root.check([](const scenario &s, const config::key_checks &k) {
+        const controller::firmware_config &fw = s.controller.config.firmware;
+        for (const config::plugin_section &p : config::plugin_sections()) {
+            const std::string family = p.prefix.rfind("controller.", 0) == 0 ? p.prefix.substr(11) : "";
+            if (family.empty() || !controller::firmware_registry::instance().find(family)) continue;
+            const std::string running = controller::firmware_name(fw);
+            if (running == family) continue;
+            for (const auto &[key, where] : s.origin)
+                if (key.rfind(p.prefix + ".", 0) == 0)
+                    k.fail(key, fmt::format("set while controller.firmware is {}", running),
+                           fmt::format("it only with controller.firmware: {}", family));
+        }
+    });
+
+    // A layout's own keys (controller.adaptraid5.*) only with that layout.
+    root.check([](const scenario &s, const config::key_checks &k) {
+        const controller::array_kind array = s.controller.config.firmware.array;
+        if (array == controller::array_kind::adaptraid5) return;
+        for (const auto &[key, where] : s.origin)
+            if (key.rfind(controller::adaptraid5_prefix + ".", 0) == 0)
+                k.fail(key, fmt::format("set while controller.layout is {}", controller::to_string(array)),
+                       "it only with controller.layout: adaptraid5");
+    });
+
+    config::declarations<controller_scenario> k;
+    k.boolean("enabled", &controller_scenario::enabled, "false");
+    config::declarations<controller::controller_config> own;
+    controller::declare_keys(own);
+    k.mount("", own, &controller_scenario::config);
+    root.mount("controller", k, &scenario::controller);
+
+    // What only the controller does must not be asked of the minimal host adapter: it would be
+    // silently ignored (issue 13).
+    root.check([](const scenario &s, const config::key_checks &k) {
+        if (s.controller.enabled) return;
+        if (s.controller.config.firmware.fail_disk >= 0)
+            k.fail("controller.fail_disk",
+                   fmt::format("disk {} is to fail, but controller.enabled is false (the minimal host adapter "
+                               "injects no faults)",
+                               s.controller.config.firmware.fail_disk),
+                   "controller.enabled: true, or fail_disk -1");
+        if (s.workload.data_tokens)
+            k.fail("workload.data_tokens",
+                   "true, but controller.enabled is false (the scoreboard that checks the tokens is the controller's)",
+                   "controller.enabled: true, or data_tokens false");
+    });
+
+    root.check([](const scenario &s, const config::key_checks &k) {
+        if (!s.controller.enabled) return;
+        const controller::controller_config &c = s.controller.config;
+        const int per_channel = (s.disks.count + c.channels - 1) / c.channels;
+        const int fit = controller::max_targets(c.bus.width_bits);
+        if (per_channel > fit)
+            k.fail("disks.count",
+                   fmt::format("{} drives on {} channel(s) put {} on a {}-bit bus, which has IDs for {}", s.disks.count,
+                               c.channels, per_channel, c.bus.width_bits, fit),
+                   fmt::format("at most {} drives per channel (more controller.channels)", fit));
+        // A request larger than the DRAM is moved in pieces (controller/kit/host_pieces.h); a DRAM that
+        // cannot hold a piece beside a stripe's work buffer is refused once the array is known.
+    });
+}
+
+}  // namespace raidtlm::testbench
