@@ -47,7 +47,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "controller/platform/controller_config.h"
+#include "controller/firmware_api/controller_config.h"
 #include "controller/layouts/layout.h"
 #include "controller/kit/identity/member_states.h"
 #include "controller/kit/identity/member_superblock.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "controller/kit/lost_range_report.h"
-#include "controller/kit/predict/predictor_feed.h"
+#include "controller/kit/queues/predictor_feed.h"
 
 namespace raidtlm::controller {
 

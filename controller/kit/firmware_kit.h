@@ -11,7 +11,7 @@
 
 #include "controller/kit/queues/disk_queues.h"
 #include "controller/firmware_api/firmware_api.h"
-#include "controller/platform/host_address_map.h"
+#include "controller/kit/host_address_map.h"
 #include "controller/kit/identity/member_metadata.h"
 #include "controller/kit/host_pieces.h"
 #include "controller/kit/stripe_locks.h"

@@ -1,6 +1,6 @@
 #include "controller/kit/parity_tokens.h"
 
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 
 namespace raidtlm::controller {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 
 namespace raidtlm::controller {
 

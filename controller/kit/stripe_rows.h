@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "controller/layouts/parity_stripe_layout.h"
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 
 namespace raidtlm::controller {
 

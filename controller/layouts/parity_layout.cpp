@@ -1,6 +1,6 @@
 #include "controller/layouts/parity_layout.h"
 
-#include "controller/platform/enum_names.h"
+#include "controller/firmware_api/enum_names.h"
 #include "controller/layouts/raid10_layout.h"
 
 namespace raidtlm::controller {

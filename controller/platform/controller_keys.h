@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "config/key_declarations.h"
-#include "controller/platform/controller_config.h"
+#include "controller/firmware_api/controller_config.h"
 
 namespace raidtlm::controller {
 

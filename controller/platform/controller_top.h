@@ -31,7 +31,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "controller/platform/controller_config.h"
+#include "controller/firmware_api/controller_config.h"
 #include "controller/firmware_api/firmware_api.h"
 #include "controller/kit/predict/prediction_statistics.h"
 #include "controller/platform/scoreboard.h"

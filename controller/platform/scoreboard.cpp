@@ -4,7 +4,7 @@
 #include <limits>
 #include <tuple>
 
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 
 namespace raidtlm::controller {
 

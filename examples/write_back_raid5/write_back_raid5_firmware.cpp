@@ -28,7 +28,7 @@
 #include "config/plugin_keys.h"
 #include "controller/kit/firmware_kit.h"
 #include "controller/layouts/parity_layout.h"
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 #include "controller/firmware_api/plugins.h"
 
 #include "write_back_cache.h"

@@ -20,7 +20,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "controller/platform/host_address_map.h"
+#include "controller/kit/host_address_map.h"
 #include "controller/platform/worker_pool.h"
 #include "tlm/payload_pool.h"
 #include "waveforms/traced_value.h"

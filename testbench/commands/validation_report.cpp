@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "testbench/measurement/demerit.h"
+#include "controller/kit/predict/demerit.h"
 #include "testbench/measurement/response_statistics.h"
 
 namespace raidtlm::testbench {
@@ -35,7 +35,7 @@ validation_result compare_validation(const std::vector<validate_record> &records
     ma.merge(mw);
     v.simulated_all = summarise(sa);
     v.measured_all = summarise(ma);
-    v.demerit_ms = demerit(simulated_ms, measured);
+    v.demerit_ms = controller::demerit(simulated_ms, measured);
     return v;
 }
 

@@ -8,7 +8,7 @@
 
 #include "controller/families/adaptraid5/adaptraid5_keys.h"
 #include "controller/families/floating/floating_map.h"
-#include "controller/platform/host_address_map.h"
+#include "controller/kit/host_address_map.h"
 #include "controller/iss/iss_device.h"
 #include "controller/layouts/layout.h"
 #include "controller/layouts/parity_logging_layout.h"

@@ -1,7 +1,7 @@
 // sc_spawn needs the dynamic-process API, which <systemc> only declares when asked.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "testbench/workloads/workload_driver.h"
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 
 #include "component_support.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "disks/disk_drive.h"
 
 namespace component_test {

@@ -14,7 +14,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "controller/families/floating/floating_raid6_firmware.h"
 #include "controller/layouts/parity_logging_layout.h"
 #include "disks/disk_drive.h"

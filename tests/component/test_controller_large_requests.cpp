@@ -9,7 +9,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "controller/families/raid/raid_firmware.h"
 
 using namespace raidtlm;

@@ -13,7 +13,7 @@
 #include "component_support.h"
 #include "controller_bench.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "controller/layouts/parity_logging_layout.h"
 
 using namespace raidtlm;

@@ -18,7 +18,7 @@
 #include "controller_bench.h"
 #include "parity_logging_bench.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "controller/layouts/parity_logging_layout.h"
 #include "controller/layouts/pq_parity.h"
 #include "rtl_models/xor/gf256.h"

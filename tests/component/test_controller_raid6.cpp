@@ -17,7 +17,7 @@
 #include "check_array_bench.h"
 #include "pq_rows.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "controller/layouts/pq_parity.h"
 #include "controller/families/raid6/raid6_firmware.h"
 #include "controller/layouts/raid6_layout.h"

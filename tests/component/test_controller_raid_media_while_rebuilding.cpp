@@ -13,7 +13,7 @@
 #include "controller_bench.h"
 #include "rebuild_load.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "controller/layouts/parity_stripe_layout.h"
 #include "disks/disk_drive.h"
 

@@ -14,7 +14,7 @@
 #include "controller_bench.h"
 #include "rebuild_load.h"
 #include "controller/platform/controller_top.h"
-#include "controller/firmware_api/firmware_families.h"
+#include "controller/platform/firmware_families.h"
 #include "disks/disk_drive.h"
 
 using namespace raidtlm;

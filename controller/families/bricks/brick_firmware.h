@@ -42,7 +42,7 @@
 #include "controller/families/bricks/claim_arbiter.h"
 #include "controller/kit/firmware_kit.h"
 #include "controller/families/bricks/lard_dispatcher.h"
-#include "controller/kit/queues/request_distribution.h"
+#include "controller/families/bricks/request_distribution.h"
 #include "rtl_models/resource_stats.h"
 #include "waveforms/traced_value.h"
 

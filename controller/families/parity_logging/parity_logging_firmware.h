@@ -60,7 +60,7 @@
 
 #include <systemc>
 
-#include "controller/platform/controller_config.h"
+#include "controller/firmware_api/controller_config.h"
 #include "controller/kit/firmware_kit.h"
 #include "controller/kit/host_read_fence.h"
 #include "controller/families/parity_logging/log_buffer_pool.h"

@@ -23,7 +23,7 @@
 #include "controller/kit/host_read_fence.h"
 #include "controller/kit/lost_stripe_runs.h"
 #include "controller/layouts/parity_layout.h"
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 #include "controller/kit/rebuild/rebuild_runner.h"
 #include "controller/kit/sector_ranges.h"
 #include "controller/kit/torn_stripe_rows.h"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "testbench/measurement/demerit.h"
+#include "controller/kit/predict/demerit.h"
 
 namespace raidtlm::controller {
 
@@ -30,7 +30,7 @@ double prediction_statistics::mean_access_ms() const {
     return count() ? std::accumulate(m_actual.begin(), m_actual.end(), 0.0) / double(count()) : 0.0;
 }
 
-double prediction_statistics::demerit_ms() const { return count() ? testbench::demerit(m_predicted, m_actual) : 0.0; }
+double prediction_statistics::demerit_ms() const { return count() ? demerit(m_predicted, m_actual) : 0.0; }
 
 double prediction_statistics::relative_demerit() const {
     const double mean = mean_access_ms();

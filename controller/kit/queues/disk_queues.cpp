@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "controller/families/replicated/mirror_read_router.h"
+#include "controller/kit/queues/mirror_read_router.h"
 #include "controller/firmware_api/plugins.h"
-#include "controller/kit/predict/predictor_feed.h"
+#include "controller/kit/queues/predictor_feed.h"
 
 namespace raidtlm::controller {
 

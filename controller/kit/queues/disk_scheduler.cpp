@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "controller/platform/enum_names.h"
+#include "controller/firmware_api/enum_names.h"
 
 namespace raidtlm::controller {
 

@@ -8,9 +8,9 @@
 
 #include "controller/families/adaptraid5/adaptraid5_keys.h"
 #include "controller/layouts/adaptraid5_layout.h"
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 #include "controller/kit/parity_tokens.h"
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 #include "controller/platform/scoreboard.h"
 #include "token_array_model.h"
 

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 #include "controller/kit/delayed_write_table.h"
 #include "controller/platform/scoreboard.h"
 #include "testbench/workloads/random.h"

@@ -6,7 +6,7 @@
 
 #include "controller/families/bricks/brick_cache.h"
 #include "controller/families/bricks/claim_arbiter.h"
-#include "controller/kit/queues/request_distribution.h"
+#include "controller/families/bricks/request_distribution.h"
 
 using namespace raidtlm::controller;
 using verdict = claim_arbiter::verdict;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/platform/host_address_map.h"
+#include "controller/kit/host_address_map.h"
 
 using namespace raidtlm::controller;
 

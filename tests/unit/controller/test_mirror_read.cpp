@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "controller/kit/queues/duplicate_request_tracker.h"
-#include "controller/families/replicated/mirror_read_router.h"
+#include "controller/kit/queues/mirror_read_router.h"
 
 using namespace raidtlm::controller;
 

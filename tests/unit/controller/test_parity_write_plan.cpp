@@ -2,10 +2,10 @@
 
 #include <map>
 
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 #include "controller/layouts/parity_layout.h"
 #include "controller/kit/parity_tokens.h"
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 #include "controller/platform/scoreboard.h"
 #include "token_array_model.h"
 

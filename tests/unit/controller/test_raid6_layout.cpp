@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 #include "controller/layouts/raid6_layout.h"
 #include "layout_error_text.h"
 

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 #include "controller/platform/scoreboard.h"
 
 using raidtlm::controller::make_token;

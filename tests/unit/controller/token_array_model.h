@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 #include "controller/layouts/parity_stripe_layout.h"
 #include "controller/kit/parity_tokens.h"
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 #include "controller/platform/scoreboard.h"
 
 namespace raidtlm::controller::testing {

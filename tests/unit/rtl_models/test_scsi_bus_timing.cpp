@@ -3,7 +3,7 @@
 #include <map>
 #include <vector>
 
-#include "controller/platform/controller_config.h"
+#include "controller/firmware_api/controller_config.h"
 #include "rtl_models/buses/scsi_bus_timing.h"
 
 using namespace raidtlm::rtl_models;

@@ -1,4 +1,4 @@
-#include "controller/kit/queues/request_distribution.h"
+#include "controller/families/bricks/request_distribution.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "controller/platform/data_token.h"
+#include "controller/kit/data_token.h"
 
 namespace raidtlm::controller {
 

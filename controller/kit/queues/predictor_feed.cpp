@@ -1,4 +1,4 @@
-#include "controller/kit/predict/predictor_feed.h"
+#include "controller/kit/queues/predictor_feed.h"
 
 #include <algorithm>
 #include <limits>

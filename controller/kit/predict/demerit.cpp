@@ -1,11 +1,11 @@
-#include "testbench/measurement/demerit.h"
+#include "controller/kit/predict/demerit.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
-namespace raidtlm::testbench {
+namespace raidtlm::controller {
 
 double demerit(std::vector<double> a, std::vector<double> b) {
     if (a.empty() || b.empty()) throw std::invalid_argument("demerit: empty sample");
@@ -33,4 +33,4 @@ double demerit(std::vector<double> a, std::vector<double> b) {
     return std::sqrt(sum / (static_cast<double>(na) * static_cast<double>(nb)));
 }
 
-}  // namespace raidtlm::testbench
+}  // namespace raidtlm::controller

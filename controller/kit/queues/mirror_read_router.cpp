@@ -1,4 +1,4 @@
-#include "controller/families/replicated/mirror_read_router.h"
+#include "controller/kit/queues/mirror_read_router.h"
 
 #include <limits>
 

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "testbench/measurement/demerit.h"
+#include "controller/kit/predict/demerit.h"
 
-using raidtlm::testbench::demerit;
+using raidtlm::controller::demerit;
 
 TEST(demerit, identical_distributions_give_zero) {
     EXPECT_DOUBLE_EQ(demerit({1, 2, 3}, {3, 1, 2}), 0.0);

@@ -10,9 +10,9 @@
 
 #include <vector>
 
-namespace raidtlm::testbench {
+namespace raidtlm::controller {
 
 // Throws std::invalid_argument if either vector is empty. Takes copies (they are sorted).
 double demerit(std::vector<double> a, std::vector<double> b);
 
-}  // namespace raidtlm::testbench
+}  // namespace raidtlm::controller

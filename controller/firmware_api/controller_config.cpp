@@ -1,4 +1,4 @@
-#include "controller/platform/controller_config.h"
+#include "controller/firmware_api/controller_config.h"
 
 namespace raidtlm::controller {
 

@@ -1,4 +1,4 @@
-#include "controller/platform/host_address_map.h"
+#include "controller/kit/host_address_map.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "controller/families/raid/parity_write_plan.h"
+#include "controller/kit/parity_write_plan.h"
 
 #include <algorithm>
 
