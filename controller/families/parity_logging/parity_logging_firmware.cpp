@@ -266,10 +266,20 @@ int64_t parity_logging_firmware::log_capacity(int region) const {
 
 void parity_logging_firmware::wait_region_idle(int region) {
     region_state &r = m_regions[size_t(region)];
-    while (r.reintegrating) sc_core::wait(r.changed);
+    // A thread from before a power loss, woken long after it, stops at check_power: the restart
+    // reset the region, and going on, the thread claimed it again (reintegrate) and stopped at its
+    // first command with the claim held: every later writer of the region waited for ever (the
+    // explorer's 141:609, a loss's handling that waited here for a log write when the power went).
+    while (r.reintegrating) {
+        sc_core::wait(r.changed);
+        m_platform.check_power();
+    }
     r.reintegrating = true;  // claimed: no log writes start, writers wait
     ++m_reintegrating;
-    while (r.log_writes_in_flight > 0) sc_core::wait(r.changed);
+    while (r.log_writes_in_flight > 0) {
+        sc_core::wait(r.changed);
+        m_platform.check_power();
+    }
 }
 
 bool parity_logging_firmware::reintegrate(int region, int affinity) {
