@@ -100,18 +100,18 @@ private:
     // The members of a stripe on the given disks (at most every member once).
     std::vector<int> members_on(int64_t stripe, const std::vector<int> &disks) const;
 
-    // One stripe's part of a write. `media_errors`: disks that answered MEDIUM ERROR (not read);
-    // `repair_disk` >= 0: one of them, rewritten whole over the rows. On a failed read,
+    // One stripe's part of a write. `media_errors`: disks that answered MEDIUM ERROR (not read,
+    // each rewritten whole over the rows: repaired). On a failed read,
     // *failed_read is set to its disk (the caller retries without it), or to stripe_changed when
     // the stripe's unreadable members changed before its lock was taken (the caller retries).
     static constexpr int stripe_changed = -2;
     bool stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity,
-                      const std::vector<int> &media_errors, int repair_disk, int *failed_read);
+                      const std::vector<int> &media_errors, int *failed_read);
     bool healthy_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                               int affinity, const std::vector<int> &media_errors, int *failed_read);
     bool degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
                                int affinity, const std::vector<int> &lost_members, const std::vector<int> &media_errors,
-                               int repair_disk, int *failed_read);
+                               int *failed_read);
     // One chunk of a read, rebuilt when its disk is unreadable (and written back after a MEDIUM ERROR).
     bool read_chunk(const chunk &c, uint64_t host_lbn, protocol::buffer_block *buffer, int affinity);
     // The chunk rebuilt from the members its recovery coefficients name; `repair`: written back.

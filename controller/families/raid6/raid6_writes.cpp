@@ -19,14 +19,13 @@ bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buf
     plan_parity_write(*m_stripes, int64_t(lbn), int32_t(sectors), policy, plans);
     return m_kit.parallel(plans.size(), [&](size_t i) {
         std::vector<int> media_errors;
-        int repair_disk = -1;
         // Each turn takes the disks lost by now and the MEDIUM ERRORs seen so far.
         for (int attempt = 0; attempt < 8; ++attempt) {
             // A member lost while this turn's commands were out failed them, and the turn left the
             // stripe as it was (nothing written, or its read-rotate-writes undone).
             const uint64_t losses = m_platform.member_losses();
             int failed = -1;
-            if (stripe_write(plans[i], lbn, buffer, affinity, media_errors, repair_disk, &failed)) return true;
+            if (stripe_write(plans[i], lbn, buffer, affinity, media_errors, &failed)) return true;
             if (failed == stripe_changed) continue;
             if (failed < 0) return false;
             if (m_platform.member_losses() != losses || disk_lost(plans[i].stripe, failed)) continue;  // lost meanwhile
@@ -34,15 +33,13 @@ bool raid6_firmware::stripes_write(uint64_t lbn, uint32_t sectors, protocol::buf
             // too (the drive reallocates them).
             ++m_stats.media_repairs;
             media_errors.push_back(failed);
-            if (repair_disk < 0) repair_disk = failed;
         }
         return false;
     });
 }
 
 bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_lbn, protocol::buffer_block *buffer,
-                                  int affinity, const std::vector<int> &media_errors, int repair_disk,
-                                  int *failed_read) {
+                                  int affinity, const std::vector<int> &media_errors, int *failed_read) {
     const std::vector<int> lost = unreadable_members(plan.stripe, media_errors);
     if (lost.empty()) {
         if (plan.path == write_path::read_modify_write && plan.parity_write().kind == disk_op_kind::read_rotate_write)
@@ -56,7 +53,7 @@ bool raid6_firmware::stripe_write(const stripe_write_plan &plan, uint64_t host_l
                                   uint64_t(plan.parity_write().sectors));
         return false;
     }
-    return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, media_errors, repair_disk, failed_read);
+    return degraded_stripe_write(plan, host_lbn, buffer, affinity, lost, media_errors, failed_read);
 }
 
 // Every path's checks are sums over slots of `rows` sectors, each zero outside what was put in
@@ -254,25 +251,35 @@ bool raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan, uint64_t
 // unreadable data unit is rebuilt into its own (one GF command with its recovery coefficients),
 // the new data are laid over the data slots, and the checks are summed from the data slots.
 // Every member whose disk is there is written: data from the host's buffer, the checks from their
-// slots, and a disk that answered MEDIUM ERROR (`repair_disk`) rewritten over all the rows. A
+// slots, and every disk that answered MEDIUM ERROR rewritten over all the rows from its slot. A
 // lost disk is not written. With every check lost only the data are written.
 bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64_t host_lbn,
                                            protocol::buffer_block *buffer, int affinity,
                                            const std::vector<int> &lost_members, const std::vector<int> &media_errors,
-                                           int repair_disk, int *failed_read) {
+                                           int *failed_read) {
     const stripe_rows r(*m_stripes, plan, host_lbn);
     const int64_t stripe = plan.stripe;
     const int n = m_stripes->stripe_data_units(stripe);
     const int m_count = checks();
     const bool data = !buffer->tokens.empty();
     auto is_lost = [&](int m) { return std::find(lost_members.begin(), lost_members.end(), m) != lost_members.end(); };
-    const int repair_member = repair_disk >= 0 ? member_on_disk(stripe, repair_disk) : -1;
-    auto writable = [&](int m) { return !is_lost(m) || m == repair_member; };
-    std::vector<const disk_op *> data_writes;  // to disks that are there, but the repaired one
+    // Every member unreadable only by MEDIUM ERROR is there: its rows are written from its slot
+    // (rebuilt, with the write's new data), which repairs them. Only the first such member was,
+    // and another's new data went into the checks alone: its drive kept the old data, which the
+    // next read returned (the explorer's 141:1085, RAID 6 with three checks: 54 wrong reads).
+    std::vector<int> repaired;
+    for (int m : lost_members) {
+        const int d = member_place(stripe, m).disk;
+        if (std::find(media_errors.begin(), media_errors.end(), d) != media_errors.end() && !disk_lost(stripe, d))
+            repaired.push_back(m);
+    }
+    auto is_repaired = [&](int m) { return std::find(repaired.begin(), repaired.end(), m) != repaired.end(); };
+    auto writable = [&](int m) { return !is_lost(m) || is_repaired(m); };
+    std::vector<const disk_op *> data_writes;  // to disks that are there, but the repaired ones
     for (const disk_op &op : plan.ops)
         if (op.kind != disk_op_kind::read && op.data()) {
             const int m = member_on_disk(stripe, op.disk);
-            if (writable(m) && m != repair_member) data_writes.push_back(&op);
+            if (writable(m) && !is_repaired(m)) data_writes.push_back(&op);
         }
     auto write_data = [&](size_t i) {
         const disk_op &op = *data_writes[i];
@@ -287,12 +294,12 @@ bool raid6_firmware::degraded_stripe_write(const stripe_write_plan &plan, uint64
     ++m_stats.degraded_stripe_writes;
     if (lost_members.size() == 2) ++m_raid6_stats.two_lost_stripe_writes;
     if (lost_members.size() == 3) ++m_raid6_stats.three_lost_stripe_writes;
-    std::vector<int> from_slots;  // the writable checks, then the repaired member (each once)
+    std::vector<int> from_slots;  // the writable checks, then the repaired members (each once)
     for (int k = 0; k < m_count; ++k)
         if (writable(pq::check_member(n, k))) from_slots.push_back(pq::check_member(n, k));
     const bool any_check = !from_slots.empty();
-    if (repair_member >= 0 && std::find(from_slots.begin(), from_slots.end(), repair_member) == from_slots.end())
-        from_slots.push_back(repair_member);
+    for (int m : repaired)
+        if (std::find(from_slots.begin(), from_slots.end(), m) == from_slots.end()) from_slots.push_back(m);
     bool ok;
     if (!any_check) {
         ok = m_kit.parallel(data_writes.size(), write_data);
