@@ -277,6 +277,8 @@ private:
     // update are recorded stale (region_state::stale_images) for repair_stale_checks; stale_row
     // says whether lbn's row is among them.
     void note_unread_checks(int region, const std::vector<char> &run_read, const std::vector<char> &sublog_read);
+    bool record_unreadable_checks(int region, const std::vector<parity_location> &checks, uint64_t sectors,
+                                  const std::vector<char> &unread);
     bool stale_row(int64_t lbn) const;
     bool repair_stale_checks(int affinity);
     bool stripe_write_repairing(int64_t stripe, const std::vector<piece> &pieces, protocol::buffer_block *buffer,

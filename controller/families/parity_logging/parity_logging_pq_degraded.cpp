@@ -74,11 +74,21 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
             return !absent(cl[k].disk, region, cl[k].drive_lbn) &&
                    !recorded_lost({cl[k].disk, cl[k].drive_lbn, int64_t(n)});
         };
+        std::vector<char> unread(1 + c, 0);
         ok = m_kit.parallel(1 + c, [&](size_t i) {
-            if (i == 0) return member_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
-            if (!alive(i - 1)) return true;
-            return member_io(false, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work, i * n);
+            bool read = true;
+            if (i == 0) read = member_io(false, dl.disk, uint64_t(dl.drive_lbn), uint32_t(n), work, 0);
+            else if (alive(i - 1))
+                read = member_io(false, cl[i - 1].disk, uint64_t(cl[i - 1].drive_lbn), uint32_t(n), work, i * n);
+            unread[i] = !read;
+            return read;
         });
+        if (!ok && !unread[0] && record_unreadable_checks(region, cl, n, unread)) {
+            // The write goes on without them (beyond_checks_write judges the row again).
+            m_platform.free_buffer(work);
+            m_kit.locks.unlock(stripe);
+            return degraded_write_checks(p, buffer, affinity);
+        }
         if (ok) {
             for (size_t k = 0; k < c; ++k) {
                 if (!alive(k)) continue;
@@ -102,6 +112,28 @@ bool parity_logging_firmware::degraded_write_checks(const piece &p, protocol::bu
     m_platform.free_buffer(work);
     m_kit.locks.unlock(stripe);
     return ok;
+}
+
+// Old checks of a read-modify-write that answered MEDIUM ERROR, their disks there: recorded lost
+// like an unread check run (note_unread_checks), so that every row decision counts them gone and
+// the write goes on with the checks left; made again from the data before the next request
+// (repair_stale_checks). Before, the write failed although the row was within its checks (the
+// explorer's 141:1302, P+Q+R with a disk rebuilding: 117 writes failed). False: none such.
+bool parity_logging_firmware::record_unreadable_checks(int region, const std::vector<parity_location> &checks,
+                                                       uint64_t sectors, const std::vector<char> &unread) {
+    bool any = false;
+    for (size_t k = 0; k < checks.size(); ++k) {
+        const parity_location &c = checks[k];
+        if (!unread[1 + k] || absent(c.disk, region, c.drive_lbn) ||
+            m_platform.member_state_of(c.disk) == member_state::failed)
+            continue;
+        record_lost({c.disk, c.drive_lbn, int64_t(sectors)}, -1, 0);
+        any = true;
+    }
+    if (!any) return false;
+    m_regions[size_t(region)].stale_parity = true;
+    m_checks_repair_due = true;
+    return true;
 }
 
 // A unit piece written with a disk lost: the parity updated directly (RAID 5).
