@@ -368,9 +368,14 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
         }
         const uint64_t first_losses = m_platform.member_losses(d);
         const placement &first = hs[g.holder].choices[g.placement];
+        // A copy on a drive being rebuilt is written when any unit of the range is rebuilt already:
+        // the unit the rebuild has passed must get the new data (before, a write across a rebuilt
+        // unit and one still to do left that copy out, and the rebuilt unit kept the old data:
+        // the explorer's 141:1842). The part ahead of the rebuild is written too; its step, ordered
+        // after this write (rebuild_holds, the write-order guard), copies the same data again.
         std::vector<copy_location> others;
         for (const replica &r : c.replicas)
-            if (copy_present(r.disk, c.lbn, c.sectors) && !(r.disk == d && r.copy == first.copy))
+            if (copy_partly_present(r.disk, c.lbn, c.sectors) && !(r.disk == d && r.copy == first.copy))
                 others.push_back({r.disk, r.copy});
         std::vector<propagation> to_foreground;  // foreground propagation: every other copy now
         m_table->first_write_scheduled(c.lbn, c.sectors, {d, first.copy}, others, to_foreground, owner);

@@ -124,6 +124,8 @@ private:
     // Whether `disk`'s copy of [lbn, lbn + sectors) holds the member's data: not failed, and
     // rebuilt there when rebuilding (below the cursor, or a step done ahead of it).
     bool copy_present(int disk, int64_t lbn, int32_t sectors) const;
+    // Some unit of it does (a write's other copies: the rebuilt part must get the new data).
+    bool copy_partly_present(int disk, int64_t lbn, int32_t sectors) const;
     // Whether a rebuild step works on a unit of [lbn, lbn + sectors): a write waits for it (the
     // step read the data before the write and writes them after).
     bool rebuild_holds(int64_t lbn, int32_t sectors) const;

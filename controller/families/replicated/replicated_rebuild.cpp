@@ -47,6 +47,14 @@ bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) c
     return true;
 }
 
+bool replicated_firmware::copy_partly_present(int disk, int64_t lbn, int32_t sectors) const {
+    if (m_platform.member_state_of(disk) != member_state::rebuilding) return copy_present(disk, lbn, sectors);
+    const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
+    for (uint64_t u = first; u <= last; ++u)
+        if (m_rebuild.present(disk, u)) return true;
+    return false;
+}
+
 bool replicated_firmware::rebuild_holds(int64_t lbn, int32_t sectors) const {
     if (m_units_in_rebuild.empty()) return false;
     const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
