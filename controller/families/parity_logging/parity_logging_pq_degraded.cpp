@@ -124,9 +124,7 @@ bool parity_logging_firmware::record_unreadable_checks(int region, const std::ve
     bool any = false;
     for (size_t k = 0; k < checks.size(); ++k) {
         const parity_location &c = checks[k];
-        if (!unread[1 + k] || absent(c.disk, region, c.drive_lbn) ||
-            m_platform.member_state_of(c.disk) == member_state::failed)
-            continue;
+        if (!unread[1 + k] || missing(c.disk, region, c.drive_lbn)) continue;
         record_lost({c.disk, c.drive_lbn, int64_t(sectors)}, -1, 0);
         any = true;
     }

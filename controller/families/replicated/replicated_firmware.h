@@ -121,6 +121,8 @@ private:
     // logical space, the new drive's copies of it rebuilt together.
     uint64_t unit_sectors() const;
     uint64_t unit_count() const;
+    // The first and last units [lbn, lbn + sectors) lies in.
+    std::pair<uint64_t, uint64_t> units_of(int64_t lbn, int32_t sectors) const;
     // Whether `disk`'s copy of [lbn, lbn + sectors) holds the member's data: not failed, and
     // rebuilt there when rebuilding (below the cursor, or a step done ahead of it).
     bool copy_present(int disk, int64_t lbn, int32_t sectors) const;

@@ -62,7 +62,7 @@ void replicated_firmware::serve_delayed(int d) {
             serve_delayed(q.to.disk);
         });
     }
-    m_stats.delayed_writes_forced = m_table->forced() - m_forced_base;
+    m_stats.delayed_writes_forced = m_table->forced() - m_forced_base;  // it changes only here
 }
 
 void replicated_firmware::run_propagation(propagation p, bool have_tag) {
@@ -162,7 +162,6 @@ void replicated_firmware::after_table_change() {
     m_table_entries = int(m_table->entries());
     m_stats.peak_buffered_sectors = std::max(m_stats.peak_buffered_sectors, m_table->buffered_sectors());
     m_stats.delayed_writes_superseded = m_table->superseded() - m_superseded_base;
-    m_stats.delayed_writes_forced = m_table->forced() - m_forced_base;
     for (uint64_t o : m_table->take_released_owners()) try_free(o);
     m_table_changed.notify(sc_core::SC_ZERO_TIME);
 }

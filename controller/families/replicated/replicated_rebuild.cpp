@@ -29,8 +29,12 @@ uint64_t replicated_firmware::unit_count() const {
     return (capacity + unit_sectors() - 1) / unit_sectors();
 }
 
+std::pair<uint64_t, uint64_t> replicated_firmware::units_of(int64_t lbn, int32_t sectors) const {
+    return {uint64_t(lbn) / unit_sectors(), uint64_t(lbn + sectors - 1) / unit_sectors()};
+}
+
 bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) const {
-    const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
+    const auto [first, last] = units_of(lbn, sectors);
     if (m_platform.member_state_of(disk) != member_state::rebuilding) return m_rebuild.present(disk, last);
     // The cursor moves forward only: the last unit of the range below it means all of it is. Not
     // so for a unit done ahead of the cursor (m_rebuild.present says yes for it too): an earlier
@@ -49,7 +53,7 @@ bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) c
 
 bool replicated_firmware::copy_partly_present(int disk, int64_t lbn, int32_t sectors) const {
     if (m_platform.member_state_of(disk) != member_state::rebuilding) return copy_present(disk, lbn, sectors);
-    const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
+    const auto [first, last] = units_of(lbn, sectors);
     for (uint64_t u = first; u <= last; ++u)
         if (m_rebuild.present(disk, u)) return true;
     return false;
@@ -57,7 +61,7 @@ bool replicated_firmware::copy_partly_present(int disk, int64_t lbn, int32_t sec
 
 bool replicated_firmware::rebuild_holds(int64_t lbn, int32_t sectors) const {
     if (m_units_in_rebuild.empty()) return false;
-    const uint64_t first = uint64_t(lbn) / unit_sectors(), last = uint64_t(lbn + sectors - 1) / unit_sectors();
+    const auto [first, last] = units_of(lbn, sectors);
     const auto it = m_units_in_rebuild.lower_bound(first);
     return it != m_units_in_rebuild.end() && *it <= last;
 }
