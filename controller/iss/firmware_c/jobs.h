@@ -39,6 +39,10 @@ struct job {
      * member being rebuilt, lost only in the stripes the rebuild has not reached (rebuild.h). */
     uint32_t lost;
     uint8_t partial;
+    /* `partial`: the rebuild's cursor when the job planned its pieces (under its stripes' locks):
+     * the pieces it reconstructs stay those it planned even if the rebuild ends or stops meanwhile
+     * (a second member lost: rebuild.c), so its XOR chain folds the reads it made. */
+    uint32_t lost_from;
     /* A MEDIUM ERROR (media.h): the drive that answered it in this phase, RT_NO_DISK none; while
      * `repairing`, the job serves that drive as lost and then rewrites what it rebuilt. */
     uint32_t media_disk;
@@ -97,7 +101,8 @@ int two_missing_in(uint32_t stripe);
  * job fails. */
 int beyond_redundancy(const struct job *j);
 /* Whether `disk` is lost to job j in `stripe`: the job's lost drive, everywhere or, for the
- * member being rebuilt, in the stripes the rebuild has not reached. */
+ * member being rebuilt, in the stripes the rebuild had not reached when the job planned
+ * (j->lost_from). */
 int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe);
 /* XOR step `step` of a chain folding `inputs` equal-sized blocks at input(j, i) into `out`; 0
  * when the chain has fewer steps. */

@@ -82,6 +82,7 @@ void take_lost(struct job *j) {
     if (j->lost == RT_NO_DISK && map->layout == RT_LAYOUT_RAID5 && rebuild_member() != RT_NO_DISK) {
         j->lost = rebuild_member();
         j->partial = 1;
+        j->lost_from = rebuild_cursor(j->lost);
     }
 }
 

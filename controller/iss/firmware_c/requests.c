@@ -578,7 +578,7 @@ void on_scsi(const struct completion *c) {
         if (j->reconstructs) {
             j->state = R_XOR;
             j->xor_step = 0;
-            read_xor(j);
+            if (!read_xor(j)) hw_panic(0x205);  /* planned pieces to rebuild, none found: a stall */
             break;
         }
         read_deliver(j);

@@ -26,6 +26,7 @@ void lock_stripes(struct job *j, uint8_t waiting_state) {
     /* A job that took the member now being rebuilt for lost sees it as the rebuild does: the
      * rebuild cannot pass the stripes this job holds. */
     if (j->lost != RT_NO_DISK && j->lost == rebuild_member()) j->partial = 1;
+    if (j->partial) j->lost_from = rebuild_cursor(j->lost);
     if (waiting_state == W5_LOCK)
         stripe_begin(j);
     else if (waiting_state == RB_LOCK)
@@ -35,7 +36,7 @@ void lock_stripes(struct job *j, uint8_t waiting_state) {
 }
 
 int disk_lost_in(const struct job *j, uint32_t disk, uint32_t stripe) {
-    return disk == j->lost && (!j->partial || stripe >= rebuild_cursor(disk));
+    return disk == j->lost && (!j->partial || stripe >= j->lost_from);
 }
 
 void unlock_stripes(uint32_t first, uint32_t last) {
