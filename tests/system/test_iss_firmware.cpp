@@ -446,7 +446,7 @@ TEST(iss_firmware, a_read_planned_before_a_rebuild_records_its_rows_lost_fails_r
     // data are in.
     std::string err;
     const fs::path out = dir / "rebuild_source_media_error";
-    err = raidtlm("run tests/explorer_cases/wrong_data_iss_raid5_97_602.yaml --quiet --out '" + out.string() + "'",
+    err = raidtlm("run tests/explorer_cases/iss_raid5/wrong_data_iss_raid5_97_602.yaml --quiet --out '" + out.string() + "'",
                   dir)
               .err;
     const nlohmann::json s = nlohmann::json::parse(read_file(out / "stats.json"));

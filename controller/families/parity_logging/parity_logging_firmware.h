@@ -68,8 +68,8 @@
 #include "controller/layouts/parity_logging_layout.h"
 #include "controller/kit/rebuild/rebuild_runner.h"
 #include "controller/families/parity_logging/reintegration_plan.h"
-#include "controller/kit/sector_ranges.h"
 #include "controller/platform/worker_pool.h"
+#include "controller/kit/lost_sector_record.h"
 #include "controller/kit/sector_ranges.h"
 #include "controller/kit/write_intent_log.h"
 #include "tlm/dma_command.h"
@@ -369,7 +369,7 @@ private:
     parity_logging_statistics m_stats;
     // Sectors lost to faults beyond the checks; kept across power losses as md keeps its bad
     // block log on the members. A successful host write of a sector takes it off.
-    sector_ranges m_lost_sectors;
+    lost_sector_record m_lost_sectors;
     sector_ranges m_lost_noted;  // every sector ever noted lost (reported once)
     host_read_fence m_read_fence;  // writes acknowledged only after the overlapping earlier reads
     double m_first_reintegration_s = -1;

@@ -72,9 +72,11 @@ bool parity_logging_firmware::serve_across_a_loss(int affinity, const std::funct
 }
 
 bool parity_logging_firmware::write(uint64_t lbn, uint32_t sectors, protocol::buffer_block *buffer, int affinity) {
+    const uint64_t mark = m_lost_sectors.mark();
     const bool ok = serve_across_a_loss(affinity, [&] { return write_once(lbn, sectors, buffer, affinity); });
-    // Written: good again (parity_logging_lost_sectors.cpp).
-    if (ok) m_lost_sectors.erase(int64_t(lbn), int64_t(lbn + sectors));
+    // Written: good again (parity_logging_lost_sectors.cpp), but for what a loss noted meanwhile
+    // touches (lost_sector_record.h).
+    if (ok) m_lost_sectors.written(int64_t(lbn), int64_t(lbn + sectors), mark);
     return ok;
 }
 
@@ -83,7 +85,13 @@ bool parity_logging_firmware::read(uint64_t lbn, uint32_t sectors, protocol::buf
         ++m_stats.lost_sector_reads;  // never served: its row cannot give it back
         return false;
     }
-    return serve_across_a_loss(affinity, [&] { return read_once(lbn, sectors, buffer, affinity); });
+    const uint64_t mark = m_lost_sectors.mark();
+    const bool ok = serve_across_a_loss(affinity, [&] { return read_once(lbn, sectors, buffer, affinity); });
+    if (ok && m_lost_sectors.noted_since(mark, int64_t(lbn), int64_t(lbn + sectors))) {
+        ++m_stats.lost_sector_reads;  // lost while the read was out: what it read is unknown
+        return false;
+    }
+    return ok;
 }
 
 void parity_logging_firmware::peek(int disk, int64_t lbn, uint32_t sectors, uint64_t *out) {

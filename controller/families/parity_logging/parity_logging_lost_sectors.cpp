@@ -75,7 +75,7 @@ void parity_logging_firmware::note_lost(int64_t lbn, int32_t sectors) {
         m_lost_noted.insert(lbn, lbn + sectors);
         m_stats.lost_ranges.push_back({lbn, sectors});
     }
-    m_lost_sectors.insert(lbn, lbn + sectors);
+    m_lost_sectors.note(lbn, lbn + sectors);
 }
 
 }  // namespace raidtlm::controller

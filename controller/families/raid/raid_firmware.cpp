@@ -101,10 +101,16 @@ bool raid_firmware::serve_range(const host_command &cmd, protocol::buffer_block 
         ok = false;  // sectors lost to a second fault (a torn write with a member lost): never served wrong
         ++m_stats.lost_stripe_requests;
     } else if (m_stripes && cmd.write) {
+        const uint64_t mark = m_lost_sectors.mark();
         ok = stripes_write(cmd.lbn, cmd.sectors, buffer, cmd.affinity);
-        if (ok) m_lost_sectors.erase(int64_t(cmd.lbn), int64_t(cmd.lbn + cmd.sectors));
+        if (ok) m_lost_sectors.written(int64_t(cmd.lbn), int64_t(cmd.lbn + cmd.sectors), mark);
     } else if (m_stripes) {
+        const uint64_t mark = m_lost_sectors.mark();
         ok = stripes_read(cmd.lbn, cmd.sectors, buffer, cmd.affinity);
+        if (ok && m_lost_sectors.noted_since(mark, int64_t(cmd.lbn), int64_t(cmd.lbn + cmd.sectors))) {
+            ok = false;  // lost while the read was out: what it read is unknown (lost_sector_record.h)
+            ++m_stats.lost_stripe_requests;
+        }
     } else {
         m_kit.fragments_of(*m_layout, cmd.write, cmd.lbn, cmd.sectors, pieces);
         ok = !pieces.empty() && m_kit.run_fragments(cmd.write, pieces, buffer);

@@ -21,6 +21,7 @@
 
 #include "controller/kit/firmware_kit.h"
 #include "controller/kit/host_read_fence.h"
+#include "controller/kit/lost_sector_record.h"
 #include "controller/kit/lost_stripe_runs.h"
 #include "controller/layouts/parity_layout.h"
 #include "controller/kit/parity_write_plan.h"
@@ -51,7 +52,7 @@ public:
     bool serve(const host_command &cmd) override;
     // The sectors lost to a second fault outside the lost stripes and not written since (memory:
     // its ranges).
-    const sector_ranges &lost_sectors() const { return m_lost_sectors; }
+    const sector_ranges &lost_sectors() const { return m_lost_sectors.current(); }
     // Every logical range lost in the run (whether written since or not), merged, in address
     // order, as [first sector, sectors]: the noted ranges (a stripe torn by a power loss while a
     // disk was already lost, rows a rebuild source could not give, ...) and the data units the
@@ -200,7 +201,7 @@ private:
     // The sectors of lost_ranges not written since (few: only sectors lost to a second fault).
     // Reads of them fail rather than return what a stale parity rebuilds; a write makes them
     // good again (a degraded write computes the stripe's redundancy from the new data).
-    sector_ranges m_lost_sectors;
+    lost_sector_record m_lost_sectors;
     bool overlaps_lost_sectors(uint64_t lbn, uint32_t sectors) const;
 };
 

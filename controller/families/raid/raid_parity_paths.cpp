@@ -381,7 +381,7 @@ bool raid_firmware::read_repairing(uint64_t lbn, uint32_t sectors, protocol::buf
 
 void raid_firmware::note_lost_range(int64_t lbn, int32_t sectors) {
     m_lost_noted.insert(lbn, lbn + sectors);
-    m_lost_sectors.insert(lbn, lbn + sectors);
+    m_lost_sectors.note(lbn, lbn + sectors);
 }
 
 bool raid_firmware::overlaps_lost_sectors(uint64_t lbn, uint32_t sectors) const {

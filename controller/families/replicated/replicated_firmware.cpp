@@ -68,6 +68,7 @@ bool replicated_firmware::serve(const host_command &cmd) {
     auto serve_piece = [&](const host_command &piece, protocol::buffer_block *buffer) {
         owner = 0;
         bool ok;
+        const uint64_t lost_mark = m_lost_sectors.mark();
         if (!piece.write && overlaps_lost(piece.lbn, piece.sectors)) {
             ok = false;  // data lost to a second fault: the host gets an error, never stale data
         } else if (m_replicated_reads && !piece.write) {
@@ -90,8 +91,11 @@ bool replicated_firmware::serve(const host_command &cmd) {
                 // to the copies left (the data are still in the buffer, not yet acknowledged).
                 notice_lost_disk();
             }
-            if (piece.write && ok) m_lost_sectors.erase(int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors));
+            if (piece.write && ok) m_lost_sectors.written(int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors), lost_mark);
         }
+        // Lost while the read was out: what it read is unknown (lost_sector_record.h).
+        if (!piece.write && ok && m_lost_sectors.noted_since(lost_mark, int64_t(piece.lbn), int64_t(piece.lbn + piece.sectors)))
+            ok = false;
         return ok;
     };
     auto release_piece = [&](const host_command &, protocol::buffer_block *buffer) {
@@ -367,6 +371,7 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
             }
         }
         const uint64_t first_losses = m_platform.member_losses(d);
+        const uint64_t lost_mark = m_lost_sectors.mark();
         const placement &first = hs[g.holder].choices[g.placement];
         // A copy on a drive being rebuilt is written when any unit of the range is rebuilt already:
         // the unit the rebuild has passed must get the new data (before, a write across a rebuilt
@@ -431,8 +436,9 @@ bool replicated_firmware::write_run(const chunk &c, uint64_t host_lbn, protocol:
             continue;
         }
         logical->push_back(order);
-        // No wait since the check: a copy holds the run's data, so its sectors are no longer lost.
-        if (ok) m_lost_sectors.erase(int64_t(c.lbn), int64_t(c.lbn + c.sectors));
+        // A copy holds the run's data: its sectors are no longer lost, but for what a loss noted
+        // while it was written touches (lost_sector_record.h).
+        if (ok) m_lost_sectors.written(int64_t(c.lbn), int64_t(c.lbn + c.sectors), lost_mark);
         return ok;
     }
 }

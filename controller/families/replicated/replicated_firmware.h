@@ -26,6 +26,7 @@
 #include "controller/kit/firmware_kit.h"
 #include "controller/kit/host_read_fence.h"
 #include "controller/kit/rebuild/rebuild_runner.h"
+#include "controller/kit/lost_sector_record.h"
 #include "controller/kit/sector_ranges.h"
 #include "controller/kit/write_order_guard.h"
 #include "waveforms/traced_value.h"
@@ -126,6 +127,8 @@ private:
     // Whether `disk`'s copy of [lbn, lbn + sectors) holds the member's data: not failed, and
     // rebuilt there when rebuilding (below the cursor, or a step done ahead of it).
     bool copy_present(int disk, int64_t lbn, int32_t sectors) const;
+    // Whether the new drive in `disk`'s slot (rebuilding) holds `unit`: below the cursor, or done ahead.
+    bool unit_on_new_drive(int disk, uint64_t unit) const;
     // Some unit of it does (a write's other copies: the rebuilt part must get the new data).
     bool copy_partly_present(int disk, int64_t lbn, int32_t sectors) const;
     // Whether a rebuild step works on a unit of [lbn, lbn + sectors): a write waits for it (the
@@ -171,7 +174,7 @@ private:
     // Per member: propagations after a power loss under way towards it. They read their source
     // before they take the member's tag, so the tags alone do not bound them (serve_delayed).
     std::vector<int> m_foreground_copies;
-    sector_ranges m_lost_sectors;  // few: only sectors lost to a second fault
+    lost_sector_record m_lost_sectors;  // few: only sectors lost to a second fault
     waveforms::traced_int m_table_entries = 0;  // traced: the delayed-write table's entries
     replicated_statistics m_stats;
 };

@@ -42,20 +42,26 @@ bool replicated_firmware::copy_present(int disk, int64_t lbn, int32_t sectors) c
     // ahead, was served the first's zeros from the new drive).
     const rebuild_cursor *cursor = m_rebuild.cursor(disk);
     if (cursor && cursor->rebuilt(last)) return true;
+    for (uint64_t u = first; u <= last; ++u)
+        if (!unit_on_new_drive(disk, u)) return false;
+    return true;
+}
+
+bool replicated_firmware::unit_on_new_drive(int disk, uint64_t unit) const {
+    if (m_rebuild.present(disk, unit)) return true;
     // With several units in flight a step may finish ahead of the cursor: the new drive then holds
     // that unit, and a write leaving it out would make it stale for good once the cursor passes
-    // (the step is not done again; before: wrong reads with rebuild_units_in_flight > 1).
+    // (the step is not done again; before: wrong reads with rebuild_units_in_flight > 1, and the
+    // explorer's 161:505, a write that left out a unit done ahead).
     const auto it = m_rebuilt_ahead.find(disk);
-    for (uint64_t u = first; u <= last; ++u)
-        if (!m_rebuild.present(disk, u) && (it == m_rebuilt_ahead.end() || !it->second.count(u))) return false;
-    return true;
+    return it != m_rebuilt_ahead.end() && it->second.count(unit);
 }
 
 bool replicated_firmware::copy_partly_present(int disk, int64_t lbn, int32_t sectors) const {
     if (m_platform.member_state_of(disk) != member_state::rebuilding) return copy_present(disk, lbn, sectors);
     const auto [first, last] = units_of(lbn, sectors);
     for (uint64_t u = first; u <= last; ++u)
-        if (m_rebuild.present(disk, u)) return true;
+        if (unit_on_new_drive(disk, u)) return true;
     return false;
 }
 
@@ -170,7 +176,7 @@ bool replicated_firmware::rebuild_unit(int disk, uint64_t unit) {
 
 void replicated_firmware::mark_lost(int64_t lbn, int32_t sectors) {
     m_stats.lost_ranges.emplace_back(lbn, sectors);
-    m_lost_sectors.insert(lbn, lbn + sectors);
+    m_lost_sectors.note(lbn, lbn + sectors);
 }
 
 bool replicated_firmware::overlaps_lost(uint64_t lbn, uint32_t sectors) const {
