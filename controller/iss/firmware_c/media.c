@@ -9,12 +9,21 @@ static int repair_state(const struct job *j) {
     return j->state == R_REPAIR || j->state == W5_REPAIR_READ || j->state == W5_REPAIR_WRITE;
 }
 
+/* The job planned around the member being rebuilt, and the rebuild had passed every stripe this
+ * phase touches: the member holds its data there, so a MEDIUM ERROR is the stripes' one fault. */
+static int phase_rebuilt(const struct job *j) {
+    if (!j->partial) return 0;
+    const uint32_t last = j->state == W5_READ ? j->stripe : (j->lbn + j->sectors - 1) / (map->data_disks * map->unit);
+    return last < j->lost_from;
+}
+
 int media_error_taken(struct job *j, uint32_t disk, uint32_t status) {
     if (repair_state(j)) {  /* the rows stay unreadable; the data are served from the others */
         j->repair_failed = 1;
         return 1;
     }
-    if (status != RT_STATUS_MEDIUM_ERROR || map->layout != RT_LAYOUT_RAID5 || j->lost != RT_NO_DISK ||
+    if (status != RT_STATUS_MEDIUM_ERROR || map->layout != RT_LAYOUT_RAID5 ||
+        (j->lost != RT_NO_DISK && !phase_rebuilt(j)) ||
         (j->state != R_DISK && j->state != W5_READ) || (j->media_disk != RT_NO_DISK && j->media_disk != disk))
         return 0;
     j->media_disk = disk;

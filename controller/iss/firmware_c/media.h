@@ -7,8 +7,10 @@
  *   stripe of write  planned again with the drive lost (a degraded write: the parity carries a
  *                    lost data unit, a lost parity is skipped), then the drive's rows of the
  *                    stripe rebuilt from the other members and written, before the lock goes
- * With a drive already lost (or being rebuilt) a MEDIUM ERROR is a second fault: the command
- * fails as before. */
+ * With a drive already lost, or being rebuilt and not yet rebuilt in the command's stripes, a
+ * MEDIUM ERROR is a second fault: the command fails as before. In stripes the rebuild has passed
+ * the new drive is a member like the others, and the error is repaired from them (explorer case
+ * 161:654: before, it failed reads and writes within RAID 5's promise). */
 #ifndef FW_MEDIA_H
 #define FW_MEDIA_H
 #include "jobs.h"
