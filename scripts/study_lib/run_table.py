@@ -237,7 +237,6 @@ def execute(runs, options, label=None, more=None, progress=True):
                 failures.append(e)
                 stop.set()
                 meter.record(False)
-                meter.note(f"{label}: {'WRONG DATA' if isinstance(e, run_check.IntegrityFailure) else 'failed'}: {e}")
                 continue
             if outcome is None:  # not started: the table stopped at a failure
                 continue
@@ -248,8 +247,12 @@ def execute(runs, options, label=None, more=None, progress=True):
             meter.record(True, reused=reused)
     meter.finish()
     if failures:
-        wrong = [e for e in failures if isinstance(e, run_check.IntegrityFailure)]
-        raise (wrong or failures)[0]
+        # Wrong data decides the exit status (3) over any other failure; every failure is named.
+        failures.sort(key=lambda e: not isinstance(e, run_check.IntegrityFailure))
+        first = failures[0]
+        if len(failures) > 1:
+            first.args = (str(first) + "".join(f"\n  also: {e}" for e in failures[1:]),)
+        raise first
     return results
 
 
