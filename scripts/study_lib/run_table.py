@@ -109,12 +109,19 @@ def parse(ap, argv=None):
     return a
 
 
+def _shown(path):
+    """A path as the listing shows it: relative to the checkout when inside it."""
+    full = os.path.abspath(path)
+    return os.path.relpath(full, ROOT) if full.startswith(ROOT + os.sep) else full
+
+
 def list_text(runs):
+    """One line a run, tab-separated: name, output directory, scenario, the overrides in order."""
     lines = []
     for r in runs:
-        scenario = os.path.relpath(r.scenario, ROOT) if r.scenario is not None else "(generated) " + \
-            os.path.relpath(r.scenario_path(), ROOT) + " sha256:" + r.identity()["scenario_sha256"][:16]
-        lines.append("\t".join([r.name, os.path.relpath(r.out, ROOT), scenario] + r.overrides))
+        scenario = _shown(r.scenario) if r.scenario is not None else "(generated) " + \
+            _shown(r.scenario_path()) + " sha256:" + r.identity()["scenario_sha256"][:16]
+        lines.append("\t".join([r.name, _shown(r.out), scenario] + r.overrides))
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -180,7 +187,8 @@ def _execute_one(run, binary_path, binary_sha, resume):
     return stats, None, False
 
 
-def print_list(runs, stream=sys.stdout, more=None):
+def print_list(runs, stream=None, more=None):
+    stream = stream or sys.stdout
     stream.write(list_text(runs))
     if more:
         stream.write(f"# {more}\n")
