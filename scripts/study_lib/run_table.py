@@ -246,6 +246,9 @@ def execute(runs, options, label=None, more=None, progress=True):
                 stop.set()
                 meter.record(False)
                 continue
+            except BaseException:  # a bug or an interrupt: start nothing more, let it through
+                stop.set()
+                raise
             if outcome is None:  # not started: the table stopped at a failure
                 continue
             stats, error, reused = outcome
