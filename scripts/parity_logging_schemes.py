@@ -3,10 +3,11 @@ scripts/parity_logging_contention: the schemes of the parity logging paper (Stod
 ../shared/papers/001_adad7b23d9ed6262.txt) as raidtlm runs of scenarios/parity_logging_paper.yaml,
 the model figures (raidtlm plog-model) and stats.json helpers.
 
-A scheme whose layout a build does not have (an older binary, say) makes
-`raidtlm run` exit 2 with a scenario error; run_scheme() then returns None and the callers print
-"not available in this build". A run whose reads returned wrong data raises
-run_check.IntegrityFailure: the scripts stop with its message and exit status 3 (run_check.main_guard).
+scheme_run() is one row of a study_lib.run_table table (run_scheme() runs one alone). A scheme
+whose layout a build does not have (an older binary, say) makes `raidtlm run` exit 2 with a
+scenario error naming one of its keys; its result is then None and the callers print "not
+available in this build". A run whose reads returned wrong data raises run_check.IntegrityFailure:
+the scripts stop with its message and exit status 3 (run_check.main_guard).
 """
 import json
 import os
@@ -14,10 +15,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from study_lib import run_check  # noqa: E402
+from study_lib import run_check, run_table  # noqa: E402,F401  (run_check: the scripts' main_guard)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "build", "release", "raidtlm")
 SCENARIO = os.path.join(ROOT, "scenarios", "parity_logging_paper.yaml")
 SPEC = os.path.join(ROOT, "scenarios", "disks", "ibm0661.diskspecs")
 DISKS = 22
@@ -137,9 +137,9 @@ PAPER = {"nonredundant": (20.61, 48.5), "mirroring": (41.22, 24.3), "raid5": (69
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
 
-def scenario_for(scheme, outdir):
+def scenario_text(scheme):
     """The paper scenario with the scheme's layout lines in its controller section (its own layout,
-    rmw and parity_logging keys removed: the scheme sets them); written next to the run's output."""
+    rmw and parity_logging keys removed: the scheme sets them)."""
     with open(SCENARIO) as f:
         lines = f.read().split("\n")
     out, section, skipping, replaced = [], None, False, False
@@ -165,35 +165,27 @@ def scenario_for(scheme, outdir):
         out.append(line)
     if not replaced:
         raise RuntimeError(f"{SCENARIO}: no controller.layout line to replace")
-    os.makedirs(outdir, exist_ok=True)
-    path = os.path.join(outdir, "scenario.yaml")
-    with open(path, "w") as f:
-        f.write("\n".join(out))
-    return path
+    return "\n".join(out)
+
+
+def scheme_run(scheme, outdir, sets=(), waves=False, name=None):
+    """The table row of one run of a scheme into outdir (its scenario written there as scenario.yaml);
+    its result is None when this build refuses the scheme's layout or keys."""
+    layout_keys = ["controller." + line.strip().split(":")[0] for line in ALL_SCHEMES[scheme][0].splitlines()]
+    scheme_keys = layout_keys + [s.split("=")[0] for s in ALL_SCHEMES[scheme][1]]
+    return run_table.Run(name or scheme, outdir, scenario_text=scenario_text(scheme),
+                         overrides=["output.timeline=false", f"output.waves={'true' if waves else 'false'}"] +
+                         list(ALL_SCHEMES[scheme][1]) + list(sets), missing_keys=scheme_keys)
 
 
 def run_scheme(scheme, outdir, sets=(), waves=False):
-    """Runs one scheme; returns stats.json, or None when this build refuses the layout."""
-    path = scenario_for(scheme, outdir)
-    cmd = [BIN, "run", path, "-o", outdir, "--set", "output.timeline=false",
-           "--set", f"output.waves={'true' if waves else 'false'}"]
-    for s in list(ALL_SCHEMES[scheme][1]) + list(sets):
-        cmd += ["--set", s]
-    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV)
-    # Exit 2 naming the scheme's layout or one of its keys: this build does not have the scheme.
-    layout_keys = ["controller." + line.strip().split(":")[0] for line in ALL_SCHEMES[scheme][0].splitlines()]
-    scheme_keys = layout_keys + [s.split("=")[0] for s in ALL_SCHEMES[scheme][1]]
-    if p.returncode == 2 and any(f"key '{k}'" in p.stderr for k in scheme_keys):
-        return None
-    failure = run_check.classify(p.returncode, p.stderr, f"{scheme} ({outdir})")
-    if failure:
-        raise failure
-    return run_check.load_stats(os.path.join(outdir, "stats.json"))
+    """Runs one scheme alone; returns stats.json, or None when this build refuses the layout."""
+    return run_table.run_one(scheme_run(scheme, outdir, sets, waves))
 
 
 def model(log_stripes=LOG_STRIPES):
     """raidtlm plog-model on the IBM 0661 spec: {scheme: (busy ms, IO/s per disk)}."""
-    p = subprocess.run([BIN, "plog-model", "--disk", SPEC, "--disks", str(DISKS),
+    p = subprocess.run([run_table.binary(), "plog-model", "--disk", SPEC, "--disks", str(DISKS),
                         "--log-stripes", str(log_stripes), "--json"],
                        check=True, capture_output=True, text=True, env=ENV)
     j = json.loads(p.stdout)

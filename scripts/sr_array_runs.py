@@ -1,6 +1,7 @@
-"""Shared pieces of the SR-Array reproduction scripts (scripts/reproduce_sr_array_*): running
-scenarios/sr_array_d6.yaml with overrides, the layouts, the seek-locality emulation, the analytic
-model through `raidtlm sr-model`, and a write-through copy of the Cheetah 9LP spec.
+"""Shared pieces of the SR-Array reproduction scripts (scripts/reproduce_sr_array*): a run of
+scenarios/sr_array_d6.yaml with overrides (a row of a study_lib.run_table table), the layouts, the
+seek-locality emulation, the analytic model through `raidtlm sr-model`, and a write-through copy
+of the Cheetah 9LP spec.
 Imported by the scripts (they put scripts/ on sys.path); not a script itself.
 """
 import json
@@ -12,8 +13,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from study_lib import run_check  # noqa: E402
-BIN = os.path.join(ROOT, "build", "release", "raidtlm")
+from study_lib import run_check, run_table  # noqa: E402,F401  (run_check: the scripts' main_guard)
 SCENARIO = os.path.join(ROOT, "scenarios", "sr_array_d6.yaml")
 SPEC_DIR = os.path.join(ROOT, "..", "shared", "reference", "disksim", "validation")
 SPEC = os.path.join(SPEC_DIR, "cheetah9LP.diskspecs")
@@ -35,18 +35,22 @@ def layout(ds, dr, dm, sched):
 
 
 def run(out_root, name, sets):
-    """One `raidtlm run` of the D = 6 scenario with the overrides; returns its stats.json. A run with wrong
-    data raises run_check.IntegrityFailure (the scripts end with exit 3: run_check.main_guard)."""
-    out = os.path.join(out_root, name)
-    cmd = [BIN, "run", SCENARIO, "-q", "-o", out, "--set", "output.timeline=false", "--set", "output.waves=false"]
-    for s in sets:
-        cmd += ["--set", s]
-    return run_check.run_raidtlm(cmd, out, name, ENV)
+    """The table row of one run of the D = 6 scenario with the overrides, into out_root/name."""
+    return run_table.Run(name, os.path.join(out_root, name), SCENARIO,
+                         ["output.timeline=false", "output.waves=false"] + list(sets))
+
+
+def options(description, default_out):
+    """The scripts' command line: [OUTDIR] and the run table's options (--jobs, --list-runs, ...)."""
+    import argparse
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("outdir", nargs="?", default=os.path.join(ROOT, "out", default_out))
+    return run_table.parse(run_table.add_options(ap))
 
 
 def model(ds, dr, dm, queue, read_fraction=1.0, L=1.0, overhead_ms=0.0):
     """Eq 4-16 from `raidtlm sr-model`, S and R from the Cheetah 9LP spec."""
-    cmd = [BIN, "sr-model", "--disk", SPEC, "--ds", str(ds), "--dr", str(dr), "--dm", str(dm), "--queue", str(queue),
+    cmd = [run_table.binary(), "sr-model", "--disk", SPEC, "--ds", str(ds), "--dr", str(dr), "--dm", str(dm), "--queue", str(queue),
            "--read-fraction", str(read_fraction), "--locality", str(L), "--overhead-ms", str(overhead_ms)]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout)
 
@@ -58,12 +62,15 @@ def disk_means(st):
     return w("mean_seek_ms"), w("mean_rotation_ms"), w("mean_transfer_ms"), w("mean_overhead_ms")
 
 
-def write_through_spec(out_root):
+def write_through_spec(out_root, write=True):
     """A copy of the Cheetah 9LP spec with "Fast write level = 0" (the drive acknowledges a write only
     when it is on the media) and nothing else changed. With the spec's level 2 the drive acknowledges
     every write from its cache and writes it out in its own order, so the firmware's foreground
-    propagation (and its RLOOK/RSATF choice of replica) would not be what times a write."""
+    propagation (and its RLOOK/RSATF choice of replica) would not be what times a write.
+    write=False: only its path (--list-runs writes nothing)."""
     d = os.path.join(out_root, "write_through_spec")
+    if not write:
+        return os.path.join(d, "cheetah9LP.diskspecs")
     os.makedirs(d, exist_ok=True)
     for f in ("cheetah9LP.model", "cheetah9LP.seek"):
         shutil.copy(os.path.join(SPEC_DIR, f), d)

@@ -17,7 +17,7 @@ def format_duration(seconds):
     return f"{seconds}s"
 
 
-def progress_text(total, cached, done, failed, running, elapsed_s, width=30):
+def progress_text(total, cached, done, failed, running, elapsed_s, width=30, label="study"):
     """done counts runs finished in this session (cached ones are separate); ETA from their rate."""
     finished = cached + done + failed
     filled = int(width * finished / total) if total else width
@@ -31,12 +31,12 @@ def progress_text(total, cached, done, failed, running, elapsed_s, width=30):
     else:
         eta = "ETA ?"
     extra = f", {cached} reused" if cached else ""
-    return (f"study [{bar}] {cached + done}/{total} done, {running} running, {failed} failed{extra}, {eta}")
+    return (f"{label} [{bar}] {cached + done}/{total} done, {running} running, {failed} failed{extra}, {eta}")
 
 
 class progress_meter:
-    def __init__(self, total, cached, running_probe, stream=sys.stderr):
-        self.total, self.cached = total, cached
+    def __init__(self, total, cached, running_probe, stream=sys.stderr, label="study"):
+        self.total, self.cached, self.label = total, cached, label
         self.done = self.failed = 0
         self._running_probe = running_probe
         self._stream = stream
@@ -53,9 +53,12 @@ class progress_meter:
             self._thread.start()
         self._show(force=True)
 
-    def record(self, ok):
+    def record(self, ok, reused=False):
+        """A run finished (reused: taken from an earlier session's result, counted with the cached)."""
         with self._lock:
-            if ok:
+            if reused:
+                self.cached += 1
+            elif ok:
                 self.done += 1
             else:
                 self.failed += 1
@@ -85,7 +88,7 @@ class progress_meter:
             except Exception:  # the scheduler may be gone at the very end
                 running = 0
             text = progress_text(self.total, self.cached, self.done, self.failed, running,
-                                 time.time() - self._start)
+                                 time.time() - self._start, label=self.label)
             if self._tty:
                 self._stream.write("\r\033[K" + text + ("\n" if final else ""))
             else:
