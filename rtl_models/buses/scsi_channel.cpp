@@ -30,7 +30,25 @@ void scsi_channel::execute(tlm::tlm_generic_payload &command) {
             m_active.pop_back();
             break;
         }
+    m_sinks.erase(&command);  // an abandoned read's drive has answered: its data went there
     m_idle_trackers.push_back(&tracker);
+}
+
+void scsi_channel::abandon_all() {
+    // The chip is reset with the power: a drive still working on a read from before moves its data
+    // into a sink, not into the buffer DRAM block the command named. That block is handed out
+    // again once the power is back, its storage perhaps reallocated: a drive finishing an old read
+    // wrote into a new command's data, or into freed memory (explorer cases 161:1002, 161:1117:
+    // heap corruption). The old data a read-rotate-write would return are dropped for the same
+    // reason. A write keeps its data: they are the firmware's own copy, taken when it went out.
+    for (auto &[command, tracker] : m_active) {
+        if (auto *cmd = command->get_extension<protocol::scsi_command>()) cmd->old_tokens = nullptr;
+        if (!command->is_read() || command->get_data_length() == 0) continue;
+        std::vector<unsigned char> &sink = m_sinks[command];
+        sink.assign(command->get_data_length(), 0);
+        command->set_data_ptr(sink.data());
+    }
+    m_active.clear();
 }
 
 void scsi_channel::data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {

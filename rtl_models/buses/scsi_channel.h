@@ -11,6 +11,7 @@
 // has drained the data. A bus of someone else's making works if it speaks the same sockets.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -40,8 +41,8 @@ public:
     // (selection and CDB done), the channel status_at (status phase over, before the DMA drains).
     void execute(tlm::tlm_generic_payload &command);
     // Power loss: the commands under way are gone (their threads never come back); later data
-    // phases of theirs move nothing.
-    void abandon_all() { m_active.clear(); }
+    // phases of theirs move nothing, and what a drive still returns for them reaches no buffer.
+    void abandon_all();
 
 private:
     void data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -49,7 +50,9 @@ private:
     buffer_dram &m_buffer;
     int m_port;
     // Commands under way and the tracker their DMA counts on.
-    std::vector<std::pair<const tlm::tlm_generic_payload *, dma_tracker *>> m_active;
+    std::vector<std::pair<tlm::tlm_generic_payload *, dma_tracker *>> m_active;
+    // Where the data of abandoned reads go until their drives answer (abandon_all).
+    std::map<const tlm::tlm_generic_payload *, std::vector<unsigned char>> m_sinks;
     std::vector<std::unique_ptr<dma_tracker>> m_trackers;
     std::vector<dma_tracker *> m_idle_trackers;
 };

@@ -16,13 +16,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from study_lib import run_check, run_table  # noqa: E402
 
 # The stand-in logs its arguments and behaves as the overrides ask: fake.exit=N exits N with a
-# message, fake.wrong=1 writes a stats.json with integrity errors and exits 0.
+# message, fake.wrong=1 writes a stats.json with integrity errors and exits 0, fake.sleep=S waits S
+# seconds first.
 FAKE = r"""#!/bin/sh
 echo "$*" >> "$FAKE_LOG"
 out=""; code=0; wrong=0; prev=""
 for a in "$@"; do
   [ "$prev" = "--out" ] && out="$a"
-  case "$a" in fake.exit=*) code="${a#fake.exit=}";; fake.wrong=1) wrong=1;; esac
+  case "$a" in fake.exit=*) code="${a#fake.exit=}";; fake.wrong=1) wrong=1;; fake.sleep=*) sleep "${a#fake.sleep=}";; esac
   prev="$a"
 done
 if [ "$code" = 2 ]; then echo "scenario.yaml:3:5: key 'controller.layout': no such layout" >&2; exit 2; fi
@@ -100,8 +101,11 @@ class RunTableTest(unittest.TestCase):
             run_table.execute([self.run_("bad", "fake.exit=3", may_fail=True)], self.options(), progress=False)
 
     def test_wrong_data_wins_over_another_failure(self):
+        # The stall fails late: the wrong-data run has started by then on a loaded machine too (a
+        # table stops starting runs at its first failure; before, under the full suite's load, the
+        # stall could end before the other run began).
         with self.assertRaises(run_check.IntegrityFailure) as e:
-            run_table.execute([self.run_("stall", "fake.exit=1"), self.run_("bad", "fake.wrong=1")],
+            run_table.execute([self.run_("stall", "fake.sleep=2", "fake.exit=1"), self.run_("bad", "fake.wrong=1")],
                               self.options(jobs=2), progress=False)
         self.assertIn("also:", str(e.exception))
 
