@@ -27,6 +27,7 @@ struct disk_drive::pending {
     sc_core::sc_event done;      // its service is over
     double arrival_ms;
     bool connected;  // still connected to the initiator when the drive starts on it
+    uint64_t media_generation;  // the drive it reached (replace_media)
 };
 
 // The engine's bus calls, turned into waits on simulated time and transactions on the bus socket.
@@ -177,7 +178,7 @@ void disk_drive::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &
         connected = false;
         bus_request(protocol::scsi_bus_request::disconnect, trans);
     }
-    pending p{&trans, cmd, {}, {}, 0.0, connected};
+    pending p{&trans, cmd, {}, {}, 0.0, connected, m_media_generation};
     // Commands held beyond Max queue length go in in the order they were held: a client that
     // re-issues at once must not win every freed slot.
     // Which held command goes in next is the initiator queue's policy (arrival order unless a
@@ -246,7 +247,9 @@ void disk_drive::serve(pending &p) {
     const drive_result r = m_engine->serve(req, start, on_bus);
     if (m_waves) trace_at(m_request, -1, m_last_request_change_ms, r.complete_ms);
     wait_until_ms(r.complete_ms);
-    if (req.read_rotate_write && cmd.old_tokens) {
+    // The drive it was sent to was pulled meanwhile: nothing reaches the fresh one, nothing comes back.
+    const bool left_with_old_drive = p.media_generation != m_media_generation;
+    if (req.read_rotate_write && cmd.old_tokens && !left_with_old_drive) {
         cmd.old_tokens->resize(cmd.blocks);
         for (uint32_t i = 0; i < cmd.blocks; ++i) {
             (*cmd.old_tokens)[i] = m_tokens.get(req.lbn + i);
@@ -254,14 +257,14 @@ void disk_drive::serve(pending &p) {
     }
     const int64_t written_at = req.write_lbn >= 0 ? req.write_lbn : req.lbn;
     bool unreadable = false;
-    if (!m_unreadable.empty()) {
+    if (!m_unreadable.empty() && !left_with_old_drive) {
         const int64_t first = req.write ? written_at : req.lbn;
         const auto from = m_unreadable.lower_bound(first), to = m_unreadable.lower_bound(first + cmd.blocks);
         if (req.write) m_unreadable.erase(from, to);  // rewritten: reallocated, readable again
         else unreadable = from != to;
     }
     cmd.medium_error = unreadable;
-    if (!unreadable) move_tokens(*p.trans, req.write ? written_at : req.lbn, cmd.blocks);
+    if (!unreadable && !left_with_old_drive) move_tokens(*p.trans, req.write ? written_at : req.lbn, cmd.blocks);
     m_last_lbn = (req.write ? written_at : req.lbn) + req.blocks;
 
     auto ms = [](double v) { return sc_core::sc_time(v, sc_core::SC_MS); };
@@ -288,7 +291,8 @@ void disk_drive::serve(pending &p) {
                                            r.rotation_ms));
     }
     tm.overhead = ms(r.overhead_ms);
-    p.trans->set_response_status(unreadable ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
+    p.trans->set_response_status(unreadable || left_with_old_drive ? tlm::TLM_GENERIC_ERROR_RESPONSE
+                                                                   : tlm::TLM_OK_RESPONSE);
 
     drive_statistics &s = m_stats;
     ++s.requests;

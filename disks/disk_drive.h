@@ -101,9 +101,14 @@ public:
     // A fresh drive of the same model in this slot (a replacement or a hot spare): every sector
     // reads as never written, no media errors. The mechanics and the segment cache's bookkeeping
     // carry on (a timing approximation: the first commands may hit what the old drive cached).
+    // Commands the old drive had queued or in service left with it: they are still timed here (the
+    // same approximation) but move no data and answer with an error. Before, a member superblock
+    // write queued at a drive pulled while the controller was off landed on the fresh drive, which
+    // the start-up check then took for the member (explorer case 161:1318: zeros served).
     void replace_media() {
         m_tokens = {};
         m_unreadable.clear();
+        ++m_media_generation;
     }
     // LBNs still unreadable.
     int64_t unreadable_blocks() const { return int64_t(m_unreadable.size()); }
@@ -132,6 +137,7 @@ private:
     void serve(pending &p);
     void move_tokens(tlm::tlm_generic_payload &trans, int64_t lbn, uint32_t blocks);
     std::set<int64_t> m_unreadable;  // LBNs with a media error (few: only injected ones)
+    uint64_t m_media_generation = 0;  // replace_media calls so far
     // Untimed token access (TLM debug transport): address = LBN * 512, data_length = blocks * 8
     // tokens; returns the bytes moved. Models a drive-side XOR whose result is installed at no
     // cost (the controller's read-rotate-write parity update, docs/ARCHITECTURE.md).
