@@ -5,6 +5,11 @@
 // preempt, a routine's start and end are known when it arrives (core_dispatcher): one wait per
 // routine, none when it costs no cycles.
 //
+// Socket: `tasks` (TLM-2.0 target) takes a generic payload with a cpu_routine extension
+// (cpu_routine.h); b_transport books the routine at once and adds the time until it has run to
+// the annotated delay, which the initiator waits out (the platform does so at once). run() is the
+// same for a caller that holds the module itself (tests).
+//
 // Traced (trace()): <prefix>.coreN_busy (0/1), <prefix>.coreN_task (cpu_task number, 0 idle),
 // <prefix>.run_queue (routines ready and waiting for a core).
 #pragma once
@@ -16,8 +21,11 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/cpu/cpu_cost.h"
+#include "rtl_models/cpu/cpu_routine.h"
 #include "rtl_models/resource_stats.h"
 
 namespace raidtlm::waveforms {
@@ -36,19 +44,23 @@ struct cpu_statistics {
 
 class controller_cpu : public sc_core::sc_module {
 public:
-    struct step {
-        cpu_task task;
-        uint64_t cycles;
-    };
+    using step = cpu_step;
+
+    tlm_utils::simple_target_socket_optional<controller_cpu> tasks;  // may stay unbound (run())
 
     controller_cpu(sc_core::sc_module_name name, const cpu_config &config);
     ~controller_cpu() override;
 
     const cpu_config &config() const { return m_config; }
     const cpu_cost_table &costs() const { return m_config.costs; }
-    // Runs the steps back to back on one core; `affinity` chooses the core under per_core
-    // scheduling. Must be called from an SC_THREAD.
-    void run(std::initializer_list<step> steps, int affinity = 0);
+    // Books the steps back to back on one core; `affinity` chooses the core under per_core
+    // scheduling. Returns the time from now until the routine has run (zero at no cycles).
+    sc_core::sc_time book(const step *steps, size_t count, int affinity);
+    // Books and waits until the routine has run. Must be called from an SC_THREAD.
+    void run(std::initializer_list<step> steps, int affinity = 0) {
+        const sc_core::sc_time t = book(steps.begin(), steps.size(), affinity);
+        if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);
+    }
     void run(cpu_task task, uint64_t cycles, int affinity = 0) { run({{task, cycles}}, affinity); }
     // A task at its cost-table price.
     void run_priced(cpu_task task, int affinity = 0) { run(task, m_config.costs.cycles(task), affinity); }
@@ -62,6 +74,8 @@ public:
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+
     cpu_config m_config;
     core_dispatcher m_dispatch;
     cpu_statistics m_stats;
