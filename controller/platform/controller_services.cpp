@@ -14,15 +14,12 @@ namespace raidtlm::controller {
 double controller_top::now_s() const { return rtl_models::now_s(); }
 
 void controller_top::cpu_run(std::initializer_list<rtl_models::controller_cpu::step> steps, int affinity) {
-    tlm::tlm_generic_payload &gp = m_cpu_payloads.get();
-    rtl_models::cpu_routine &r = m_cpu_payloads.extension(gp);
-    r.steps = steps.begin();
-    r.count = steps.size();
-    r.affinity = affinity;
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    m_cpu_routine->steps = steps.begin();
+    m_cpu_routine->count = steps.size();
+    m_cpu_routine->affinity = affinity;
+    m_cpu_trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_cpu->b_transport(gp, delay);  // books the routine: delay = until it has run
-    m_cpu_payloads.put(gp);
+    m_to_cpu->b_transport(m_cpu_trans, delay);  // books the routine: delay = until it has run
     protocol::wait_annotated(delay);
     check_power();
 }
@@ -44,14 +41,10 @@ protocol::buffer_block *controller_top::allocate_buffer(uint64_t bytes, uint64_t
 }
 
 void controller_top::free_buffer(protocol::buffer_block *b) {
-    tlm::tlm_generic_payload &gp = m_space_payloads.get();
-    rtl_models::buffer_request &r = m_space_payloads.extension(gp);
-    r.what = rtl_models::buffer_request::action::free;
-    r.block = b;
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    m_free_request->block = b;
+    m_free_trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_space->b_transport(gp, delay);  // never waits
-    m_space_payloads.put(gp);
+    m_to_space->b_transport(m_free_trans, delay);  // never waits
 }
 
 void controller_top::request_table_write(uint32_t bytes) {

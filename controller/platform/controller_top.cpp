@@ -39,6 +39,9 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
     m_from_link.register_b_transport(this, &controller_top::b_transport);
+    m_cpu_trans.set_extension(m_cpu_routine = new rtl_models::cpu_routine);
+    m_free_trans.set_extension(m_free_request = new rtl_models::buffer_request);
+    m_free_request->what = rtl_models::buffer_request::action::free;
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
     m_dram = std::make_unique<rtl_models::buffer_dram>("dram", config.dram, dram_ports(config.channels));
     m_nvram = std::make_unique<rtl_models::nvram>("nvram", config.nvram);

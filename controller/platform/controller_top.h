@@ -280,8 +280,12 @@ private:
     protocol::payload_pool m_pool;
     // Reused payloads (no allocation per request once grown to the peak in flight).
     extended_payloads<protocol::dma_command> m_dma_payloads;
-    extended_payloads<rtl_models::cpu_routine> m_cpu_payloads;
-    extended_payloads<rtl_models::buffer_request> m_space_payloads;
+    extended_payloads<rtl_models::buffer_request> m_space_payloads;  // allocations (they may wait)
+    // Transactions that never wait in their target, so never in use twice: a CPU routine (booked
+    // at once) and a buffer freed; each with its extension, owned by the payload.
+    tlm::tlm_generic_payload m_cpu_trans, m_free_trans;
+    rtl_models::cpu_routine *m_cpu_routine = nullptr;
+    rtl_models::buffer_request *m_free_request = nullptr;
     worker_pool m_workers;
     worker_pool::group m_background;  // jobs nobody waits for
     bool m_powered = true;

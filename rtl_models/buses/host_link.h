@@ -41,10 +41,12 @@ struct host_link_statistics {
     double since_s = 0;
 };
 
-class host_link : public sc_core::sc_module {
+// The module is its `command` socket's forward interface: b_transport, debug and DMI calls are
+// passed on through `to_controller` as they are (a non-blocking call is refused).
+class host_link : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
     // Host commands from the host, to the controller (both may stay unbound: a link for DMA only).
-    tlm_utils::simple_target_socket_optional<host_link> command;
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND> command;
     tlm_utils::simple_initiator_socket_optional<host_link> to_controller;
     tlm_utils::simple_target_socket<host_link> dma;               // from the firmware
     tlm_utils::simple_initiator_socket<host_link> dram;           // to the buffer DRAM's host port
@@ -64,8 +66,20 @@ private:
         double since_s = 0;
         std::vector<sc_core::sc_event *> queue;
     };
-    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
-    void command_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    // `command`
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override {
+        ++m_stats.commands;
+        to_controller->b_transport(gp, delay);
+    }
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // host commands are blocking
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &gp, tlm::tlm_dmi &dmi) override {
+        return to_controller->get_direct_mem_ptr(gp, dmi);
+    }
+    unsigned int transport_dbg(tlm::tlm_generic_payload &gp) override { return to_controller->transport_dbg(gp); }
+    void dma_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
 
     host_link_config m_config;
     std::array<channel, 2> m_channels;  // PCI-X uses m_channels[0] for both directions

@@ -9,13 +9,13 @@ namespace raidtlm::rtl_models {
 
 scsi_channel::scsi_channel(sc_core::sc_module_name name)
     : sc_module(name), command("command"), bus("bus"), data_phases("data_phases"), dram("dram") {
-    command.register_b_transport(this, &scsi_channel::execute);
+    command.bind(*this);
     data_phases.register_b_transport(this, &scsi_channel::data_phase);
     m_dma.set_extension(new protocol::dma_command);  // owned by the payload
     m_dma.set_extension(new posted_dma);
 }
 
-void scsi_channel::execute(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+void scsi_channel::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
     if (m_idle_trackers.empty()) {
         m_trackers.push_back(std::make_unique<dma_tracker>());

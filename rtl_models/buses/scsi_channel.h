@@ -28,9 +28,10 @@
 
 namespace raidtlm::rtl_models {
 
-class scsi_channel : public sc_core::sc_module {
+// The module is its `command` socket's forward interface (b_transport only).
+class scsi_channel : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
-    tlm_utils::simple_target_socket<scsi_channel> command;
+    tlm::tlm_target_socket<> command;
     tlm_utils::simple_initiator_socket<scsi_channel> bus;
     tlm_utils::simple_target_socket<scsi_channel> data_phases;
     tlm_utils::simple_initiator_socket<scsi_channel> dram;
@@ -46,7 +47,13 @@ private:
     // SC_THREAD until all are done. The payload's response status is the target's. The chip's own
     // observations go into the payload's protocol::scsi_command: the bus stamps delivered_at
     // (selection and CDB done), the channel status_at (status phase over, before the DMA drains).
-    void execute(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
     void data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
 
     // Commands under way and the tracker their DMA counts on.

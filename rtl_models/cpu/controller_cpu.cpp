@@ -12,7 +12,7 @@ sc_core::sc_time at_s(double t) { return sc_core::sc_time(t, sc_core::SC_SEC); }
 
 controller_cpu::controller_cpu(sc_core::sc_module_name name, const cpu_config &config)
     : sc_module(name), tasks("tasks"), m_config(config), m_dispatch(config.cores, config.scheduling) {
-    tasks.register_b_transport(this, &controller_cpu::b_transport);
+    tasks.bind(*this);
     if (config.mhz <= 0) SC_REPORT_FATAL("/raidtlm/rtl_models/controller_cpu", "clock must be > 0 MHz");
     m_stats.core_busy_s.assign(size_t(m_dispatch.cores()), 0.0);
     m_busy.assign(size_t(m_dispatch.cores()), 0);
@@ -28,8 +28,8 @@ void controller_cpu::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time 
         gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return;
     }
-    delay += book(routine->steps, routine->count, routine->affinity);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay = book(routine->steps, routine->count, routine->affinity);  // delay was zero
 }
 
 sc_core::sc_time controller_cpu::book(const step *steps, size_t count, int affinity) {

@@ -22,7 +22,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/cpu/cpu_cost.h"
 #include "rtl_models/cpu/cpu_routine.h"
@@ -42,11 +41,14 @@ struct cpu_statistics {
     double since_s = 0;
 };
 
-class controller_cpu : public sc_core::sc_module {
+// The module is its `tasks` socket's forward interface (b_transport only; the routine is booked
+// at once, so a non-blocking or debug transaction is refused).
+class controller_cpu : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
     using step = cpu_step;
 
-    tlm_utils::simple_target_socket_optional<controller_cpu> tasks;  // may stay unbound (run())
+    // May stay unbound (run()).
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND> tasks;
 
     controller_cpu(sc_core::sc_module_name name, const cpu_config &config);
     ~controller_cpu() override;
@@ -74,7 +76,13 @@ public:
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
-    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
 
     cpu_config m_config;
     core_dispatcher m_dispatch;

@@ -39,7 +39,7 @@ struct buffer_dram::waiter {
 buffer_dram::buffer_dram(sc_core::sc_module_name name, const dram_config &config, const std::vector<dram_port> &ports)
     : sc_module(name), port("port", ports.size()), space("space"), m_config(config), m_ports(ports) {
     for (size_t i = 0; i < ports.size(); ++i) port[i].register_b_transport(this, &buffer_dram::b_transport, int(i));
-    space.register_b_transport(this, &buffer_dram::space_transport);
+    space.bind(*this);
     m_stats.ports.resize(ports.size());
     m_grant.assign(ports.size(), false);
     SC_METHOD(on_wake);
@@ -103,7 +103,7 @@ void buffer_dram::free(protocol::buffer_block *b) {
     set_occupancy(now_s());
 }
 
-void buffer_dram::space_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
+void buffer_dram::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
     auto *r = gp.get_extension<buffer_request>();
     if (!r) {

@@ -58,10 +58,12 @@ struct dram_statistics {
     double since_s = 0;
 };
 
-class buffer_dram : public sc_core::sc_module {
+// The module is its `space` socket's forward interface (b_transport only).
+class buffer_dram : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
     sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<buffer_dram>> port;
-    tlm_utils::simple_target_socket_optional<buffer_dram> space;  // may stay unbound (allocate())
+    // May stay unbound (allocate()).
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND> space;
 
     buffer_dram(sc_core::sc_module_name name, const dram_config &config, const std::vector<dram_port> &ports);
     ~buffer_dram() override;
@@ -100,7 +102,14 @@ private:
     struct waiter;
     SC_HAS_PROCESS(buffer_dram);
     void b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
-    void space_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    // `space`
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
     bool costs_time(int p, uint64_t bytes);
     void add_flow(flow &f, int p, uint64_t bytes, double cap, const sc_core::sc_time &start);
     void advance();

@@ -117,6 +117,8 @@ TEST(platform_sockets, dram_space_socket_allocates_and_frees) {
     initiator fw("fw");  // two threads share the one socket, as the platform's do
     initiator &a = fw, &b = fw;
     fw.socket.bind(dram.space);
+    initiator cpu_port("cpu_port");  // the DRAM's DMA port, unused here
+    cpu_port.socket.bind(dram.port[0]);
     double got_ms = -1;
     sc_core::sc_spawn([&] {
         protocol::buffer_block *block = space_request(a, buffer_request::action::allocate, 768 << 10);
