@@ -11,8 +11,6 @@ namespace raidtlm::controller {
 
 // ---- services: CPU, DRAM, host link, XOR, NVRAM -------------------------------------------------
 
-double controller_top::now_s() const { return rtl_models::now_s(); }
-
 void controller_top::cpu_run(std::initializer_list<rtl_models::controller_cpu::step> steps, int affinity) {
     m_cpu_routine->steps = steps.begin();
     m_cpu_routine->count = steps.size();

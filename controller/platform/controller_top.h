@@ -47,6 +47,7 @@
 #include "rtl_models/buses/host_link.h"
 #include "rtl_models/memory/nvram.h"
 #include "rtl_models/resource_stats.h"
+#include "rtl_models/sim_time.h"
 #include "rtl_models/buses/scsi_bus.h"
 #include "rtl_models/buses/scsi_channel.h"
 #include "rtl_models/xor/xor_engine.h"
@@ -211,7 +212,7 @@ private:
     // ---- firmware_platform (firmware_api.h)
     int disk_count() const override { return int(m_disks.size()); }
     const disk_info &drive_info(int d) const override { return m_disks.at(size_t(d)); }
-    double now_s() const override;
+    double now_s() const override { return rtl_models::now_s(); }
     const rtl_models::cpu_cost_table &cpu_costs() const override { return m_cpu->costs(); }
     void cpu_run(std::initializer_list<rtl_models::controller_cpu::step> steps, int affinity) override;
     protocol::buffer_block *allocate_buffer(uint64_t bytes, uint64_t token_sectors) override;

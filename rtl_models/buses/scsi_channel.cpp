@@ -11,8 +11,8 @@ scsi_channel::scsi_channel(sc_core::sc_module_name name)
     : sc_module(name), command("command"), bus("bus"), data_phases("data_phases"), dram("dram") {
     command.bind(*this);
     data_phases.register_b_transport(this, &scsi_channel::data_phase);
-    m_dma.set_extension(new protocol::dma_command);  // owned by the payload
-    m_dma.set_extension(new posted_dma);
+    m_dma.set_extension(m_dma_command = new protocol::dma_command);  // owned by the payload
+    m_dma.set_extension(m_dma_posted = new posted_dma);
 }
 
 void scsi_channel::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
@@ -51,11 +51,10 @@ void scsi_channel::data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time 
         if (c == phase->command) {
             const double bytes = double(phase->sectors) * protocol::sector_bytes;
             const double span = (phase->end - phase->start).to_seconds();
-            auto &d = *m_dma.get_extension<protocol::dma_command>();
-            d = protocol::dma_command{};
+            protocol::dma_command &d = *m_dma_command;
             d.bytes = uint64_t(bytes);
-            d.cap_bytes_per_s = span > 0 ? bytes / span : 0.0;
-            m_dma.get_extension<posted_dma>()->tracker = tracker;
+            d.cap_bytes_per_s = span > 0 ? bytes / span : 0.0;  // buffer and first_sector stay unset
+            m_dma_posted->tracker = tracker;
             m_dma.set_command(phase->command->get_command());
             m_dma.set_data_length(0);  // timing: the drive moves the tokens with the command
             m_dma.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);

@@ -25,6 +25,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/memory/posted_dma.h"
+#include "tlm/dma_command.h"
 
 namespace raidtlm::rtl_models {
 
@@ -61,6 +62,8 @@ private:
     std::vector<std::unique_ptr<dma_tracker>> m_trackers;
     std::vector<dma_tracker *> m_idle_trackers;
     tlm::tlm_generic_payload m_dma;  // the DMA's transaction (posted: never in use twice at once)
+    protocol::dma_command *m_dma_command = nullptr;  // its extensions, owned by it
+    posted_dma *m_dma_posted = nullptr;
 };
 
 }  // namespace raidtlm::rtl_models

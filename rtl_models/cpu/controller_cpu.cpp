@@ -32,15 +32,7 @@ void controller_cpu::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time 
     delay = book(routine->steps, routine->count, routine->affinity);  // delay was zero
 }
 
-sc_core::sc_time controller_cpu::book(const step *steps, size_t count, int affinity) {
-    uint64_t total = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const step &s = steps[i];
-        total += s.cycles;
-        m_stats.tasks[size_t(s.task)] += 1;
-        m_stats.cycles[size_t(s.task)] += s.cycles;
-    }
-    if (total == 0) return sc_core::SC_ZERO_TIME;  // costs nothing: no kernel event
+sc_core::sc_time controller_cpu::dispatch(const step *steps, size_t count, int affinity, uint64_t total) {
     const double now = now_s();
     const double cycle = m_config.cycle_s();
     const core_dispatcher::slot slot = m_dispatch.dispatch(now, double(total) * cycle, affinity);

@@ -57,7 +57,16 @@ public:
     const cpu_cost_table &costs() const { return m_config.costs; }
     // Books the steps back to back on one core; `affinity` chooses the core under per_core
     // scheduling. Returns the time from now until the routine has run (zero at no cycles).
-    sc_core::sc_time book(const step *steps, size_t count, int affinity);
+    sc_core::sc_time book(const step *steps, size_t count, int affinity) {
+        uint64_t total = 0;
+        for (size_t i = 0; i < count; ++i) {
+            total += steps[i].cycles;
+            m_stats.tasks[size_t(steps[i].task)] += 1;
+            m_stats.cycles[size_t(steps[i].task)] += steps[i].cycles;
+        }
+        if (total == 0) return sc_core::SC_ZERO_TIME;  // costs nothing: no kernel event
+        return dispatch(steps, count, affinity, total);
+    }
     // Books and waits until the routine has run. Must be called from an SC_THREAD.
     void run(std::initializer_list<step> steps, int affinity = 0) {
         const sc_core::sc_time t = book(steps.begin(), steps.size(), affinity);
@@ -76,6 +85,8 @@ public:
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
+    // A routine of `total` cycles on a core; the time until it has run.
+    sc_core::sc_time dispatch(const step *steps, size_t count, int affinity, uint64_t total);
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
         gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
