@@ -1,13 +1,11 @@
 #include "controller/platform/controller_top.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "controller/firmware_api/plugins.h"
-#include "rtl_models/sim_time.h"
 #include "tlm/annotated_delay.h"
 
 namespace raidtlm::controller {
@@ -40,13 +38,20 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
       m_drives_inserted(disks.size(), 0) {
     if (disks.empty()) SC_REPORT_FATAL(msg_type, "no disks");
     if (config.channels < 1) SC_REPORT_FATAL(msg_type, "at least one channel");
-    host.register_b_transport(this, &controller_top::b_transport);
+    m_from_link.register_b_transport(this, &controller_top::b_transport);
+    m_cpu_trans.set_extension(m_cpu_routine = new rtl_models::cpu_routine);
+    m_free_trans.set_extension(m_free_request = new rtl_models::buffer_request);
+    m_free_request->what = rtl_models::buffer_request::action::free;
     m_cpu = std::make_unique<rtl_models::controller_cpu>("cpu", config.cpu);
     m_dram = std::make_unique<rtl_models::buffer_dram>("dram", config.dram, dram_ports(config.channels));
     m_nvram = std::make_unique<rtl_models::nvram>("nvram", config.nvram);
     m_xor = std::make_unique<rtl_models::xor_engine>("xor", config.xor_engine);
     m_link = std::make_unique<rtl_models::host_link>("host_link", config.host_link);
     m_cpu_port = m_dram->port_index("cpu");
+    host.bind(m_link->command);  // host commands cross the host link
+    m_link->to_controller.bind(m_from_link);
+    m_to_cpu.bind(m_cpu->tasks);
+    m_to_space.bind(m_dram->space);
     m_to_link.bind(m_link->dma);
     m_link->dram.bind(m_dram->port[size_t(m_dram->port_index("host"))]);
     m_to_xor.bind(m_xor->command);
@@ -66,12 +71,13 @@ controller_top::controller_top(sc_core::sc_module_name name, const controller_co
         m_target.push_back(target_id(position, config.initiator_id));
         channel_targets[size_t(channel)].push_back(m_target.back());
     }
+    m_to_channel.init(size_t(config.channels));
     for (int c = 0; c < config.channels; ++c) {
         m_buses.push_back(std::make_unique<rtl_models::scsi_bus>(fmt::format("ch{}", c).c_str(), config.bus,
                                                                  config.initiator_id, channel_targets[size_t(c)]));
         const int port = m_dram->port_index(fmt::format("ch{}", c));
-        m_channels.push_back(
-            std::make_unique<rtl_models::scsi_channel>(fmt::format("ch{}_adapter", c).c_str(), *m_dram, port));
+        m_channels.push_back(std::make_unique<rtl_models::scsi_channel>(fmt::format("ch{}_adapter", c).c_str()));
+        m_to_channel[size_t(c)].bind(m_channels.back()->command);
         m_channels.back()->bus.bind(m_buses.back()->from_initiator);
         m_buses.back()->data_phases.bind(m_channels.back()->data_phases);
         m_channels.back()->dram.bind(m_dram->port[size_t(port)]);
@@ -180,112 +186,6 @@ bool controller_top::raw_disk_io(bool read, int d, uint64_t lbn, uint32_t sector
     return ok;
 }
 
-// ---- services: CPU, DRAM, host link, XOR, NVRAM -------------------------------------------------
-
-double controller_top::now_s() const { return rtl_models::now_s(); }
-
-void controller_top::cpu_run(std::initializer_list<rtl_models::controller_cpu::step> steps, int affinity) {
-    m_cpu->run(steps, affinity);
-    check_power();
-}
-
-protocol::buffer_block *controller_top::allocate_buffer(uint64_t bytes, uint64_t token_sectors) {
-    protocol::buffer_block *b = m_dram->allocate(bytes, token_sectors);
-    check_power();
-    return b;
-}
-
-void controller_top::request_table_write(uint32_t bytes) {
-    tlm::tlm_generic_payload &gp = m_dma_payloads.get();
-    protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
-    d = protocol::dma_command{};
-    d.bytes = bytes;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_data_length(0);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_dram->b_transport(gp, delay);
-    m_dma_payloads.put(gp);
-    check_power();
-}
-
-void controller_top::host_dma(const host_command &cmd, protocol::buffer_block *buffer, uint64_t first_sector) {
-    const auto &host_trans = *static_cast<const tlm::tlm_generic_payload *>(cmd.platform_handle);
-    tlm::tlm_generic_payload &gp = m_dma_payloads.get();
-    protocol::dma_command &d = *gp.get_extension<protocol::dma_command>();
-    d = protocol::dma_command{};
-    d.bytes = cmd.bytes();
-    d.buffer = buffer;
-    d.first_sector = first_sector;
-    gp.set_command(host_trans.get_command());
-    // A piece of the host's command (firmware_kit::serve_pieces): its own sectors of the host's data.
-    const uint64_t token_bytes = host_trans.get_data_length() ? uint64_t(cmd.sectors) * protocol::token_bytes : 0;
-    gp.set_data_ptr(host_trans.get_data_ptr() + cmd.host_offset_sectors * protocol::token_bytes);
-    gp.set_data_length(unsigned(token_bytes));
-    gp.set_streaming_width(unsigned(token_bytes));
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_link->b_transport(gp, delay);
-    m_dma_payloads.put(gp);
-    check_power();
-}
-
-void controller_top::xor_blocks(const std::vector<protocol::buffer_ref> &inputs, const protocol::buffer_ref &output,
-                                uint64_t sectors) {
-    gf_blocks(inputs, {}, output, sectors);
-}
-
-void controller_top::gf_blocks(const std::vector<protocol::buffer_ref> &inputs, const std::vector<uint8_t> &coefficients,
-                               const protocol::buffer_ref &output, uint64_t sectors) {
-    tlm::tlm_generic_payload gp;
-    protocol::xor_command x;
-    x.inputs = inputs;
-    x.output = output;
-    x.sectors = sectors;
-    x.coefficients = coefficients;
-    gp.set_extension(&x);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_xor->b_transport(gp, delay);
-    gp.clear_extension(&x);
-    check_power();
-}
-
-void controller_top::nvram_write(uint64_t address, const void *data, unsigned bytes) {
-    nvram_access(tlm::TLM_WRITE_COMMAND, address, const_cast<void *>(data), bytes);
-}
-
-void controller_top::nvram_read(uint64_t address, void *data, unsigned bytes) {
-    nvram_access(tlm::TLM_READ_COMMAND, address, data, bytes);
-}
-
-void controller_top::nvram_access(tlm::tlm_command command, uint64_t address, void *data, unsigned bytes) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(command);
-    gp.set_address(address);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(data));
-    gp.set_data_length(bytes);
-    gp.set_streaming_width(bytes);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_to_nvram->b_transport(gp, delay);
-    check_power();
-}
-
-bool controller_top::nvram_peek(uint64_t address, void *data, unsigned bytes) const {
-    auto &socket = const_cast<tlm_utils::simple_initiator_socket<controller_top> &>(m_to_nvram);
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(address);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(data));
-    gp.set_data_length(bytes);
-    return socket->transport_dbg(gp) == bytes;
-}
-
-std::vector<intent_record> controller_top::intent_log() const {
-    std::vector<intent_record> out;
-    for (const auto &[addr, r] : write_intent_log::read(*this)) out.push_back(r);
-    return out;
-}
-
 // ---- members -------------------------------------------------------------------------------------
 
 void controller_top::sync_traced_members() {
@@ -379,105 +279,6 @@ void controller_top::start_of_simulation() { m_firmware->create_members_before_r
 void controller_top::rebuild_progress(int d, double fraction) {
     m_members.set_progress(d, fraction);
     m_traced_rebuild_pct[size_t(d)] = int(m_members.progress(d) * 100.0);
-}
-
-// ---- services: the SCSI channels ----------------------------------------------------------------
-
-drive_completion controller_top::drive_command(const drive_request &request) {
-    const int d = request.disk;
-    if (m_drive_gone[size_t(d)] || (m_members.state(d) == member_state::failed && !request.member_metadata)) {
-        // The drive is gone: no selection, no data. Failed at once, not after a selection
-        // timeout (SCSI-2's recommended 250 ms), which a firmware that knows the member is lost
-        // never waits for.
-        ++m_stats.commands_to_failed;
-        drive_completion gone;
-        gone.delivered_ms = gone.status_ms = gone.observed_ms = now_ms();
-        return gone;
-    }
-    const int channel = m_channel[size_t(d)];
-    const uint64_t losses_at_start = m_members.losses(d);
-    tlm::tlm_generic_payload *gp = m_pool.acquire();
-    gp->set_command(request.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    gp->set_address(request.lbn * protocol::sector_bytes);
-    // A write's data as they cross the bus: taken from the buffer when the command goes out, so a
-    // power loss while the drive still works on it (the buffer DRAM's contents lost) leaves each
-    // sector old or new on the drive, never the lost buffer's contents.
-    std::vector<uint64_t> data_out;
-    if (request.buffer && !request.buffer->tokens.empty()) {
-        uint64_t *data = request.buffer->tokens.data() + request.first_sector;
-        if (request.write) {
-            data_out.assign(data, data + request.sectors);
-            data = data_out.data();
-        }
-        gp->set_data_ptr(reinterpret_cast<unsigned char *>(data));
-        gp->set_data_length(request.sectors * protocol::token_bytes);
-        gp->set_streaming_width(request.sectors * protocol::token_bytes);
-    }
-    auto *cmd = gp->get_extension<protocol::scsi_command>();
-    cmd->lbn = request.lbn;
-    cmd->blocks = request.sectors;
-    cmd->read_rotate_write = request.old_tokens != nullptr;
-    cmd->old_tokens = request.old_tokens;
-    cmd->relocate_lbn = request.old_tokens && request.relocate_lbn >= 0 ? request.relocate_lbn : -1;
-    cmd->target_id = m_target[size_t(d)];
-    cmd->force_unit_access = !request.write && request.force_unit_access;
-    cmd->delivered_at = cmd->status_at = sc_core::SC_ZERO_TIME;
-    cmd->host_request = serving_request();
-    ++m_stats.physical_commands;
-
-    m_channels[size_t(channel)]->execute(*gp);  // selection, data phases with the DMA, status
-    check_power();
-    // The completion interrupt: the CPU takes the status (on the instruction-set simulator the
-    // firmware's own completion handling runs instead).
-    if (m_config.cpu.model == rtl_models::cpu_model::cost_table) {
-        m_cpu->run_priced(rtl_models::cpu_task::completion_interrupt, channel);
-        check_power();
-    }
-
-    drive_completion done;
-    // The member was lost while the command was out: the drive that had it is gone (pulled, dead),
-    // so its status never reaches the controller, nor do data it read (the drive model carries on
-    // regardless, and a fresh drive may already sit in the slot with other contents).
-    const bool lost_in_flight = m_members.losses(d) != losses_at_start;
-    if (lost_in_flight) ++m_stats.commands_lost_in_flight;
-    done.ok = gp->is_response_ok() && !lost_in_flight;
-    done.medium_error = cmd->medium_error && !lost_in_flight;
-    if (done.medium_error) ++m_stats.medium_errors;
-    cmd->medium_error = false;
-    done.delivered_ms = cmd->delivered_at.to_seconds() * 1e3;
-    done.status_ms = cmd->status_at.to_seconds() * 1e3;
-    done.observed_ms = now_ms();
-    const protocol::access_timing &tm = cmd->timing;
-    // The prediction probe (measurement, not firmware): predicted vs the drive's seek + rotation.
-    if (!std::isnan(request.predicted_access_ms) && done.ok && !tm.write_back && tm.media_accessed)
-        m_stats.prediction.add(request.predicted_access_ms, (tm.seek + tm.rotation).to_seconds() * 1e3,
-                               request.predicted_period_ms);
-    cmd->read_rotate_write = false;
-    cmd->old_tokens = nullptr;
-    cmd->relocate_lbn = -1;
-    cmd->force_unit_access = false;
-    gp->release();
-    return done;
-}
-
-bool controller_top::install_untimed(int d, uint64_t lbn, const uint64_t *tokens, uint32_t sectors) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(lbn * protocol::sector_bytes);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(const_cast<uint64_t *>(tokens)));
-    gp.set_data_length(unsigned(sectors * protocol::token_bytes));
-    gp.set_streaming_width(unsigned(sectors * protocol::token_bytes));
-    return disk[size_t(d)]->transport_dbg(gp) == sectors * protocol::token_bytes;
-}
-
-void controller_top::peek_untimed(int d, uint64_t lbn, uint32_t sectors, uint64_t *tokens) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(lbn * protocol::sector_bytes);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(tokens));
-    gp.set_data_length(sectors * protocol::token_bytes);
-    gp.set_streaming_width(sectors * protocol::token_bytes);
-    disk[size_t(d)]->transport_dbg(gp);
 }
 
 // ---- services: threads --------------------------------------------------------------------------

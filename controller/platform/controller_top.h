@@ -16,13 +16,17 @@
 // drive i's own bus socket to `disk_bus[i]` (both lead to the SCSI bus of the drive's channel).
 // The response is TLM_OK_RESPONSE when the firmware succeeded; a range beyond the capacity gets
 // TLM_ADDRESS_ERROR_RESPONSE, a payload without scsi_command TLM_GENERIC_ERROR_RESPONSE.
+// Inside, every hop between blocks is a TLM-2.0 socket: `host` is the host link's `command`
+// socket (bound hierarchically), and the link passes each command on to `from_link`; the platform's
+// services reach the CPU (`to_cpu` -> controller_cpu::tasks, a cpu_routine), buffer space
+// (`to_space` -> buffer_dram::space, a buffer_request), the DRAM's CPU port, the host link's DMA,
+// the XOR engine, the NVRAM and each channel (`to_channel[c]` -> scsi_channel::command).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -34,6 +38,7 @@
 #include "controller/firmware_api/controller_config.h"
 #include "controller/firmware_api/firmware_api.h"
 #include "controller/kit/predict/prediction_statistics.h"
+#include "controller/platform/extended_payloads.h"
 #include "controller/platform/scoreboard.h"
 #include "controller/platform/worker_pool.h"
 #include "controller/kit/write_intent_log.h"
@@ -42,6 +47,7 @@
 #include "rtl_models/buses/host_link.h"
 #include "rtl_models/memory/nvram.h"
 #include "rtl_models/resource_stats.h"
+#include "rtl_models/sim_time.h"
 #include "rtl_models/buses/scsi_bus.h"
 #include "rtl_models/buses/scsi_channel.h"
 #include "rtl_models/xor/xor_engine.h"
@@ -74,7 +80,7 @@ struct controller_statistics {
 
 class controller_top : public sc_core::sc_module, private firmware_platform {
 public:
-    tlm_utils::simple_target_socket<controller_top> host;
+    tlm::tlm_target_socket<> host;  // the host link's command socket
     sc_core::sc_vector<tlm::tlm_initiator_socket<>> disk;
     sc_core::sc_vector<tlm::tlm_target_socket<>> disk_bus;
 
@@ -206,11 +212,11 @@ private:
     // ---- firmware_platform (firmware_api.h)
     int disk_count() const override { return int(m_disks.size()); }
     const disk_info &drive_info(int d) const override { return m_disks.at(size_t(d)); }
-    double now_s() const override;
+    double now_s() const override { return rtl_models::now_s(); }
     const rtl_models::cpu_cost_table &cpu_costs() const override { return m_cpu->costs(); }
     void cpu_run(std::initializer_list<rtl_models::controller_cpu::step> steps, int affinity) override;
     protocol::buffer_block *allocate_buffer(uint64_t bytes, uint64_t token_sectors) override;
-    void free_buffer(protocol::buffer_block *b) override { m_dram->free(b); }
+    void free_buffer(protocol::buffer_block *b) override;
     void request_table_write(uint32_t bytes) override;
     void host_dma(const host_command &cmd, protocol::buffer_block *buffer, uint64_t first_sector) override;
     using firmware_platform::host_dma;
@@ -263,31 +269,24 @@ private:
     std::vector<std::unique_ptr<rtl_models::scsi_bus>> m_buses;
     std::vector<std::unique_ptr<rtl_models::scsi_channel>> m_channels;
     int m_cpu_port = 0;
-    // Sockets from the platform's services to the blocks.
+    // Sockets: host commands from the host link; from the platform's services to the blocks.
+    tlm_utils::simple_target_socket<controller_top> m_from_link{"from_link"};
+    tlm_utils::simple_initiator_socket<controller_top> m_to_cpu{"to_cpu"};
+    tlm_utils::simple_initiator_socket<controller_top> m_to_space{"to_space"};
     tlm_utils::simple_initiator_socket<controller_top> m_to_link{"to_link"};
     tlm_utils::simple_initiator_socket<controller_top> m_to_xor{"to_xor"};
     tlm_utils::simple_initiator_socket<controller_top> m_to_nvram{"to_nvram"};
     tlm_utils::simple_initiator_socket<controller_top> m_to_dram{"to_dram"};
+    sc_core::sc_vector<tlm_utils::simple_initiator_socket<controller_top>> m_to_channel{"to_channel"};
     protocol::payload_pool m_pool;
-    // Reused objects (no allocation per request once grown to the peak in flight).
-    template <class T>
-    struct reuse {
-        std::vector<std::unique_ptr<T>> all;
-        std::vector<T *> idle;
-        T &get() {
-            if (idle.empty()) {
-                all.push_back(std::make_unique<T>());
-                if constexpr (std::is_same_v<T, tlm::tlm_generic_payload>)
-                    all.back()->set_extension(new protocol::dma_command);
-                return *all.back();
-            }
-            T *t = idle.back();
-            idle.pop_back();
-            return *t;
-        }
-        void put(T &t) { idle.push_back(&t); }
-    };
-    reuse<tlm::tlm_generic_payload> m_dma_payloads;  // each with a dma_command extension
+    // Reused payloads (no allocation per request once grown to the peak in flight).
+    extended_payloads<protocol::dma_command> m_dma_payloads;
+    extended_payloads<rtl_models::buffer_request> m_space_payloads;  // allocations (they may wait)
+    // Transactions that never wait in their target, so never in use twice: a CPU routine (booked
+    // at once) and a buffer freed; each with its extension, owned by the payload.
+    tlm::tlm_generic_payload m_cpu_trans, m_free_trans;
+    rtl_models::cpu_routine *m_cpu_routine = nullptr;
+    rtl_models::buffer_request *m_free_request = nullptr;
     worker_pool m_workers;
     worker_pool::group m_background;  // jobs nobody waits for
     bool m_powered = true;

@@ -8,11 +8,12 @@
 namespace raidtlm::rtl_models {
 
 host_link::host_link(sc_core::sc_module_name name, const host_link_config &config)
-    : sc_module(name), dma("dma"), dram("dram"), m_config(config) {
-    dma.register_b_transport(this, &host_link::b_transport);
+    : sc_module(name), command("command"), to_controller("to_controller"), dma("dma"), dram("dram"), m_config(config) {
+    command.bind(*this);
+    dma.register_b_transport(this, &host_link::dma_transport);
 }
 
-void host_link::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
+void host_link::dma_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
     protocol::wait_annotated(delay);
     auto *d = gp.get_extension<protocol::dma_command>();
     if (!d) {

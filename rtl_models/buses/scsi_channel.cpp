@@ -1,36 +1,42 @@
 #include "rtl_models/buses/scsi_channel.h"
 
+#include "tlm/annotated_delay.h"
+#include "tlm/dma_command.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"
 
 namespace raidtlm::rtl_models {
 
-scsi_channel::scsi_channel(sc_core::sc_module_name name, buffer_dram &buffer, int dram_port)
-    : sc_module(name), bus("bus"), data_phases("data_phases"), dram("dram"), m_buffer(buffer), m_port(dram_port) {
+scsi_channel::scsi_channel(sc_core::sc_module_name name)
+    : sc_module(name), command("command"), bus("bus"), data_phases("data_phases"), dram("dram") {
+    command.bind(*this);
     data_phases.register_b_transport(this, &scsi_channel::data_phase);
+    m_dma.set_extension(m_dma_command = new protocol::dma_command);  // owned by the payload
+    m_dma.set_extension(m_dma_posted = new posted_dma);
 }
 
-void scsi_channel::execute(tlm::tlm_generic_payload &command) {
+void scsi_channel::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+    protocol::wait_annotated(delay);
     if (m_idle_trackers.empty()) {
         m_trackers.push_back(std::make_unique<dma_tracker>());
         m_idle_trackers.push_back(m_trackers.back().get());
     }
     dma_tracker &tracker = *m_idle_trackers.back();
     m_idle_trackers.pop_back();
-    m_active.emplace_back(&command, &tracker);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    bus->b_transport(command, delay);
-    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    m_active.emplace_back(&trans, &tracker);
+    sc_core::sc_time bus_delay = sc_core::SC_ZERO_TIME;
+    bus->b_transport(trans, bus_delay);
+    if (bus_delay > sc_core::SC_ZERO_TIME) sc_core::wait(bus_delay);
     // The status phase is over: the chip's own time stamp, which firmware may read.
-    if (auto *cmd = command.get_extension<protocol::scsi_command>()) cmd->status_at = sc_core::sc_time_stamp();
+    if (auto *cmd = trans.get_extension<protocol::scsi_command>()) cmd->status_at = sc_core::sc_time_stamp();
     tracker.wait_all();  // the DMA has drained the data
     for (auto &a : m_active)
-        if (a.first == &command) {
+        if (a.first == &trans) {
             a = m_active.back();
             m_active.pop_back();
             break;
         }
-    m_sinks.erase(&command);  // an abandoned read's drive has answered: its data went there
+    m_sinks.erase(&trans);  // an abandoned read's drive has answered: its data went there
     m_idle_trackers.push_back(&tracker);
 }
 
@@ -51,7 +57,8 @@ void scsi_channel::abandon_all() {
     m_active.clear();
 }
 
-void scsi_channel::data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
+// The phase's times are absolute: the annotated delay adds nothing to them.
+void scsi_channel::data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
     const auto *phase = trans.get_extension<protocol::scsi_bus_phase>();
     if (!phase || phase->request != protocol::scsi_bus_request::data) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -62,8 +69,17 @@ void scsi_channel::data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time 
         if (c == phase->command) {
             const double bytes = double(phase->sectors) * protocol::sector_bytes;
             const double span = (phase->end - phase->start).to_seconds();
-            m_buffer.transfer_at(m_port, uint64_t(bytes), phase->start, span > 0 ? bytes / span : 0.0,
-                                 *tracker);
+            protocol::dma_command &d = *m_dma_command;
+            d.bytes = uint64_t(bytes);
+            d.cap_bytes_per_s = span > 0 ? bytes / span : 0.0;  // buffer and first_sector stay unset
+            m_dma_posted->tracker = tracker;
+            m_dma.set_command(phase->command->get_command());
+            m_dma.set_data_length(0);  // timing: the drive moves the tokens with the command
+            m_dma.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            // Posted at the data phase's start (the DRAM starts it no earlier than now).
+            const sc_core::sc_time now = sc_core::sc_time_stamp();
+            sc_core::sc_time to_start = phase->start > now ? phase->start - now : sc_core::SC_ZERO_TIME;
+            dram->b_transport(m_dma, to_start);
             return;
         }
 }

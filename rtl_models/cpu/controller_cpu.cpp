@@ -1,6 +1,7 @@
 #include "rtl_models/cpu/controller_cpu.h"
 
 #include "rtl_models/sim_time.h"
+#include "tlm/annotated_delay.h"
 #include "waveforms/scheduled_trace.h"
 
 namespace raidtlm::rtl_models {
@@ -10,7 +11,8 @@ sc_core::sc_time at_s(double t) { return sc_core::sc_time(t, sc_core::SC_SEC); }
 }  // namespace
 
 controller_cpu::controller_cpu(sc_core::sc_module_name name, const cpu_config &config)
-    : sc_module(name), m_config(config), m_dispatch(config.cores, config.scheduling) {
+    : sc_module(name), tasks("tasks"), m_config(config), m_dispatch(config.cores, config.scheduling) {
+    tasks.bind(*this);
     if (config.mhz <= 0) SC_REPORT_FATAL("/raidtlm/rtl_models/controller_cpu", "clock must be > 0 MHz");
     m_stats.core_busy_s.assign(size_t(m_dispatch.cores()), 0.0);
     m_busy.assign(size_t(m_dispatch.cores()), 0);
@@ -19,14 +21,18 @@ controller_cpu::controller_cpu(sc_core::sc_module_name name, const cpu_config &c
 
 controller_cpu::~controller_cpu() = default;
 
-void controller_cpu::run(std::initializer_list<step> steps, int affinity) {
-    uint64_t total = 0;
-    for (const step &s : steps) {
-        total += s.cycles;
-        m_stats.tasks[size_t(s.task)] += 1;
-        m_stats.cycles[size_t(s.task)] += s.cycles;
+void controller_cpu::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
+    protocol::wait_annotated(delay);
+    const auto *routine = gp.get_extension<cpu_routine>();
+    if (!routine) {
+        gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
     }
-    if (total == 0) return;  // costs nothing: no kernel event
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay = book(routine->steps, routine->count, routine->affinity);  // delay was zero
+}
+
+sc_core::sc_time controller_cpu::dispatch(const step *steps, size_t count, int affinity, uint64_t total) {
     const double now = now_s();
     const double cycle = m_config.cycle_s();
     const core_dispatcher::slot slot = m_dispatch.dispatch(now, double(total) * cycle, affinity);
@@ -41,7 +47,8 @@ void controller_cpu::run(std::initializer_list<step> steps, int affinity) {
         int &task = m_task[size_t(slot.core)];
         m_trace->set_at(busy, 1, slot.start_s);
         double t = slot.start_s;
-        for (const step &s : steps) {
+        for (size_t i = 0; i < count; ++i) {
+            const step &s = steps[i];
             if (s.cycles == 0) continue;
             m_trace->set_at(task, int(s.task), t);
             t += double(s.cycles) * cycle;
@@ -49,7 +56,7 @@ void controller_cpu::run(std::initializer_list<step> steps, int affinity) {
         m_trace->set_at(busy, 0, slot.end_s);
         m_trace->set_at(task, 0, slot.end_s);
     }
-    sc_core::wait(at_s(slot.end_s - now));
+    return at_s(slot.end_s - now);
 }
 
 void controller_cpu::reset_statistics() {

@@ -5,6 +5,11 @@
 // preempt, a routine's start and end are known when it arrives (core_dispatcher): one wait per
 // routine, none when it costs no cycles.
 //
+// Socket: `tasks` (TLM-2.0 target) takes a generic payload with a cpu_routine extension
+// (cpu_routine.h); b_transport books the routine at once and adds the time until it has run to
+// the annotated delay, which the initiator waits out (the platform does so at once). run() is the
+// same for a caller that holds the module itself (tests).
+//
 // Traced (trace()): <prefix>.coreN_busy (0/1), <prefix>.coreN_task (cpu_task number, 0 idle),
 // <prefix>.run_queue (routines ready and waiting for a core).
 #pragma once
@@ -16,8 +21,10 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
 
 #include "rtl_models/cpu/cpu_cost.h"
+#include "rtl_models/cpu/cpu_routine.h"
 #include "rtl_models/resource_stats.h"
 
 namespace raidtlm::waveforms {
@@ -34,21 +41,37 @@ struct cpu_statistics {
     double since_s = 0;
 };
 
-class controller_cpu : public sc_core::sc_module {
+// The module is its `tasks` socket's forward interface (b_transport only; the routine is booked
+// at once, so a non-blocking or debug transaction is refused).
+class controller_cpu : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
-    struct step {
-        cpu_task task;
-        uint64_t cycles;
-    };
+    using step = cpu_step;
+
+    // May stay unbound (run()).
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND> tasks;
 
     controller_cpu(sc_core::sc_module_name name, const cpu_config &config);
     ~controller_cpu() override;
 
     const cpu_config &config() const { return m_config; }
     const cpu_cost_table &costs() const { return m_config.costs; }
-    // Runs the steps back to back on one core; `affinity` chooses the core under per_core
-    // scheduling. Must be called from an SC_THREAD.
-    void run(std::initializer_list<step> steps, int affinity = 0);
+    // Books the steps back to back on one core; `affinity` chooses the core under per_core
+    // scheduling. Returns the time from now until the routine has run (zero at no cycles).
+    sc_core::sc_time book(const step *steps, size_t count, int affinity) {
+        uint64_t total = 0;
+        for (size_t i = 0; i < count; ++i) {
+            total += steps[i].cycles;
+            m_stats.tasks[size_t(steps[i].task)] += 1;
+            m_stats.cycles[size_t(steps[i].task)] += steps[i].cycles;
+        }
+        if (total == 0) return sc_core::SC_ZERO_TIME;  // costs nothing: no kernel event
+        return dispatch(steps, count, affinity, total);
+    }
+    // Books and waits until the routine has run. Must be called from an SC_THREAD.
+    void run(std::initializer_list<step> steps, int affinity = 0) {
+        const sc_core::sc_time t = book(steps.begin(), steps.size(), affinity);
+        if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);
+    }
     void run(cpu_task task, uint64_t cycles, int affinity = 0) { run({{task, cycles}}, affinity); }
     // A task at its cost-table price.
     void run_priced(cpu_task task, int affinity = 0) { run(task, m_config.costs.cycles(task), affinity); }
@@ -62,6 +85,16 @@ public:
     void trace(sc_core::sc_trace_file *tf, const std::string &prefix);
 
 private:
+    // A routine of `total` cycles on a core; the time until it has run.
+    sc_core::sc_time dispatch(const step *steps, size_t count, int affinity, uint64_t total);
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
+
     cpu_config m_config;
     core_dispatcher m_dispatch;
     cpu_statistics m_stats;

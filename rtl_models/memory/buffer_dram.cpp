@@ -37,8 +37,9 @@ struct buffer_dram::waiter {
 };
 
 buffer_dram::buffer_dram(sc_core::sc_module_name name, const dram_config &config, const std::vector<dram_port> &ports)
-    : sc_module(name), port("port", ports.size()), m_config(config), m_ports(ports) {
+    : sc_module(name), port("port", ports.size()), space("space"), m_config(config), m_ports(ports) {
     for (size_t i = 0; i < ports.size(); ++i) port[i].register_b_transport(this, &buffer_dram::b_transport, int(i));
+    space.bind(*this);
     m_stats.ports.resize(ports.size());
     m_grant.assign(ports.size(), false);
     SC_METHOD(on_wake);
@@ -102,6 +103,18 @@ void buffer_dram::free(protocol::buffer_block *b) {
     set_occupancy(now_s());
 }
 
+void buffer_dram::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
+    protocol::wait_annotated(delay);
+    auto *r = gp.get_extension<buffer_request>();
+    if (!r) {
+        gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
+    if (r->what == buffer_request::action::allocate) r->block = allocate(r->bytes, r->token_sectors);
+    else free(r->block);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
 void buffer_dram::set_occupancy(double now) {
     m_stats.occupancy_bytes.set(now, double(m_used));
     m_occupancy_kib = int(m_used >> 10);
@@ -126,8 +139,14 @@ void buffer_dram::power_restore() {
 // ---- bandwidth ------------------------------------------------------------------------------
 
 void buffer_dram::b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) {
-    protocol::wait_annotated(delay);
     auto *d = gp.get_extension<protocol::dma_command>();
+    if (const auto *posted = gp.get_extension<posted_dma>(); d && posted && posted->tracker) {
+        // Starts at now + delay; the caller does not wait for it.
+        transfer_at(p, d->bytes, sc_core::sc_time_stamp() + delay, d->cap_bytes_per_s, *posted->tracker);
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    protocol::wait_annotated(delay);
     if (!d) {
         gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return;

@@ -1,11 +1,16 @@
 // The controller's buffer DRAM: buffer space that blocks when full, and bandwidth shared by DMA
 // ports through an arbiter (dram_arbiter.h: round-robin or fixed priority, granted in bursts).
 //
-// Ports are TLM-2.0 target sockets (one per port: host DMA, each SCSI channel's DMA, the XOR
-// engine, the CPU); a transaction carries a protocol::dma_command and blocks its caller until the
-// DRAM has moved the bytes, copying tokens between the payload and the buffer. The SCSI channels
-// report their data phases when the drive plans them, possibly ahead of time, so they use
-// transfer_at(), which starts the DMA at the data phase's start and counts it on a dma_tracker.
+// Sockets (TLM-2.0 targets):
+//   port[i]  one per DMA port (host DMA, each SCSI channel's DMA, the XOR engine, the CPU); a
+//            transaction carries a protocol::dma_command and blocks its caller until the DRAM has
+//            moved the bytes, copying tokens between the payload and the buffer. With a posted_dma
+//            extension (posted_dma.h) it starts at the annotated time and returns at once, counted
+//            on the extension's dma_tracker: the SCSI channels' data phases, planned by the drive
+//            possibly ahead of time.
+//   space    buffer space: a buffer_request (buffer_request.h) allocates (blocking while full) or
+//            frees a buffer_block.
+// allocate/free/transfer/transfer_at are what the sockets do, for tests that hold the module.
 //
 // Bandwidth is shared as a fluid: while the set of active transfers is unchanged each moves at its
 // arbitrated share (capped by its source's rate); the shares are recomputed, and one kernel event
@@ -23,7 +28,9 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "rtl_models/memory/buffer_request.h"
 #include "rtl_models/memory/dram_arbiter.h"
+#include "rtl_models/memory/posted_dma.h"
 #include "rtl_models/resource_stats.h"
 #include "tlm/dma_command.h"
 #include "waveforms/traced_value.h"
@@ -33,15 +40,6 @@ namespace raidtlm::rtl_models {
 struct dram_port {
     std::string name;
     int priority = 0;  // fixed_priority: higher first
-};
-
-// DMAs started ahead of time (transfer_at): pending counts those not yet done.
-struct dma_tracker {
-    int pending = 0;
-    sc_core::sc_event done;
-    void wait_all() {
-        while (pending > 0) sc_core::wait(done);
-    }
 };
 
 struct dram_port_statistics {
@@ -60,9 +58,12 @@ struct dram_statistics {
     double since_s = 0;
 };
 
-class buffer_dram : public sc_core::sc_module {
+// The module is its `space` socket's forward interface (b_transport only).
+class buffer_dram : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
     sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<buffer_dram>> port;
+    // May stay unbound (allocate()).
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND> space;
 
     buffer_dram(sc_core::sc_module_name name, const dram_config &config, const std::vector<dram_port> &ports);
     ~buffer_dram() override;
@@ -101,6 +102,14 @@ private:
     struct waiter;
     SC_HAS_PROCESS(buffer_dram);
     void b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    // `space`
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
     bool costs_time(int p, uint64_t bytes);
     void add_flow(flow &f, int p, uint64_t bytes, double cap, const sc_core::sc_time &start);
     void advance();

@@ -41,6 +41,12 @@ struct target_user : component_test::bus_target_stub {
     void request(protocol::scsi_bus_request r) { EXPECT_EQ(bus_target_stub::request(r), tlm::TLM_OK_RESPONSE); }
 };
 
+// What the platform's services are to a block: one initiator socket.
+struct firmware_side : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<firmware_side> socket{"socket"};
+    explicit firmware_side(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
 // The initiator's side of a bus: a controller channel that sends commands.
 struct channel_stub : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<channel_stub> socket{"socket"};
@@ -184,7 +190,9 @@ TEST(scsi_channel, stamps_the_delivery_and_the_status_on_its_own_clock) {
     dram_config dc;
     dc.capacity_bytes = 1 << 20;
     buffer_dram dram("dram", dc, {{"channel", 1}});
-    scsi_channel channel("channel", dram, 0);
+    scsi_channel channel("channel");
+    firmware_side firmware("firmware");
+    firmware.socket.bind(channel.command);
     channel.bus.bind(bus.from_initiator);
     bus.data_phases.bind(channel.data_phases);
     channel.dram.bind(dram.port[0]);
@@ -196,7 +204,8 @@ TEST(scsi_channel, stamps_the_delivery_and_the_status_on_its_own_clock) {
         tlm::tlm_generic_payload gp;
         cmd.target_id = 1;
         gp.set_extension(&cmd);
-        channel.execute(gp);
+        sc_time delay = sc_core::SC_ZERO_TIME;
+        firmware.socket->b_transport(gp, delay);
         returned_us = now_us();
         EXPECT_TRUE(gp.is_response_ok());
         gp.clear_extension(&cmd);
