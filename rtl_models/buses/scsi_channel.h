@@ -25,13 +25,14 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "rtl_models/blocking_target.h"
 #include "rtl_models/memory/posted_dma.h"
 #include "tlm/dma_command.h"
 
 namespace raidtlm::rtl_models {
 
 // The module is its `command` socket's forward interface (b_transport only).
-class scsi_channel : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class scsi_channel : public sc_core::sc_module, private blocking_target {
 public:
     tlm::tlm_target_socket<> command;
     tlm_utils::simple_initiator_socket<scsi_channel> bus;
@@ -50,12 +51,6 @@ private:
     // observations go into the payload's protocol::scsi_command: the bus stamps delivered_at
     // (selection and CDB done), the channel status_at (status phase over, before the DMA drains).
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) override;
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
-        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return tlm::TLM_COMPLETED;
-    }
-    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
-    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
     void data_phase(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
 
     // Commands under way and the tracker their DMA counts on.

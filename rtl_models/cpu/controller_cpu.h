@@ -23,6 +23,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "rtl_models/blocking_target.h"
 #include "rtl_models/cpu/cpu_cost.h"
 #include "rtl_models/cpu/cpu_routine.h"
 #include "rtl_models/resource_stats.h"
@@ -43,7 +44,7 @@ struct cpu_statistics {
 
 // The module is its `tasks` socket's forward interface (b_transport only; the routine is booked
 // at once, so a non-blocking or debug transaction is refused).
-class controller_cpu : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class controller_cpu : public sc_core::sc_module, private blocking_target {
 public:
     using step = cpu_step;
 
@@ -88,12 +89,6 @@ private:
     // A routine of `total` cycles on a core; the time until it has run.
     sc_core::sc_time dispatch(const step *steps, size_t count, int affinity, uint64_t total);
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
-        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return tlm::TLM_COMPLETED;
-    }
-    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
-    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
 
     cpu_config m_config;
     core_dispatcher m_dispatch;

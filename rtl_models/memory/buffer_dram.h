@@ -28,6 +28,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "rtl_models/blocking_target.h"
 #include "rtl_models/memory/buffer_request.h"
 #include "rtl_models/memory/dram_arbiter.h"
 #include "rtl_models/memory/posted_dma.h"
@@ -59,7 +60,7 @@ struct dram_statistics {
 };
 
 // The module is its `space` socket's forward interface (b_transport only).
-class buffer_dram : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class buffer_dram : public sc_core::sc_module, private blocking_target {
 public:
     sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<buffer_dram>> port;
     // May stay unbound (allocate()).
@@ -104,12 +105,6 @@ private:
     void b_transport(int p, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     // `space`
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &, sc_core::sc_time &) override {
-        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return tlm::TLM_COMPLETED;
-    }
-    bool get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) override { return false; }
-    unsigned int transport_dbg(tlm::tlm_generic_payload &) override { return 0; }
     bool costs_time(int p, uint64_t bytes);
     void add_flow(flow &f, int p, uint64_t bytes, double cap, const sc_core::sc_time &start);
     void advance();

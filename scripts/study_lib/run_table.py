@@ -33,7 +33,7 @@ import subprocess
 import sys
 import threading
 
-from . import run_check, study_progress
+from . import run_check, run_task, study_progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _binary = os.path.join(ROOT, "build", "release", "raidtlm")
@@ -125,12 +125,6 @@ def list_text(runs):
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def _digest(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _reusable(run, ident):
@@ -213,7 +207,7 @@ def execute(runs, options, label=None, more=None, progress=True):
     binary_path = binary()
     if not os.path.isfile(binary_path):
         raise run_check.RunFailed(f"{binary_path}: no raidtlm binary (scripts/build Release, or --raidtlm PATH)")
-    binary_sha = _digest(binary_path)
+    binary_sha = run_task.binary_digest(binary_path)
     resume = getattr(options, "resume", False)
     jobs = max(1, getattr(options, "jobs", 1) or 1)
     running = [0]
