@@ -242,6 +242,57 @@ TEST(parity_logging_lost_sectors, a_loss_whose_log_replay_cannot_read_a_sublog_n
     EXPECT_LT(failed_reads, reads);
 }
 
+// The explorer's 171:578 (one check): a disk lost that holds one of region 0's sublogs; the
+// loss's handling drops that region's log and makes its parity again from the data, and the
+// power fails while it does; the recovery makes it again, and a data member of region 0 is lost
+// while it does. Before, the log was dropped before the parity was made, and the rows it named
+// with it: the recovery's rows missing the second member were neither made nor recorded lost,
+// and were served rebuilt from the parity that missed the log's records. Now the rows stay in
+// the log directory (and the region marked stale) until the parity is written: the recovery's
+// rows that cannot be made are lost, never served.
+TEST(parity_logging_lost_sectors, a_power_loss_while_a_lost_sublogs_region_gets_its_parity_keeps_the_rows_its_log_named) {
+    component_test::plog_bench b(6, component_test::small_parity_logging_config(1), 4096);
+    plog_writer w{b};
+    const auto &l = b.layout();
+    int log_disk = -1;  // holds a sublog of region 0, no data or parity of it
+    for (int d = 0; d < 6 && log_disk < 0; ++d)
+        if (l.is_log_disk(0, d) && l.member_of(0, d) < 0) log_disk = d;
+    ASSERT_GE(log_disk, 0);
+    const int data_member = l.data_location(0).disk;
+    plog_writer::read_back_counts got;
+    uint64_t rebuilds_at_loss = 0, rebuilds_after_recovery = 0;
+    component_test::run_clean(b, [&] {
+        w.churn(0, 8);  // records in region 0's log, none applied
+        ASSERT_GT(b.firmware().statistics().log_writes, 0u);
+        ASSERT_EQ(b.firmware().statistics().reintegrations, 0u);
+        b.ctl->fail_member(log_disk);
+        // The next request has the loss handled: region 0 first, its parity made from its data.
+        sc_core::sc_spawn([&] {
+            uint64_t t = 0;
+            b.host.send(true, uint64_t(l.region_data_sectors()), 1, &t);
+        });
+        pause_ms(2);
+        rebuilds_at_loss = b.firmware().statistics().parity_rebuilds;
+        b.ctl->power_fail();
+        pause_ms(20);
+        sc_core::sc_spawn([&] {
+            pause_ms(2);
+            b.ctl->fail_member(data_member);  // while the recovery makes region 0's parity
+        });
+        b.ctl->power_restore_and_recover();
+        rebuilds_after_recovery = b.firmware().statistics().parity_rebuilds;
+        got = w.read_back_each();
+    });
+    std::cout << "parity rebuilds at the power loss " << rebuilds_at_loss << ", after the recovery "
+              << rebuilds_after_recovery << "; reads " << got.reads << ", failed " << got.failed << ", wrong "
+              << got.wrong << "\n";
+    ASSERT_EQ(rebuilds_at_loss, 0u) << "the power failed after the parity was made: the test shows nothing";
+    EXPECT_GT(rebuilds_after_recovery, 0u) << "the recovery did not make the torn parity again";
+    EXPECT_EQ(got.wrong, 0u);
+    EXPECT_GT(got.failed, 0u) << "no row was lost: the test shows nothing";
+    EXPECT_LT(got.failed, got.reads);
+}
+
 // The explorer's 97:1732 (one check, no member lost): host reads meeting MEDIUM ERROR on data
 // sectors are repaired from the parity once the region's log is applied. A repair that came
 // while a writer's reintegration of the region was running (the writer found the log full) ran

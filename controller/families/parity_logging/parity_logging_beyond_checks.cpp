@@ -293,12 +293,11 @@ bool parity_logging_firmware::handle_another_loss(const std::vector<int> &failed
         wait_region_idle(region);
         // The rows the log names, before a reintegration that fails truncates it.
         const std::vector<int64_t> stale = logged_images(region);
-        if (!r.stale_parity && !reintegrate(region, affinity)) r.stale_parity = true;
-        if (r.stale_parity) {
-            drop_log(region);
-            r.stale_parity = false;
-            rebuild_checks_around_losses(region, affinity, &stale);
+        if (!r.stale_parity && !reintegrate(region, affinity)) {
+            r.stale_parity = true;
+            r.stale_images.insert(r.stale_images.end(), stale.begin(), stale.end());
         }
+        if (r.stale_parity) remake_checks_dropping_log(region, affinity);
         r.reintegrating = false;
         --m_reintegrating;
         r.changed.notify(sc_core::SC_ZERO_TIME);

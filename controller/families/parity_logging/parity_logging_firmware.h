@@ -332,6 +332,11 @@ private:
     void record_rows_beyond_checks();  // every big row with more missing members than checks
     bool rebuild_checks_around_losses(int region, int affinity, const std::vector<int64_t> *stale_images = nullptr);
     void drop_log(int region);
+    // The region's log dropped and its checks made again from its data (rebuild_parity), the
+    // rows the log named kept in the log directory (region_state::stale_images) with the
+    // stale_parity flag until the checks are written: a power loss meanwhile has the recovery
+    // make them again. false: not all made; the flag stays (stale_row), tried again at a loss.
+    bool remake_checks_dropping_log(int region, int affinity);
     bool remake_live_checks(const std::vector<region_extent> &members, const std::vector<bool> &live, int affinity);
     // A read of a piece that cannot be served (recorded lost, or its row beyond its checks).
     bool beyond_checks_read(const piece &p, bool own_absent);

@@ -198,17 +198,8 @@ bool parity_logging_firmware::repair_stale_checks(int affinity) {
         region_state &r = m_regions[size_t(region)];
         if (!r.stale_parity) continue;
         wait_region_idle(region);
-        const std::vector<int64_t> stale = logged_images(region);
-        r.stale_images = stale;
-        drop_log(region);
-        r.next_sublog = 0;
-        if (rebuild_parity(region, affinity, &stale)) {
-            r.stale_parity = false;
-            r.stale_images.clear();
-            ++m_stats.media_repairs;
-        } else {
-            ok = false;  // a data read failed too: the rows stay stale (stale_row), tried at a loss
-        }
+        if (remake_checks_dropping_log(region, affinity)) ++m_stats.media_repairs;
+        else ok = false;  // a data read failed too: the rows stay stale, tried at a loss
         r.reintegrating = false;
         --m_reintegrating;
         r.changed.notify(sc_core::SC_ZERO_TIME);

@@ -164,11 +164,13 @@ bool parity_logging_firmware::handle_failure(int affinity) {
         // in the checks, which the data make again.
         if ((m_layout.checks() == 1 && m_layout.is_log_disk(region, d)) || m_config.discard_log_on_failure ||
             r.stale_parity) {
-            const std::vector<int64_t> stale = logged_images(region);
-            drop_log(region);
-            r.stale_parity = false;
             // A lost sublog: the parity rebuilt from the data. (The test hook leaves it stale.)
-            if (!m_config.discard_log_on_failure) ok = rebuild_parity(region, affinity, &stale) && ok;
+            if (!m_config.discard_log_on_failure) {
+                ok = remake_checks_dropping_log(region, affinity) && ok;
+            } else {
+                drop_log(region);
+                r.stale_parity = false;
+            }
         } else {
             ok = reintegrate(region, affinity) && ok;  // apply the log first
         }

@@ -51,10 +51,7 @@ size_t parity_logging_firmware::restart_after_power_loss() {
             r.log_writes_in_flight = 0;
         }
         if (torn_reintegration || r.stale_parity) {  // 2.
-            const std::vector<int64_t> stale = logged_images(region);  // the log directory, in NVRAM
-            drop_log(region);
-            r.stale_parity = false;
-            if (rebuild_parity(region, affinity, &stale)) ++recovered;
+            if (remake_checks_dropping_log(region, affinity)) ++recovered;
         } else if (r.committed > 0 && logging(region)) {  // 3.
             if (reintegrate(region, affinity)) ++recovered;
         }
@@ -183,6 +180,28 @@ void parity_logging_firmware::drop_log(int region) {
     r.writes.clear();
     std::fill(r.fill.begin(), r.fill.end(), 0);
     r.committed = 0;
+}
+
+// Before, the callers dropped the log and cleared the flag first: a power loss while the checks
+// were being made forgot which rows they had left stale, and the recovery made nothing (the
+// explorer's 171:578: a disk lost, the controller lost while the loss's handling remade the
+// checks of a region whose sublog the disk held; a second disk lost later was served from those
+// checks: 280 wrong reads).
+bool parity_logging_firmware::remake_checks_dropping_log(int region, int affinity) {
+    region_state &r = m_regions[size_t(region)];
+    const std::vector<int64_t> stale = logged_images(region);  // the log directory, in NVRAM
+    r.stale_images = stale;
+    r.stale_parity = true;
+    drop_log(region);
+    r.next_sublog = 0;
+    const bool made = rebuild_parity(region, affinity, &stale);
+    if (made) {
+        r.stale_parity = false;
+        r.stale_images.clear();
+    } else {
+        r.stale_images = stale;  // the rows stay stale (stale_row)
+    }
+    return made;
 }
 
 }  // namespace raidtlm::controller
