@@ -23,7 +23,10 @@
 
 namespace raidtlm::controller {
 
-// The array the firmware builds over the disks (controller/layouts/make_layout.h).
+// The redundancy scheme of the array the firmware builds over the disks: what the firmware
+// families serve and the scenario checks judge by. Each built-in layout (make_layout.h) is the
+// scheme of its name; a layout plug-in (plugins.h: layout_factory) names the scheme it implements,
+// e.g. a declustered RAID 5 is raid5 (examples/declustered_raid5), and is served as one.
 // floating: RAID 5 whose data and parity units float within their cylinder (floating_firmware.cpp).
 // parity_logging: Stodolsky et al. parity logging (parity_logging_firmware.h).
 // adaptraid5: heterogeneous RAID 5 (Cortes and Labarta; adaptraid5_layout.h), run by the RAID firmware.
@@ -76,6 +79,10 @@ struct firmware_config {
     // whole disks).
     host_layout layout = host_layout::stripe;
     uint64_t stripe_unit_sectors = 64;
+    // controller.layout: the layout's registered name (plugins.h: layout_registry) and the
+    // scheme it implements. Empty name: the built-in layout of `array` (code that sets `array`
+    // alone, e.g. the tests' benches).
+    std::string array_layout;
     array_kind array = array_kind::raid0;
     int mirror_copies = 2;  // raid10
     // sr_array: the SR-Mirror family Ds x Dr x Dm (sr_mirror_layout.h) on the drives' geometry;

@@ -26,8 +26,13 @@ struct firmware_factory {
 };
 
 // An array layout over the disks; nullptr when the host address map alone does (JBOD).
+// `scheme`: the redundancy scheme it implements (controller_config.h: array_kind), which says
+// which firmware families serve it (those listing the layout's name or the scheme's) and which
+// of the scenario's checks apply. Its own parameters are plug-in keys under
+// controller.<its name>.* (config/plugin_keys.h), accepted only while it is the layout.
 struct layout_factory {
     std::string help;
+    array_kind scheme = array_kind::raid0;
     std::function<std::unique_ptr<layout>(const controller_config &, const std::vector<disk_info> &)> make;
 };
 
@@ -60,6 +65,8 @@ void register_builtin_plugins();
 
 // The layout's name in the layout registry (controller.layout).
 std::string layout_name(const firmware_config &fw);
+// The registered layout of that name, or nullptr.
+const layout_factory *find_layout(const std::string &name);
 // The firmware family that runs: controller.firmware, else the default of the layout. Throws
 // std::invalid_argument naming the registered families when the name is unknown or the
 // family does not serve the layout.

@@ -19,7 +19,7 @@ namespace {
 
 iss_array_facts facts_of(firmware_platform &p, const layout &array) {
     const firmware_config &fw = p.config().firmware;
-    if (fw.array != array_kind::raid0 && fw.array != array_kind::raid5)
+    if (layout_name(fw) != "raid0" && layout_name(fw) != "raid5")  // its own C layouts, not a plug-in's
         throw std::invalid_argument("controller.cpu.model iss: the C firmware serves controller.layout raid0 and raid5");
     if (fw.rebuild.units_in_flight != 1)
         throw std::invalid_argument("controller.cpu.model iss: the C firmware rebuilds one stripe at a time "

@@ -42,9 +42,9 @@ layout_config common_layout(const firmware_config &fw, const std::string &kind) 
     return lc;
 }
 
-// A layout make_layout builds under `kind`.
-layout_factory standard(const std::string &help, const std::string &kind) {
-    return {help, [kind](const controller_config &c, const std::vector<disk_info> &disks) {
+// A layout make_layout builds under `kind`, of the scheme of its registered name.
+layout_factory standard(const std::string &help, array_kind scheme, const std::string &kind) {
+    return {help, scheme, [kind](const controller_config &c, const std::vector<disk_info> &disks) {
                 return make_layout(common_layout(c.firmware, kind), disk_sizes(disks), disks.front().geometry);
             }};
 }
@@ -67,21 +67,22 @@ std::unique_ptr<layout> parity_logging_array(const controller_config &cc, const 
 
 void register_layouts() {
     layout_registry &r = layout_registry::instance();
-    r.add("raid0", {"striping (host.layout jbod: the disks concatenated, no array map)",
+    r.add("raid0", {"striping (host.layout jbod: the disks concatenated, no array map)", array_kind::raid0,
                     [](const controller_config &c, const std::vector<disk_info> &disks) -> std::unique_ptr<layout> {
                         if (c.firmware.layout == host_layout::jbod) return nullptr;  // host_address_map does it
                         return make_layout(common_layout(c.firmware, "raid0"), disk_sizes(disks), disks.front().geometry);
                     }});
-    r.add("raid1", standard("every disk a full copy", "raid1"));
-    r.add("raid10", standard("striped mirrors (controller.mirror_copies)", "raid10"));
-    r.add("raid4", standard("striping with a dedicated parity disk", "raid4"));
-    r.add("raid5", standard("striping with rotating parity (controller.parity_rotation)", "raid5"));
+    r.add("raid1", standard("every disk a full copy", array_kind::raid1, "raid1"));
+    r.add("raid10", standard("striped mirrors (controller.mirror_copies)", array_kind::raid10, "raid10"));
+    r.add("raid4", standard("striping with a dedicated parity disk", array_kind::raid4, "raid4"));
+    r.add("raid5", standard("striping with rotating parity (controller.parity_rotation)", array_kind::raid5, "raid5"));
     r.add("raid6", standard("striping with rotating P and Q (Reed-Solomon over GF(2^8)): two failures survived "
                             "(controller.raid6_checks 3: P, Q and R, three)",
-                            "raid6"));
-    r.add("sr_array", standard("SR-Mirror Ds x Dr x Dm (Yu et al.)", "sr-mirror"));
+                            array_kind::raid6, "raid6"));
+    r.add("sr_array", standard("SR-Mirror Ds x Dr x Dm (Yu et al.)", array_kind::sr_array, "sr-mirror"));
     r.add("floating", {"RAID 5 (controller.floating_checks 2 or 3: RAID 6 with P+Q or P+Q+R) over what floating "
                        "data and check leave: one track per cylinder free",
+                       array_kind::floating,
                        [](const controller_config &c, const std::vector<disk_info> &disks) {
                            std::vector<int64_t> sizes = disk_sizes(disks);
                            for (auto &s : sizes)
@@ -89,8 +90,10 @@ void register_layouts() {
                            const char *kind = c.firmware.floating_checks >= 2 ? "raid6" : "raid5";
                            return make_layout(common_layout(c.firmware, kind), sizes, disks.front().geometry);
                        }});
-    r.add("parity_logging", {"parity logging regions and sublogs (Stodolsky et al.)", parity_logging_array});
+    r.add("parity_logging",
+          {"parity logging regions and sublogs (Stodolsky et al.)", array_kind::parity_logging, parity_logging_array});
     r.add("adaptraid5", {"heterogeneous RAID 5 (Cortes and Labarta): controller.adaptraid5.uf and .sip",
+                         array_kind::adaptraid5,
                          [](const controller_config &c, const std::vector<disk_info> &disks) -> std::unique_ptr<layout> {
                              std::vector<std::string> names;
                              for (const auto &d : disks) names.push_back(d.geometry ? d.geometry->name : std::string());
@@ -188,7 +191,14 @@ void register_builtin_plugins() {
     });
 }
 
-std::string layout_name(const firmware_config &fw) { return to_string(fw.array); }
+std::string layout_name(const firmware_config &fw) {
+    return fw.array_layout.empty() ? to_string(fw.array) : fw.array_layout;
+}
+
+const layout_factory *find_layout(const std::string &name) {
+    register_builtin_plugins();
+    return layout_registry::instance().find(name);
+}
 
 std::string scheduler_name(const firmware_config &fw) {
     return fw.scheduler_plugin.empty() ? to_string(fw.scheduler) : fw.scheduler_plugin;
@@ -197,9 +207,11 @@ std::string scheduler_name(const firmware_config &fw) {
 std::string firmware_name(const firmware_config &fw) {
     register_builtin_plugins();
     const firmware_registry &r = firmware_registry::instance();
-    const std::string lay = layout_name(fw);
+    const std::string lay = layout_name(fw), scheme = to_string(fw.array);
+    // By the layout's name, or by its scheme (a layout plug-in of a scheme a family serves).
     auto serves = [&](const firmware_factory &f) {
-        return std::find(f.layouts.begin(), f.layouts.end(), lay) != f.layouts.end();
+        return std::find(f.layouts.begin(), f.layouts.end(), lay) != f.layouts.end() ||
+               std::find(f.layouts.begin(), f.layouts.end(), scheme) != f.layouts.end();
     };
     if (fw.firmware.empty()) {
         // raidtlm's own family of the layout first, then any other that serves it.

@@ -11,11 +11,6 @@ namespace raidtlm::controller {
 
 namespace {
 
-const config::names<array_kind> array_names = {
-    {"raid0", array_kind::raid0}, {"raid1", array_kind::raid1},       {"raid10", array_kind::raid10},
-    {"raid4", array_kind::raid4}, {"raid5", array_kind::raid5},       {"sr_array", array_kind::sr_array},
-    {"floating", array_kind::floating}, {"parity_logging", array_kind::parity_logging},
-    {"adaptraid5", array_kind::adaptraid5}, {"raid6", array_kind::raid6}};
 const config::names<buffer_policy> buffer_policy_names = {{"global", buffer_policy::global},
                                                           {"static", buffer_policy::static_per_region}};
 const config::names<scheduling_policy> scheduler_names = {
@@ -31,6 +26,15 @@ const config::names<parity_placement> rotation_names = {{"left-symmetric", parit
                                                         {"right-asymmetric", parity_placement::right_asymmetric}};
 
 using fw_t = firmware_config;
+
+// controller.layout's accepted values: every registered layout, raidtlm's and plug-ins'.
+std::string layout_expected() {
+    register_builtin_plugins();
+    std::string out;
+    for (const auto &[name, f] : layout_registry::instance().entries())
+        out += (out.empty() ? "" : ", ") + name + (name == to_string(f.scheme) ? "" : " (" + std::string(to_string(f.scheme)) + ")");
+    return "a registered layout: " + out;
+}
 
 // controller.firmware's accepted values: the registered firmware families and the layouts each serves.
 std::string firmware_expected() {
@@ -91,7 +95,16 @@ void declare_parity_logging_keys(config::declarations<parity_logging_config> &k)
 
 void declare_keys(config::declarations<firmware_config> &k) {
     k.integer("tags_per_disk", &fw_t::tags_per_disk, "0", 0, 256).note("0: the drive's Max queue length");
-    k.choice("layout", &fw_t::array, "raid0", array_names);
+    k.custom(
+        "layout", "raid0", layout_expected(),
+        [](fw_t &f, const config::value_ref &v, const config::key_use &u) {
+            const std::string name = config::read_scalar(v, u);
+            const layout_factory *l = find_layout(name);
+            if (!l) config::fail(v, u, "'" + name + "' is not a registered layout");
+            f.array_layout = name;
+            f.array = l->scheme;
+        },
+        [](const fw_t &f) { return nlohmann::json(layout_name(f)); });
     k.custom(
         "firmware", "\"\"", firmware_expected(),
         [](fw_t &f, const config::value_ref &v, const config::key_use &u) {
@@ -191,7 +204,7 @@ void declare_keys(config::declarations<firmware_config> &k) {
 
 void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx, const config::key_checks &k) {
     const int n = ctx.disk_count;
-    const std::string kind = to_string(fw.array);
+    const std::string kind = layout_name(fw);
     const std::string layout = k.key("layout"), scheduler = k.key("scheduler");
     const std::string scheduler_name = controller::scheduler_name(fw);
     const scheduler_factory &sched = scheduler_plugin(fw);
@@ -199,6 +212,13 @@ void check_firmware_keys(const firmware_config &fw, const firmware_context &ctx,
                                       const std::string &detail = "") {
         k.fail(name, fmt::format("set while {} is {}{}", layout, kind, detail), expected);
     };
+    // A layout plug-in places its units itself, with its own keys (controller.<its name>.*): the
+    // built-in layouts' placement keys would be silently ignored by it.
+    if (kind != to_string(fw.array))
+        for (const char *name : {"parity_rotation", "mirror_copies", "sr.ds", "sr.dr", "sr.dm"})
+            if (k.given(name))
+                set_while_layout(name, fmt::format("it only with a built-in layout ({}'s own keys: controller.{}.*)", kind, kind),
+                                 fmt::format(", a layout plug-in of the {} scheme", to_string(fw.array)));
     // The layouts the RAID firmware writes with parity (raid_parity_paths.cpp).
     const bool raid45 = fw.array == array_kind::raid5 || fw.array == array_kind::raid4 ||
                         fw.array == array_kind::adaptraid5 || fw.array == array_kind::raid6;

@@ -85,6 +85,7 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
     try {
         if (array) {
             base.firmware.array = controller::array_kind::raid1;
+            base.firmware.array_layout = "raid1";
             for (int g = 0; g < groups; ++g) {
                 std::vector<controller::disk_info> infos;
                 for (int r = 0; r < b.replicas; ++r) infos.push_back(info_of(g * b.replicas + r));
@@ -98,6 +99,7 @@ bricks_bench::bricks_bench(sc_core::sc_module_name name, const scenario &s, cons
             }
         } else {
             base.firmware.array = controller::array_kind::raid0;
+            base.firmware.array_layout = "raid0";
             for (int i = 0; i < b.count; ++i) {
                 const int g = i / b.replicas;
                 controller::controller_config c = base;

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "config/plugin_keys.h"
-#include "controller/families/adaptraid5/adaptraid5_keys.h"
 #include "controller/platform/controller_keys.h"
 #include "controller/firmware_api/plugins.h"
 
@@ -35,14 +34,17 @@ void declare_controller_section(scenario_keys_t &root) {
         }
     });
 
-    // A layout's own keys (controller.adaptraid5.*) only with that layout.
+    // A layout's own keys (controller.<its name>.*, e.g. controller.adaptraid5.*) only with that layout.
     root.check([](const scenario &s, const config::key_checks &k) {
-        const controller::array_kind array = s.controller.config.firmware.array;
-        if (array == controller::array_kind::adaptraid5) return;
-        for (const auto &[key, where] : s.origin)
-            if (key.rfind(controller::adaptraid5_prefix + ".", 0) == 0)
-                k.fail(key, fmt::format("set while controller.layout is {}", controller::to_string(array)),
-                       "it only with controller.layout: adaptraid5");
+        const std::string running = controller::layout_name(s.controller.config.firmware);
+        for (const config::plugin_section &p : config::plugin_sections()) {
+            const std::string layout = p.prefix.rfind("controller.", 0) == 0 ? p.prefix.substr(11) : "";
+            if (layout.empty() || layout == running || !controller::find_layout(layout)) continue;
+            for (const auto &[key, where] : s.origin)
+                if (key.rfind(p.prefix + ".", 0) == 0)
+                    k.fail(key, fmt::format("set while controller.layout is {}", running),
+                           fmt::format("it only with controller.layout: {}", layout));
+        }
     });
 
     config::declarations<controller_scenario> k;

@@ -36,7 +36,7 @@ TEST(key_help, lists_default_unit_and_accepted_form_of_each_key) {
     const std::string spec = help_line(r.out, "disks.spec");
     EXPECT_NE(spec.find("required"), std::string::npos) << spec;
     const std::string layout = help_line(r.out, "controller.layout");
-    EXPECT_NE(layout.find("raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging, adaptraid5 or raid6"),
+    EXPECT_NE(layout.find("a registered layout: adaptraid5, floating, parity_logging, raid0, raid1, raid10, raid4, raid5, raid6, sr_array"),
               std::string::npos)
         << layout;
 }

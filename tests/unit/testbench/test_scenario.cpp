@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "config/plugin_keys.h"
 #include "controller/firmware_api/plugins.h"
 #include "testbench/scenario/scenario.h"
 
@@ -348,6 +349,47 @@ TEST(scenario, keys_that_depend_on_each_other) {
     EXPECT_NE(m.find("key 'measurement.ci_target': 1.5 is out of range"), std::string::npos) << m;
 }
 
+// A layout plug-in, registered as an out-of-tree executable registers one (never built here): its
+// scheme says which family serves it and which checks apply, its own keys live under its name.
+namespace {
+struct test_layout_keys {
+    int width = 4;
+};
+const bool test_layout_keys_registered = raidtlm::config::register_plugin_keys<test_layout_keys>(
+    "controller.test_user_layout", "layout test_user_layout",
+    [](raidtlm::config::declarations<test_layout_keys> &k) { k.integer("width", &test_layout_keys::width, "4", 3, 64); });
+const raidtlm::controller::registration<raidtlm::controller::layout_factory> test_user_layout{
+    "test_user_layout",
+    {"a test layout of the raid5 scheme", raidtlm::controller::array_kind::raid5,
+     [](const raidtlm::controller::controller_config &, const std::vector<raidtlm::controller::disk_info> &) {
+         return std::unique_ptr<raidtlm::controller::layout>();
+     }}};
+}  // namespace
+
+TEST(scenario, a_layout_plugin_is_named_by_its_registration_and_owns_its_keys) {
+    ASSERT_TRUE(test_layout_keys_registered);
+    const scenario s = load_scenario(write_temp(
+        "u.yaml", minimal() + "controller:\n  enabled: true\n  layout: test_user_layout\n  test_user_layout:\n"
+                              "    width: 5\n  reconstruct_write_fraction: 0.7\n"));
+    const raidtlm::controller::firmware_config &fw = s.controller.config.firmware;
+    EXPECT_EQ(fw.array, raidtlm::controller::array_kind::raid5);
+    EXPECT_EQ(raidtlm::controller::layout_name(fw), "test_user_layout");
+    EXPECT_EQ(raidtlm::controller::firmware_name(fw), "raid");  // the family of its scheme
+    EXPECT_EQ(s.controller.config.plugins.get<test_layout_keys>("controller.test_user_layout").width, 5);
+    EXPECT_EQ(s.to_json()["controller"]["layout"], "test_user_layout");
+    // Its keys only with it; the built-in layouts' placement keys not with it.
+    std::string m = error_of(minimal() + "controller:\n  layout: raid5\n  test_user_layout:\n    width: 5\n");
+    EXPECT_NE(m.find("key 'controller.test_user_layout.width': set while controller.layout is raid5; expected it only "
+                     "with controller.layout: test_user_layout"),
+              std::string::npos)
+        << m;
+    m = error_of(minimal() + "controller:\n  layout: test_user_layout\n  parity_rotation: left-asymmetric\n");
+    EXPECT_NE(m.find("key 'controller.parity_rotation': set while controller.layout is test_user_layout, a layout "
+                     "plug-in of the raid5 scheme"),
+              std::string::npos)
+        << m;
+}
+
 TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
     const scenario s = load_scenario(write_temp(
         "l.yaml", minimal() + "controller:\n  enabled: true\n  layout: raid5\n  parity_rotation: right-asymmetric\n"
@@ -362,7 +404,8 @@ TEST(scenario, controller_layout_keys_load_and_refuse_what_does_not_fit) {
 
     std::string m = error_of(minimal() + "controller:\n  layout: raid7\n");
     EXPECT_NE(m.find("s.yaml:4:11: key 'controller.layout'"), std::string::npos) << m;
-    EXPECT_NE(m.find("raid0, raid1, raid10, raid4, raid5, sr_array, floating, parity_logging, adaptraid5 or raid6"),
+    EXPECT_NE(m.find("'raid7' is not a registered layout; expected a registered layout: adaptraid5, floating, "
+                     "parity_logging, raid0, raid1, raid10, raid4, raid5, raid6, sr_array"),
               std::string::npos)
         << m;
     m = error_of(minimal() + "controller:\n  layout: raid10\n  mirror_copies: 3\n");  // 4 disks
