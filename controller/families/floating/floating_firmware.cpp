@@ -118,7 +118,7 @@ bool floating_firmware::read_rotate_stripe_write(const stripe_write_plan &plan, 
             carried[k] = 1;
             return m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (n + k) * unit);
         }
-        return m_units.read_rotate_write(op.disk, first, moves[k], work, 2 * n * unit, &old[k]);
+        return m_units.read_rotate_write(op.disk, first, moves[k], work, 2 * n * unit, (n + k) * unit, &old[k]);
     };
     auto rrw = [&](size_t k) {
         done[k] = command(k);

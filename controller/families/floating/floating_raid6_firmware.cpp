@@ -104,7 +104,7 @@ bool floating_raid6_firmware::rrw_pq_stripe_write(const stripe_write_plan &plan,
                 done = m_kit.disk_io(true, op.disk, first, uint32_t(unit), work, (m + n + k) * unit);
             }
         } else {
-            done = m_units.read_rotate_write(op.disk, first, moves[k], work, standin * unit, &old[k]);
+            done = m_units.read_rotate_write(op.disk, first, moves[k], work, standin * unit, (m + n + k) * unit, &old[k]);
         }
         if (!done) *failed_read = op.disk;
         completed[k] = done;

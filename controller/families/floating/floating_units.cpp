@@ -75,11 +75,18 @@ uint64_t floating_units::destination(int disk, uint64_t lbn, const std::optional
 }
 
 bool floating_units::read_rotate_write(int disk, uint64_t lbn, const std::optional<move> &m,
-                                       protocol::buffer_block *buffer, uint64_t first_sector,
+                                       protocol::buffer_block *buffer, uint64_t standin, uint64_t own_slot,
                                        std::vector<uint64_t> *old_tokens) {
     const uint64_t unit = uint64_t(m_unit_sectors);
     const uint64_t first = lbn / unit * unit;  // the whole unit moves
-    return m_kit.disk_io(true, disk, first, uint32_t(unit), buffer, first_sector, old_tokens, nullptr, nullptr,
+    uint64_t carried = standin;
+    if (!m && !buffer->tokens.empty()) {
+        // Untimed: the stripe is locked, so the unit holds what the drive will read.
+        m_platform.peek_untimed(disk, drive_lbn(disk, first, uint32_t(unit)), uint32_t(unit),
+                                buffer->tokens.data() + own_slot);
+        carried = own_slot;
+    }
+    return m_kit.disk_io(true, disk, first, uint32_t(unit), buffer, carried, old_tokens, nullptr, nullptr,
                          m ? m->new_drive_lbn : -1);
 }
 

@@ -54,10 +54,16 @@ public:
     // Where the unit's new contents go: the move's slot, or where it is now.
     uint64_t destination(int disk, uint64_t lbn, const std::optional<move> &m) const;
     // The whole unit holding `lbn` as one read-rotate-write: its old tokens to *old_tokens, the
-    // write (the `buffer` unit at `first_sector`: a stand-in, the new contents are installed once
-    // computed) to the move's slot, or in place without one.
+    // write to the move's slot (the `buffer` unit at `standin`: a stand-in, the new contents are
+    // installed once computed), or in place without one: then the stand-in is the unit's own
+    // contents, put in `own_slot` (a slot of the op's own, free until the commands are done), so
+    // that until the install the drive holds the unit as it was. Before, an in-place command
+    // carried the zeros of the shared stand-in: a power loss before the install left them in the
+    // unit's only copy, its rows the write never touched included (the explorer's 181:768: a
+    // parity unit's untouched row read as zeros, a member lost during the recovery's resync
+    // rebuilt from it: wrong data).
     bool read_rotate_write(int disk, uint64_t lbn, const std::optional<move> &m, protocol::buffer_block *buffer,
-                           uint64_t first_sector, std::vector<uint64_t> *old_tokens);
+                           uint64_t standin, uint64_t own_slot, std::vector<uint64_t> *old_tokens);
     // After the stripe's commands. Without a move: counted in place. With one, `ok`: the unit
     // lives in its new slot (the old one free), counted, the tables updated (timed); not `ok`:
     // the reserved slot is given back (the unit still lives where the table says).
