@@ -49,8 +49,8 @@
 
 #include "controller/firmware_api/controller_config.h"
 #include "controller/layouts/layout.h"
-#include "controller/kit/identity/member_states.h"
-#include "controller/kit/identity/member_superblock.h"
+#include "controller/firmware_api/member_states.h"
+#include "controller/firmware_api/member_superblock.h"
 #include "disks/disk_spec.h"
 #include "rtl_models/cpu/controller_cpu.h"
 #include "rtl_models/network/network_interface.h"

@@ -1,12 +1,12 @@
 #include "controller/layouts/parity_layout.h"
 
-#include "controller/firmware_api/enum_names.h"
+#include "config/enum_names.h"
 #include "controller/layouts/raid10_layout.h"
 
 namespace raidtlm::controller {
 
 namespace {
-const enum_name<parity_placement> placement_names[] = {
+const config::enum_name<parity_placement> placement_names[] = {
     {parity_placement::dedicated, "dedicated"},
     {parity_placement::left_symmetric, "left-symmetric"},
     {parity_placement::left_asymmetric, "left-asymmetric"},
@@ -15,10 +15,10 @@ const enum_name<parity_placement> placement_names[] = {
 };
 }  // namespace
 
-std::string to_string(parity_placement p) { return name_of(placement_names, p); }
+std::string to_string(parity_placement p) { return config::name_of(placement_names, p); }
 
 parity_placement parse_parity_placement(const std::string &name) {
-    return parse_name<layout_error>(placement_names, name, "parity placement");
+    return config::parse_name<layout_error>(placement_names, name, "parity placement");
 }
 
 parity_layout::parity_layout(const std::vector<int64_t> &disk_sectors, int64_t unit_sectors, parity_placement placement)

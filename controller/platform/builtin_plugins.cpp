@@ -9,7 +9,7 @@
 #include "controller/families/floating/floating_raid6_firmware.h"
 #include "controller/iss/iss_firmware.h"
 #include "controller/layouts/make_layout.h"
-#include "controller/kit/identity/member_superblock.h"
+#include "controller/firmware_api/member_superblock.h"
 #include "controller/families/parity_logging/parity_logging_firmware.h"
 #include "controller/layouts/parity_logging_layout.h"
 #include "controller/firmware_api/plugins.h"

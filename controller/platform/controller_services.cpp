@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "controller/platform/controller_top.h"
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 #include "tlm/annotated_delay.h"
 
 namespace raidtlm::controller {

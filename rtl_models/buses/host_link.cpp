@@ -1,5 +1,5 @@
 #include "rtl_models/buses/host_link.h"
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 #include "tlm/annotated_delay.h"
 
 

@@ -26,7 +26,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "rtl_models/buses/host_link_timing.h"
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 #include "tlm/dma_command.h"
 #include "waveforms/traced_value.h"
 

@@ -1,5 +1,5 @@
 // controller.host_link.*: the controller's link to the host (PCI-X, PCIe or unlimited).
-#include "rtl_models/hardware_keys.h"
+#include "rtl_models/buses/host_link_keys.h"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 #include "tlm/annotated_delay.h"
 #include "waveforms/scheduled_trace.h"
 

@@ -46,8 +46,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "rtl_models/holding_time.h"
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/holding_time.h"
+#include "rtl_models/common/resource_stats.h"
 #include "rtl_models/buses/scsi_bus_timing.h"
 #include "tlm/scsi_bus_phase.h"
 #include "tlm/scsi_command.h"

@@ -1,5 +1,5 @@
 // controller.bus.*: a SCSI bus (one per channel), its preset and phase times.
-#include "rtl_models/hardware_keys.h"
+#include "rtl_models/buses/scsi_bus_keys.h"
 
 #include <fmt/format.h>
 

@@ -25,7 +25,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "rtl_models/blocking_target.h"
+#include "rtl_models/common/blocking_target.h"
 #include "rtl_models/memory/posted_dma.h"
 #include "tlm/dma_command.h"
 

@@ -1,6 +1,6 @@
 #include "rtl_models/cpu/controller_cpu.h"
 
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 #include "tlm/annotated_delay.h"
 #include "waveforms/scheduled_trace.h"
 

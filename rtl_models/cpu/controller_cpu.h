@@ -23,10 +23,10 @@
 #include <systemc>
 #include <tlm>
 
-#include "rtl_models/blocking_target.h"
+#include "rtl_models/common/blocking_target.h"
 #include "rtl_models/cpu/cpu_cost.h"
 #include "rtl_models/cpu/cpu_routine.h"
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 
 namespace raidtlm::waveforms {
 class scheduled_trace;

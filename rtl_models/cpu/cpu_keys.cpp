@@ -1,5 +1,5 @@
 // controller.cpu.* and controller.cost.*: the I/O processor and the firmware's cost table.
-#include "rtl_models/hardware_keys.h"
+#include "rtl_models/cpu/cpu_keys.h"
 
 namespace raidtlm::rtl_models {
 

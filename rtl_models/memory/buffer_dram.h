@@ -28,11 +28,11 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "rtl_models/blocking_target.h"
+#include "rtl_models/common/blocking_target.h"
 #include "rtl_models/memory/buffer_request.h"
 #include "rtl_models/memory/dram_arbiter.h"
 #include "rtl_models/memory/posted_dma.h"
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 #include "tlm/dma_command.h"
 #include "waveforms/traced_value.h"
 

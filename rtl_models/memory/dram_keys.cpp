@@ -1,5 +1,5 @@
 // controller.dram.*: the buffer DRAM and its port arbitration.
-#include "rtl_models/hardware_keys.h"
+#include "rtl_models/memory/dram_keys.h"
 
 namespace raidtlm::rtl_models {
 

@@ -19,7 +19,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 #include "waveforms/traced_value.h"
 
 namespace raidtlm::rtl_models {

@@ -1,5 +1,5 @@
 // controller.nvram.*: the battery-backed NVRAM.
-#include "rtl_models/hardware_keys.h"
+#include "rtl_models/memory/nvram_keys.h"
 
 namespace raidtlm::rtl_models {
 

@@ -1,6 +1,6 @@
 #include "rtl_models/xor/xor_engine.h"
 #include "rtl_models/xor/gf256.h"
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 #include "tlm/annotated_delay.h"
 
 

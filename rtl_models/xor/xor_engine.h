@@ -24,7 +24,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 #include "rtl_models/xor/xor_logic.h"
 #include "tlm/dma_command.h"
 #include "waveforms/traced_value.h"

@@ -1,5 +1,5 @@
 // controller.xor.*: the XOR engine.
-#include "rtl_models/hardware_keys.h"
+#include "rtl_models/xor/xor_keys.h"
 
 namespace raidtlm::rtl_models {
 

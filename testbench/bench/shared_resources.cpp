@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 
 namespace raidtlm::testbench {
 

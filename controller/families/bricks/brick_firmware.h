@@ -43,7 +43,7 @@
 #include "controller/kit/firmware_kit.h"
 #include "controller/families/bricks/lard_dispatcher.h"
 #include "controller/families/bricks/request_distribution.h"
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 #include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "controller/kit/identity/member_superblock.h"
+#include "controller/firmware_api/member_superblock.h"
 
 namespace raidtlm::controller {
 

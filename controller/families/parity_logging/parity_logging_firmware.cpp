@@ -8,7 +8,7 @@
 
 #include "controller/firmware_api/plugins.h"
 #include "controller/layouts/pq_parity.h"
-#include "rtl_models/sim_time.h"
+#include "rtl_models/common/sim_time.h"
 
 namespace raidtlm::controller {
 

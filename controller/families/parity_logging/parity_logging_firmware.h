@@ -68,7 +68,6 @@
 #include "controller/layouts/parity_logging_layout.h"
 #include "controller/kit/rebuild/rebuild_runner.h"
 #include "controller/families/parity_logging/reintegration_plan.h"
-#include "controller/platform/worker_pool.h"
 #include "controller/kit/lost_sector_record.h"
 #include "controller/kit/sector_ranges.h"
 #include "controller/kit/write_intent_log.h"

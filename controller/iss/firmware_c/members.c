@@ -1,4 +1,4 @@
-/* members.h. The superblock's words (controller/kit/identity/member_superblock.cpp, encode_superblock):
+/* members.h. The superblock's words (controller/firmware_api/member_superblock.cpp, encode_superblock):
  * [0] magic, [1] array id, [2] member index | member count << 32, [3] event count, [4] flags
  * (bit 0: some member not optimal), [5..] the members' states two bits each, 32 a word, then the
  * check word: FNV-1a over the words before it, never 0. */

@@ -1,4 +1,4 @@
-/* Member identity on the drives (the C firmware's side of controller/kit/identity/member_superblock.h: the
+/* Member identity on the drives (the C firmware's side of controller/firmware_api/member_superblock.h: the
  * same words in the same place, so either side reads what the other wrote). Each RAID 5 member
  * keeps a superblock right after the array's data (DISK_SECTORS, md's v1.0 end reserve): magic,
  * array id, member index and count, event count, flags, the members' states, a check word, one

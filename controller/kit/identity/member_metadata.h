@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "controller/firmware_api/firmware_api.h"
-#include "controller/kit/identity/member_superblock.h"
+#include "controller/firmware_api/member_superblock.h"
 
 namespace raidtlm::controller {
 

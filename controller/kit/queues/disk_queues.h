@@ -24,7 +24,7 @@
 #include "controller/kit/predict/spindle_calibration.h"
 #include "controller/kit/queues/queued_request.h"
 #include "disks/disk_layout.h"
-#include "rtl_models/resource_stats.h"
+#include "rtl_models/common/resource_stats.h"
 #include "waveforms/traced_value.h"
 
 namespace raidtlm::controller {

@@ -4,13 +4,13 @@
 #include <limits>
 #include <stdexcept>
 
-#include "controller/firmware_api/enum_names.h"
+#include "config/enum_names.h"
 
 namespace raidtlm::controller {
 
 namespace {
 
-const enum_name<scheduling_policy> policy_names[] = {
+const config::enum_name<scheduling_policy> policy_names[] = {
     {scheduling_policy::fcfs, "fcfs"},   {scheduling_policy::sstf, "sstf"},     {scheduling_policy::look, "look"},
     {scheduling_policy::c_look, "c-look"}, {scheduling_policy::cvscan, "cvscan"}, {scheduling_policy::satf, "satf"},
     {scheduling_policy::rlook, "rlook"}, {scheduling_policy::rsatf, "rsatf"},
@@ -21,10 +21,10 @@ size_t placements_considered(const queued_request &r, bool all) { return all ? r
 
 }  // namespace
 
-std::string to_string(scheduling_policy p) { return name_of(policy_names, p); }
+std::string to_string(scheduling_policy p) { return config::name_of(policy_names, p); }
 
 scheduling_policy parse_scheduling_policy(const std::string &name) {
-    return parse_name<std::invalid_argument>(policy_names, name, "scheduling policy");
+    return config::parse_name<std::invalid_argument>(policy_names, name, "scheduling policy");
 }
 
 bool is_replica_aware(scheduling_policy p) { return p == scheduling_policy::rlook || p == scheduling_policy::rsatf; }

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "controller/kit/identity/member_states.h"
+#include "controller/firmware_api/member_states.h"
 
 using raidtlm::controller::member_state;
 using raidtlm::controller::member_states;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "controller/kit/identity/member_superblock.h"
+#include "controller/firmware_api/member_superblock.h"
 
 using namespace raidtlm::controller;
 

@@ -2,7 +2,7 @@
 // whether booked ahead of the present or still open.
 #include <gtest/gtest.h>
 
-#include "rtl_models/holding_time.h"
+#include "rtl_models/common/holding_time.h"
 
 using raidtlm::rtl_models::holding_time;
 

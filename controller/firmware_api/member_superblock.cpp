@@ -1,4 +1,4 @@
-#include "controller/kit/identity/member_superblock.h"
+#include "controller/firmware_api/member_superblock.h"
 
 #include <algorithm>
 

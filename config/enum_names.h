@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-namespace raidtlm::controller {
+namespace raidtlm::config {
 
 template <class E>
 using enum_name = std::pair<E, const char *>;
@@ -29,4 +29,4 @@ E parse_name(const enum_name<E> (&names)[N], const std::string &text, const std:
     throw Error("unknown " + what + " '" + text + "'; expected one of " + accepted);
 }
 
-}  // namespace raidtlm::controller
+}  // namespace raidtlm::config

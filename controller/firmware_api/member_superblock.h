@@ -24,7 +24,7 @@
 #include <optional>
 #include <vector>
 
-#include "controller/kit/identity/member_states.h"
+#include "controller/firmware_api/member_states.h"
 
 namespace raidtlm::controller {
 

@@ -1,4 +1,4 @@
-#include "controller/kit/identity/member_states.h"
+#include "controller/firmware_api/member_states.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,0 +1,12 @@
+// The scenario keys of this block (controller.xor), declared on its config
+// struct (config/key_declarations.h); rtl_models/hardware_keys.h gathers every block's.
+#pragma once
+
+#include "config/key_declarations.h"
+#include "rtl_models/xor/xor_logic.h"
+
+namespace raidtlm::rtl_models {
+
+void declare_keys(config::declarations<xor_config> &k);
+
+}  // namespace raidtlm::rtl_models
