@@ -47,17 +47,26 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "controller/firmware_api/controller_config.h"
-#include "controller/layouts/layout.h"
 #include "controller/firmware_api/member_states.h"
 #include "controller/firmware_api/member_superblock.h"
-#include "disks/disk_spec.h"
-#include "rtl_models/cpu/controller_cpu.h"
-#include "rtl_models/network/network_interface.h"
+#include "controller/layouts/layout.h"
+#include "rtl_models/cpu/cpu_routine.h"
 #include "tlm/dma_command.h"
 #include "tlm/scsi_command.h"
 
+// Named here, defined where they live: a firmware that reads them includes their headers
+// (controller_config.h, disks/disk_spec.h, rtl_models/network/network_interface.h), so this
+// header stays the narrow interface it describes.
+namespace raidtlm::disks {
+struct disk_spec;
+}
+namespace raidtlm::rtl_models {
+class network_port;
+}
+
 namespace raidtlm::controller {
+
+struct controller_config;
 
 // A drive as the controller's firmware knows it: its datasheet.
 struct disk_info {
@@ -162,7 +171,7 @@ public:
 
     // ---- CPU
     virtual const rtl_models::cpu_cost_table &cpu_costs() const = 0;
-    virtual void cpu_run(std::initializer_list<rtl_models::controller_cpu::step> steps, int affinity) = 0;
+    virtual void cpu_run(std::initializer_list<rtl_models::cpu_step> steps, int affinity) = 0;
     void cpu_run_priced(rtl_models::cpu_task task, int affinity) {
         cpu_run({{task, cpu_costs().cycles(task)}}, affinity);
     }

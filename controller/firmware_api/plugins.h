@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/firmware_api/controller_config.h"
 #include "controller/kit/queues/disk_scheduler.h"
 #include "controller/firmware_api/firmware_api.h"
 #include "controller/kit/predict/head_position_predictor.h"

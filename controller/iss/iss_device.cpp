@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "controller/firmware_api/controller_config.h"
 #include "tlm/scsi_command.h"
 
 namespace raidtlm::controller {

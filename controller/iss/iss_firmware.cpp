@@ -5,6 +5,7 @@
 #ifdef RAIDTLM_HAVE_ISS
 #include <sstream>
 
+#include "controller/firmware_api/controller_config.h"
 #include "controller/kit/firmware_kit.h"
 #include "controller/iss/iss_device.h"
 #include "controller/firmware_api/plugins.h"

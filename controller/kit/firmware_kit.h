@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "controller/firmware_api/controller_config.h"
 #include "controller/kit/queues/disk_queues.h"
 #include "controller/firmware_api/firmware_api.h"
 #include "controller/kit/host_address_map.h"

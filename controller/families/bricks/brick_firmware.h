@@ -41,6 +41,7 @@
 #include "controller/families/bricks/brick_cache.h"
 #include "controller/families/bricks/claim_arbiter.h"
 #include "controller/kit/firmware_kit.h"
+#include "rtl_models/network/network_interface.h"
 #include "controller/families/bricks/lard_dispatcher.h"
 #include "controller/families/bricks/request_distribution.h"
 #include "rtl_models/common/resource_stats.h"

@@ -1,5 +1,7 @@
 #include "controller/kit/rebuild/rebuild_runner.h"
 
+#include "controller/firmware_api/controller_config.h"
+
 #include <algorithm>
 
 namespace raidtlm::controller {
