@@ -31,8 +31,10 @@ using fw_t = firmware_config;
 std::string layout_expected() {
     register_builtin_plugins();
     std::string out;
-    for (const auto &[name, f] : layout_registry::instance().entries())
-        out += (out.empty() ? "" : ", ") + name + (name == to_string(f.scheme) ? "" : " (" + std::string(to_string(f.scheme)) + ")");
+    for (const auto &[name, f] : layout_registry::instance().entries()) {
+        const std::string scheme = to_string(f.scheme);
+        out += (out.empty() ? "" : ", ") + name + (name == scheme ? "" : " (" + scheme + ")");
+    }
     return "a registered layout: " + out;
 }
 

@@ -36,7 +36,7 @@ void scsi_channel::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
             m_active.pop_back();
             break;
         }
-    m_sinks.erase(&trans);  // an abandoned read's drive has answered: its data went there
+    if (!m_sinks.empty()) m_sinks.erase(&trans);  // an abandoned read's drive has answered: its data went there
     m_idle_trackers.push_back(&tracker);
 }
 

@@ -10,6 +10,23 @@
 
 namespace raidtlm::testbench {
 
+namespace {
+
+// A plug-in's own keys (controller.<its name>.*) only while it is what `what` (controller.firmware,
+// controller.layout) names: `running`; `of_kind` says which plug-in sections are of that kind.
+void refuse_keys_of_idle_plugins(const scenario &s, const config::key_checks &k, const std::string &what,
+                                 const std::string &running, bool (*of_kind)(const std::string &)) {
+    for (const config::plugin_section &p : config::plugin_sections()) {
+        const std::string name = p.prefix.rfind("controller.", 0) == 0 ? p.prefix.substr(11) : "";
+        if (name.empty() || name == running || !of_kind(name)) continue;
+        for (const auto &[key, where] : s.origin)
+            if (key.rfind(p.prefix + ".", 0) == 0)
+                k.fail(key, fmt::format("set while {} is {}", what, running), fmt::format("it only with {}: {}", what, name));
+    }
+}
+
+}  // namespace
+
 void declare_controller_section(scenario_keys_t &root) {
     // The firmware's checks come before the hardware blocks' (the order of the errors when a
     // scenario has several).
@@ -19,32 +36,13 @@ void declare_controller_section(scenario_keys_t &root) {
                                         k.under("controller"));
     });
 
-    // A firmware plug-in's own keys (controller.<its name>.*) only with that firmware running.
+    // A firmware plug-in's own keys only with that firmware running; a layout's (e.g.
+    // controller.adaptraid5.*) only with that layout.
     root.check([](const scenario &s, const config::key_checks &k) {
-        const controller::firmware_config &fw = s.controller.config.firmware;
-        for (const config::plugin_section &p : config::plugin_sections()) {
-            const std::string family = p.prefix.rfind("controller.", 0) == 0 ? p.prefix.substr(11) : "";
-            if (family.empty() || !controller::firmware_registry::instance().find(family)) continue;
-            const std::string running = controller::firmware_name(fw);
-            if (running == family) continue;
-            for (const auto &[key, where] : s.origin)
-                if (key.rfind(p.prefix + ".", 0) == 0)
-                    k.fail(key, fmt::format("set while controller.firmware is {}", running),
-                           fmt::format("it only with controller.firmware: {}", family));
-        }
-    });
-
-    // A layout's own keys (controller.<its name>.*, e.g. controller.adaptraid5.*) only with that layout.
-    root.check([](const scenario &s, const config::key_checks &k) {
-        const std::string running = controller::layout_name(s.controller.config.firmware);
-        for (const config::plugin_section &p : config::plugin_sections()) {
-            const std::string layout = p.prefix.rfind("controller.", 0) == 0 ? p.prefix.substr(11) : "";
-            if (layout.empty() || layout == running || !controller::find_layout(layout)) continue;
-            for (const auto &[key, where] : s.origin)
-                if (key.rfind(p.prefix + ".", 0) == 0)
-                    k.fail(key, fmt::format("set while controller.layout is {}", running),
-                           fmt::format("it only with controller.layout: {}", layout));
-        }
+        refuse_keys_of_idle_plugins(s, k, "controller.firmware", controller::firmware_name(s.controller.config.firmware),
+                                    [](const std::string &n) { return controller::firmware_registry::instance().find(n) != nullptr; });
+        refuse_keys_of_idle_plugins(s, k, "controller.layout", controller::layout_name(s.controller.config.firmware),
+                                    [](const std::string &n) { return controller::find_layout(n) != nullptr; });
     });
 
     config::declarations<controller_scenario> k;
