@@ -106,6 +106,9 @@ private:
     // Learns of lost disks (member_losses): their pending copies are dropped from the table, and
     // data left without a present copy are lost.
     void notice_lost_disk();
+    // Drops `disks`' pending copies from the table (they will never be written) and loses what is
+    // left without a present copy: a loss's handling.
+    void drop_lost_disks(const std::vector<int> &disks);
     // Logical sectors whose data a second fault destroyed: reads of them fail until rewritten.
     void mark_lost(int64_t lbn, int32_t sectors);
     bool overlaps_lost(uint64_t lbn, uint32_t sectors) const;

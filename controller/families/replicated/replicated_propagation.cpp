@@ -234,6 +234,11 @@ size_t replicated_firmware::restart_after_power_loss() {
     // (serve_delayed skips a failed disk, and the wait below would never end); entries whose only
     // newest copy was there are lost. After recover_after_power_loss: no buffer holds data now.
     notice_lost_disk();
+    // Members lost before the power loss, their loss handled then: the recovery hands a copy that
+    // was in flight to one at the loss out again (explorer case 201:300: the repair of a MEDIUM
+    // ERROR on the disk lost next), which serve_delayed never writes, and the wait below never
+    // ended. Dropped as at the loss.
+    drop_lost_disks(m_platform.failed_disks());
     size_t stale = 0;
     for (const recovery_item &it : items) stale += it.stale.size();
     m_stats.recovered_copies += stale;

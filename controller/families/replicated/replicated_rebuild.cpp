@@ -195,9 +195,13 @@ void replicated_firmware::notice_lost_disk() {
         if (losses != m_losses_noticed[size_t(d)]) fresh.push_back(d);
         m_losses_noticed[size_t(d)] = losses;
     }
-    if (fresh.empty()) return;
+    drop_lost_disks(fresh);
+}
+
+void replicated_firmware::drop_lost_disks(const std::vector<int> &disks) {
+    if (disks.empty()) return;
     if (m_table) {
-        for (int d : fresh)
+        for (int d : disks)
             for (const auto &[lbn, sectors] : m_table->disk_lost(d)) mark_lost(lbn, sectors);
         after_table_change();
     }
